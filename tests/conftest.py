@@ -1,0 +1,17 @@
+"""Shared fixtures: every test runs against its own home, never the real one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _hermetic_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "home"
+    monkeypatch.setenv("TODOCLI_HOME", str(home))
+    monkeypatch.setenv("TODOCLI_CONFIG", str(tmp_path / "config.toml"))
+    for name in ("TODOCLI_SESSION", "TODOCLI_FILE", "TODOCLI_MEMORY_DIR", "NO_COLOR"):
+        monkeypatch.delenv(name, raising=False)
+    return home

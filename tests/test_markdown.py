@@ -1,0 +1,340 @@
+"""The markdown reader and writer: what is a task, and that nothing else changes."""
+
+from __future__ import annotations
+
+import pytest
+
+import todocli
+from todocli import Phase, Status, Task, TodoList
+from todocli.markdown import Document, TaskNode
+
+
+def model(text: str) -> TodoList:
+    return todocli.loads(text).model()
+
+
+def tasks(text: str) -> list[tuple[str, Status]]:
+    return [(t.content, t.status) for _, t in model(text).tasks()]
+
+
+def node(doc: Document, content: str) -> TaskNode:
+    found = doc.find(content)
+    assert found is not None, f"no task {content!r}"
+    return found
+
+
+# -- reading: statuses ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "status"),
+    [
+        ("- [ ] a", Status.PENDING),
+        ("- [] a", Status.PENDING),
+        ("- [\t] a", Status.PENDING),
+        ("- [/] a", Status.IN_PROGRESS),
+        ("- [>] a", Status.IN_PROGRESS),
+        ("- [x] a", Status.COMPLETED),
+        ("- [X] a", Status.COMPLETED),
+        ("- [-] a", Status.ABANDONED),
+        ("- [~] a", Status.ABANDONED),
+        ("- [!] a", Status.BLOCKED),
+        ("- \\[x\\] a", Status.COMPLETED),
+        ("- \\[ \\] a", Status.PENDING),
+    ],
+)
+def test_every_marker_spelling_reads_as_its_status(line: str, status: Status) -> None:
+    assert tasks(line + "\n") == [("a", status)]
+
+
+@pytest.mark.parametrize("bullet", ["-", "*", "+", "1.", "7)", "123."])
+def test_every_bullet_kind_holds_a_task(bullet: str) -> None:
+    assert tasks(f"{bullet} [ ] a\n") == [("a", Status.PENDING)]
+
+
+def test_unknown_marker_stays_text_and_warns_with_its_line_number() -> None:
+    doc = todocli.loads("# T\n\n- [ ] a\n- [?] b\n")
+    assert [t.content for t in doc.tasks()] == ["a"]
+    assert doc.warnings == ['Line 4: unknown status marker "[?]" (use [ ], [x], [/], [-])']
+
+
+def test_links_and_multi_character_brackets_are_not_warned_about() -> None:
+    doc = todocli.loads("- [link](x) a\n- [ab] b\n- [a]\n")
+    assert doc.warnings == []
+    assert list(doc.tasks()) == []
+
+
+# -- reading: what is and is not a task -------------------------------------------
+
+
+def test_nested_tasks_are_tasks_in_document_order() -> None:
+    text = "- [ ] parent\n  - [x] child\n    - [ ] grandchild\n- [ ] next\n"
+    assert [c for c, _ in tasks(text)] == ["parent", "child", "grandchild", "next"]
+
+
+def test_tasks_inside_code_html_front_matter_and_quotes_are_not_tasks() -> None:
+    text = (
+        "---\n- [ ] front\n---\n"
+        "```\n- [ ] fenced\n```\n"
+        "~~~~\n- [ ] tilde\n~~~~\n"
+        "\n    - [ ] indented code\n\n"
+        "<div>\n- [ ] html\n</div>\n\n"
+        "<!--\n- [ ] comment\n-->\n"
+        "> - [ ] quoted\n\n"
+        "- [ ] real\n"
+    )
+    assert [c for c, _ in tasks(text)] == ["real"]
+
+
+def test_a_fence_opened_inside_a_list_item_ends_with_that_item() -> None:
+    text = "- item\n  ```\n  - [ ] in fence\n- [ ] after\n"
+    assert [c for c, _ in tasks(text)] == ["after"]
+
+
+def test_indented_text_after_a_paragraph_is_continuation_not_a_task() -> None:
+    assert tasks("para\n    - [ ] x\n") == []
+    assert [c for c, _ in tasks("para\n- [ ] x\n")] == ["x"]
+
+
+def test_empty_marker_is_a_plain_item_as_on_github() -> None:
+    assert tasks("- [ ]\n- [ ] \n") == []
+
+
+def test_task_text_turned_into_a_setext_heading_is_no_task() -> None:
+    assert tasks("- [ ] a\n  ---\n") == []
+
+
+def test_byte_order_mark_does_not_hide_a_task_on_the_first_line() -> None:
+    text = "\ufeff- [ ] first\n"
+    doc = todocli.loads(text)
+    assert [t.content for t in doc.tasks()] == ["first"]
+    doc.set_status(node(doc, "first"), Status.COMPLETED)
+    assert doc.text() == "\ufeff- [x] first\n"
+
+
+# -- reading: phases, summary, notes, active form ---------------------------------
+
+
+def test_phases_are_headings_with_tasks_and_orphans_go_to_todos() -> None:
+    text = "- [ ] orphan\n# Title\n## Empty\ntext\n## A\n- [ ] a\n### B\n- [x] b\n"
+    m = model(text)
+    assert [p.name for p in m.phases] == ["Todos", "A", "B"]
+    assert m.summary == "Title"
+
+
+def test_first_h1_with_tasks_under_it_is_a_phase_not_the_summary() -> None:
+    m = model("# Todos\n- [ ] a\n")
+    assert m.summary == ""
+    assert [p.name for p in m.phases] == ["Todos"]
+
+
+def test_closing_hashes_are_not_part_of_a_heading() -> None:
+    assert model("## Ship ##\n- [ ] a\n").phases[0].name == "Ship"
+
+
+def test_notes_split_on_bare_quote_lines_and_span_lines() -> None:
+    text = "- [/] a <!-- active: Doing a -->\n  > one\n  > more\n  >\n  > two\n- [ ] b\n"
+    first = model(text).phases[0].tasks[0]
+    assert first == Task("a", Status.IN_PROGRESS, "Doing a", ("one\nmore", "two"))
+
+
+def test_a_quote_at_column_zero_is_not_a_note() -> None:
+    text = "- [ ] a\n> not a note\n"
+    assert model(text).phases[0].tasks[0].notes == ()
+
+
+# -- lossless round trip ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "\n",
+        "no newline",
+        "- [ ] a",
+        "- [ ] a\r\n- [x] b\r\n",
+        "- [ ] a\r- [x] b\r",
+        "- [ ] a\n- [x] b\r\n\r- [?] c",
+        "\ufeff# T\r\n\r\n- [ ] a\r\n",
+        "\t- [ ]\ttabs\t\n",
+        "| a | b |\n|---|---|\n| - [ ] x | y |\n",
+        "<!-- - [ ] x -->\n- [ ] y <!-- active: z -->  \n",
+        "a\x0cb\x1c\u2028c\n- [ ] x\x85y\n",
+    ],
+)
+def test_round_trip_is_exact(text: str) -> None:
+    assert todocli.dumps(todocli.loads(text)) == text
+
+
+def test_form_feed_and_unicode_separators_are_not_line_breaks() -> None:
+    assert [c for c, _ in tasks("- [ ] a\u2028b\n")] == ["a\u2028b"]
+
+
+# -- editing primitives ---------------------------------------------------------------
+
+
+def test_set_status_changes_exactly_the_marker_character() -> None:
+    text = "# T\n\n- [ ] a\n- [ ] b\n"
+    doc = todocli.loads(text)
+    doc.set_status(node(doc, "b"), Status.COMPLETED)
+    assert doc.text() == "# T\n\n- [ ] a\n- [x] b\n"
+
+
+def test_set_status_on_empty_brackets_fills_them() -> None:
+    doc = todocli.loads("- [] a\n")
+    doc.set_status(node(doc, "a"), Status.IN_PROGRESS)
+    assert doc.text() == "- [/] a\n"
+
+
+def test_set_status_to_the_same_state_keeps_the_users_spelling() -> None:
+    doc = todocli.loads("- [X] a\n")
+    doc.set_status(node(doc, "a"), Status.COMPLETED)
+    assert doc.text() == "- [X] a\n"
+
+
+def test_active_form_is_added_replaced_and_removed_on_its_line() -> None:
+    doc = todocli.loads("- [ ] a\n- [ ] b\n")
+    a = node(doc, "a")
+    doc.set_active_form(a, "Doing a")
+    assert doc.text() == "- [ ] a <!-- active: Doing a -->\n- [ ] b\n"
+    doc.set_active_form(a, "Still doing a")
+    assert doc.text() == "- [ ] a <!-- active: Still doing a -->\n- [ ] b\n"
+    doc.set_active_form(a, None)
+    assert doc.text() == "- [ ] a\n- [ ] b\n"
+
+
+def test_new_task_copies_bullet_indent_and_line_ending_of_its_phase() -> None:
+    doc = todocli.loads("# T\r\n\r\n## P\r\n  * [ ] a\r\n\r\nafter\r\n")
+    doc.add_task("P", "b")
+    assert doc.text() == "# T\r\n\r\n## P\r\n  * [ ] a\r\n  * [ ] b\r\n\r\nafter\r\n"
+
+
+def test_new_task_in_an_ordered_list_counts_on() -> None:
+    doc = todocli.loads("1. [x] a\n2. [ ] b\n")
+    doc.add_task("Todos", "c")
+    assert doc.text() == "1. [x] a\n2. [ ] b\n3. [ ] c\n"
+
+
+def test_file_without_final_newline_still_has_none_after_an_append() -> None:
+    doc = todocli.loads("- [ ] a")
+    doc.add_task("Todos", "b")
+    assert doc.text() == "- [ ] a\n- [ ] b"
+
+
+def test_new_phase_goes_at_the_end_with_a_blank_line_before_it() -> None:
+    doc = todocli.loads("# Summary\n\n## A\n- [ ] a\n")
+    doc.add_task("B", "b")
+    assert doc.text() == "# Summary\n\n## A\n- [ ] a\n\n## B\n- [ ] b\n"
+
+
+def test_task_added_under_an_existing_empty_heading_keeps_text_below_apart() -> None:
+    doc = todocli.loads("## Later\nSome prose.\n")
+    doc.add_task("Later", "x")
+    assert doc.text() == "## Later\n- [ ] x\n\nSome prose.\n"
+    assert [c for c, _ in tasks(doc.text())] == ["x"]
+
+
+def test_first_task_of_an_empty_list_is_written_canonically() -> None:
+    doc = todocli.loads("")
+    doc.add_task("Todos", "Try todocli")
+    assert doc.text() == "# Todos\n- [ ] Try todocli\n"
+
+
+def test_notes_are_added_under_their_task_with_a_separator() -> None:
+    doc = todocli.loads("1. [ ] a\n2. [ ] b\n")
+    a = node(doc, "a")
+    doc.add_note(a, "first")
+    doc.add_note(a, "second\nline")
+    assert doc.text() == "1. [ ] a\n   > first\n   >\n   > second\n   > line\n2. [ ] b\n"
+    assert model(doc.text()).phases[0].tasks[0].notes == ("first", "second\nline")
+
+
+def test_note_copies_the_prefix_of_existing_notes() -> None:
+    doc = todocli.loads("- [ ] a\n    >  old\n")
+    doc.add_note(node(doc, "a"), "new")
+    assert doc.text() == "- [ ] a\n    >  old\n    >\n    > new\n"
+
+
+def test_removing_a_task_removes_its_notes_but_not_nested_tasks() -> None:
+    doc = todocli.loads("- [ ] a\n  > note\n  - [ ] child\n- [ ] b\n")
+    doc.remove_task(node(doc, "a"))
+    assert doc.text() == "  - [ ] child\n- [ ] b\n"
+
+
+def test_removing_a_phases_last_task_removes_its_now_empty_heading() -> None:
+    text = "# S\n\n## A\n- [ ] a\n\n## B\n- [ ] b\n"
+    doc = todocli.loads(text)
+    doc.remove_task(node(doc, "b"))
+    assert doc.text() == "# S\n\n## A\n- [ ] a\n"
+    doc = todocli.loads(text)
+    doc.remove_task(node(doc, "a"))
+    assert doc.text() == "# S\n\n## B\n- [ ] b\n"
+
+
+def test_a_heading_that_still_heads_prose_is_kept() -> None:
+    doc = todocli.loads("## A\n- [ ] a\n\nprose\n")
+    doc.remove_task(node(doc, "a"))
+    assert doc.text() == "## A\n\nprose\n"
+
+
+def test_summary_is_replaced_in_place_or_added_at_the_top() -> None:
+    doc = todocli.loads("# Old\n\nprose\n\n## P\n- [ ] a\n")
+    doc.set_summary("New")
+    assert doc.text() == "# New\n\nprose\n\n## P\n- [ ] a\n"
+    doc = todocli.loads("---\nk: v\n---\n- [ ] a\n")
+    doc.set_summary("Top")
+    assert doc.text() == "---\nk: v\n---\n# Top\n\n## Todos\n- [ ] a\n"
+    assert model(doc.text()) == TodoList("Top", (Phase("Todos", (Task("a"),)),))
+
+
+# -- canonical form -------------------------------------------------------------------
+
+SEED_TEXT = """\
+# Fix multi_edit overlap detection
+
+## Investigate
+- [x] Reproduce the bug
+- [/] Patch the interval check <!-- active: Patching the interval check -->
+  > off-by-one at the range end
+  >
+  > second note
+- [ ] Add a regression test
+
+## Ship
+- [-] Benchmark script
+- [ ] Update docs
+"""
+
+SEED_MODEL = TodoList(
+    summary="Fix multi_edit overlap detection",
+    phases=(
+        Phase(
+            "Investigate",
+            (
+                Task("Reproduce the bug", Status.COMPLETED),
+                Task(
+                    "Patch the interval check",
+                    Status.IN_PROGRESS,
+                    "Patching the interval check",
+                    ("off-by-one at the range end", "second note"),
+                ),
+                Task("Add a regression test"),
+            ),
+        ),
+        Phase("Ship", (Task("Benchmark script", Status.ABANDONED), Task("Update docs"))),
+    ),
+)
+
+
+def test_spec_example_reads_into_its_model_and_is_its_canonical_form() -> None:
+    assert model(SEED_TEXT) == SEED_MODEL
+    assert todocli.dumps(SEED_MODEL) == SEED_TEXT
+
+
+def test_lone_todos_phase_without_summary_is_written_as_h1() -> None:
+    assert todocli.dumps(TodoList(phases=(Phase("Todos", (Task("a"),)),))) == "# Todos\n- [ ] a\n"
+
+
+def test_empty_list_is_an_empty_file() -> None:
+    assert todocli.dumps(TodoList()) == ""

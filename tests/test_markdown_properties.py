@@ -1,0 +1,133 @@
+"""Hypothesis properties of the markdown reader and writer."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import todocli
+from todocli import Phase, Status, Task, TodoList
+
+# Characters that exercise the grammar: line endings of every kind, tabs, the BOM,
+# brackets, quotes, headings, bullets, fences and HTML.
+MARKDOWN_CHARS = st.sampled_from(
+    [*list("\n\r\t >#-*+1.)[]xX/!~\\`<!-a b"), "\ufeff", "\xa0", "é", "中"]
+)
+LINE_PIECES = st.sampled_from(
+    [
+        "- [ ] a",
+        "- [x] b",
+        "  - [/] c",
+        "1. [-] d",
+        "* [!] e",
+        "- [?] f",
+        "> q",
+        "  > note",
+        "  >",
+        "```",
+        "~~~",
+        "    code",
+        "text",
+        "",
+        "# H",
+        "## P",
+        "---",
+        "<div>",
+        "<!--",
+        "-->",
+        "- ",
+        "\t- [ ] t",
+        "- [] g",
+        "- \\[x\\] h",
+    ]
+)
+EOLS = st.sampled_from(["\n", "\r\n", "\r", ""])
+
+
+@st.composite
+def markdownish(draw: st.DrawFn) -> str:
+    lines = draw(st.lists(st.tuples(LINE_PIECES, EOLS), max_size=12))
+    return "".join(piece + eol for piece, eol in lines)
+
+
+@settings(max_examples=400)
+@given(st.text(MARKDOWN_CHARS, max_size=80))
+def test_round_trip_holds_for_any_text_of_grammar_characters(text: str) -> None:
+    assert todocli.dumps(todocli.loads(text)) == text
+
+
+@settings(max_examples=400)
+@given(st.text(max_size=200))
+def test_round_trip_holds_for_any_unicode_text(text: str) -> None:
+    assert todocli.dumps(todocli.loads(text)) == text
+
+
+@settings(max_examples=400)
+@given(markdownish())
+def test_round_trip_holds_for_markdown_shaped_text(text: str) -> None:
+    assert todocli.dumps(todocli.loads(text)) == text
+
+
+# -- models: canonical text reads back into the same model ----------------------------
+
+WORD = st.text(
+    st.sampled_from(list("abcdefghijklmnopqrstuvwxyzABC0123456789_*`()[]:/.,'\"é中")),
+    min_size=1,
+    max_size=8,
+)
+PHRASE = st.lists(WORD, min_size=1, max_size=4).map(" ".join)
+
+
+@st.composite
+def todo_lists(draw: st.DrawFn) -> TodoList:
+    names = draw(st.lists(PHRASE, min_size=0, max_size=4, unique=True))
+    contents = iter(draw(st.lists(PHRASE, min_size=len(names) * 3, unique=True)))
+    phases = []
+    for name in names:
+        tasks = []
+        for _ in range(draw(st.integers(1, 3))):
+            content = next(contents, None)
+            if content is None:
+                break
+            notes = draw(
+                st.lists(st.lists(PHRASE, min_size=1, max_size=2).map("\n".join), max_size=2)
+            )
+            tasks.append(
+                Task(
+                    content,
+                    draw(st.sampled_from(list(Status))),
+                    draw(st.none() | PHRASE),
+                    tuple(notes),
+                )
+            )
+        if tasks:
+            phases.append(Phase(name, tuple(tasks)))
+    summary = draw(st.just("") | PHRASE)
+    return TodoList(summary, tuple(phases))
+
+
+@settings(max_examples=300)
+@given(todo_lists())
+def test_canonical_text_reads_back_into_the_same_model(todo: TodoList) -> None:
+    text = todocli.dumps(todo)
+    assert todocli.loads(text).model() == todo
+
+
+@settings(max_examples=300)
+@given(st.one_of(todo_lists().map(todocli.dumps), markdownish()), st.data())
+def test_a_status_change_alters_exactly_one_character_of_one_line(
+    text: str, data: st.DataObject
+) -> None:
+    doc = todocli.loads(text)
+    candidates = [t for t in doc.tasks() if t.marker_len == 1]
+    if not candidates:
+        return
+    target = data.draw(st.sampled_from(candidates))
+    status = data.draw(st.sampled_from([s for s in Status if s is not target.status]))
+    doc.set_status(target, status)
+    after = doc.text()
+    assert len(after) == len(text)
+    differing = [i for i, (a, b) in enumerate(zip(text, after, strict=True)) if a != b]
+    assert len(differing) == 1
+    assert after[differing[0]] == status.marker
+    assert todocli.loads(after).find(target.content) is not None

@@ -1,0 +1,586 @@
+"""A CommonMark block scanner, just deep enough to find task items.
+
+It walks the lines once, keeping the stack of open containers (block quotes and
+list items) and the open leaf block (paragraph, fenced code, HTML block, indented
+code), following the block-structure rules of the CommonMark spec: container
+continuation, lazy paragraph continuation, what may interrupt a paragraph, fences
+that end with their list item. For each line it reports what the markdown module
+needs: a task item starting here, a top-level ATX heading, a note line, and which
+task item the line belongs to. It never changes a line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+from todocli.model import MARKER_STATUS, Status
+
+_BULLET_RE = re.compile(r"([-+*]|[0-9]{1,9}[.)])(?=[ \t]|$)")
+_ATX_RE = re.compile(r"(#{1,6})(?:[ \t]+(.*?))??(?:[ \t]+#+)?[ \t]*$")
+_FENCE_RE = re.compile(r"(`{3,}|~{3,})(.*)$")
+_THEMATIC_RE = re.compile(r"(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
+_SETEXT_RE = re.compile(r"(?:=+|-+)[ \t]*$")
+# A task marker at the start of a list item's content, in any spelling we read:
+# [ ], [x], [/], ..., the empty [] and the backslash-escaped \[x\] that some
+# editors write. Group 1 is the marker character (empty for []).
+_TASK_RE = re.compile(r"(?:\[([^\]\\]?)\]|\\\[([^\]\\])\\\])(?=[ \t]|$)")
+_ACTIVE_RE = re.compile(r"[ \t]*<!--[ \t]*active:(.*?)-->[ \t]*$")
+
+_HTML_BLOCK_TAGS = frozenset(
+    [
+        "address",
+        "article",
+        "aside",
+        "base",
+        "basefont",
+        "blockquote",
+        "body",
+        "caption",
+        "center",
+        "col",
+        "colgroup",
+        "dd",
+        "details",
+        "dialog",
+        "dir",
+        "div",
+        "dl",
+        "dt",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "footer",
+        "form",
+        "frame",
+        "frameset",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "head",
+        "header",
+        "hr",
+        "html",
+        "iframe",
+        "legend",
+        "li",
+        "link",
+        "main",
+        "menu",
+        "menuitem",
+        "nav",
+        "noframes",
+        "ol",
+        "optgroup",
+        "option",
+        "p",
+        "param",
+        "search",
+        "section",
+        "summary",
+        "table",
+        "tbody",
+        "td",
+        "tfoot",
+        "th",
+        "thead",
+        "title",
+        "tr",
+        "track",
+        "ul",
+    ]
+)
+_HTML1_RE = re.compile(r"<(?:script|pre|style|textarea)(?:[ \t>]|$)", re.IGNORECASE)
+_HTML1_END_RE = re.compile(r"</(?:script|pre|style|textarea)>", re.IGNORECASE)
+_HTML6_RE = re.compile(r"</?([A-Za-z][A-Za-z0-9]*)(?:[ \t]|/?>|$)")
+_ATTR = (
+    r"""(?:[ \t]+[A-Za-z_:][A-Za-z0-9_.:-]*(?:[ \t]*=[ \t]*(?:[^ \t"'=<>`]+|'[^']*'|"[^"]*"))?)"""
+)
+_HTML7_RE = re.compile(
+    rf"(?:<[A-Za-z][A-Za-z0-9-]*{_ATTR}*[ \t]*/?>|</[A-Za-z][A-Za-z0-9-]*[ \t]*>)[ \t]*$"
+)
+
+_HTML_ENDS = (
+    ("<!--", re.compile(r"-->")),
+    ("<?", re.compile(r"\?>")),
+    ("<![CDATA[", re.compile(r"\]\]>")),
+)
+_HTML4_END_RE = re.compile(">")
+
+BOM = "\ufeff"
+
+
+class LineKind(Enum):
+    """What a line is, as far as the checklist is concerned."""
+
+    OTHER = "other"
+    TASK = "task"
+    HEADING = "heading"
+    NOTE = "note"
+
+
+@dataclass(slots=True)
+class TaskStart:
+    """A list item that opens with a task marker."""
+
+    marker_pos: int  # index in the line of the marker's inner text
+    marker_len: int  # length of that inner text (0 for "[]")
+    status: Status
+    indent: str  # the line's text before the bullet
+    bullet: str  # "-", "*", "+", "1." or "1)"
+    gap: str  # whitespace between the bullet and the marker
+    content_col: int  # column where the item's content begins (notes align here)
+    text: str  # everything after the marker, as written
+
+
+@dataclass(slots=True)
+class LineInfo:
+    """The scanner's report on one line."""
+
+    kind: LineKind = LineKind.OTHER
+    owner: int = -1  # line index of the task item this line belongs to, or -1
+    task: TaskStart | None = None
+    heading_level: int = 0
+    heading_text: str = ""
+    note_of: int = -1  # for NOTE lines: the task line index the note belongs to
+    note_text: str | None = None  # None for a bare ">" separator
+    blank: bool = False
+    warning: str | None = None
+    front_matter: bool = False
+
+
+class _Leaf(Enum):
+    NONE = 0
+    PARAGRAPH = 1
+    FENCE = 2
+    HTML = 3
+    CODE = 4
+
+
+@dataclass(slots=True)
+class _Container:
+    is_quote: bool
+    content_col: int = 0  # list items: the column their content starts at
+    task_line: int = -1  # list items: the line index when the item is a task
+    note_of: int = -1  # block quotes directly inside a task item: that task's line
+    empty: bool = False  # list items that have no content yet
+
+
+def split_lines(text: str) -> list[str]:
+    """Split text into lines that keep their endings (\\n, \\r\\n or a lone \\r).
+
+    Unlike ``str.splitlines`` this does not break on form feeds, \\x1c-\\x1e or
+    Unicode line separators: CommonMark does not, so neither do we.
+    """
+    if "\r" not in text:
+        parts = text.split("\n")
+        lines = [p + "\n" for p in parts[:-1]]
+        if parts[-1]:
+            lines.append(parts[-1])
+        return lines
+    return re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", text)
+
+
+def strip_eol(line: str) -> str:
+    """The line without its line ending."""
+    if line.endswith("\n"):
+        return line[:-2] if line.endswith("\r\n") else line[:-1]
+    if line.endswith("\r"):
+        return line[:-1]
+    return line
+
+
+def eol_of(line: str) -> str:
+    """The line's ending: "\\r\\n", "\\n", "\\r" or ""."""
+    return line[len(strip_eol(line)) :]
+
+
+def is_blank(text: str) -> bool:
+    return not text.strip(" \t")
+
+
+def _skip_ws(text: str, pos: int, col: int) -> tuple[int, int]:
+    """Advance over spaces and tabs; tabs stop at multiples of 4 as CommonMark says."""
+    n = len(text)
+    while pos < n:
+        c = text[pos]
+        if c == " ":
+            col += 1
+        elif c == "\t":
+            col += 4 - col % 4
+        else:
+            break
+        pos += 1
+    return pos, col
+
+
+def split_active(text: str) -> tuple[str, str | None]:
+    """Split a task's text into its content and the ``<!-- active: ... -->`` form."""
+    m = _ACTIVE_RE.search(text)
+    if m is None:
+        return text.strip(), None
+    return text[: m.start()].strip(), m.group(1).strip()
+
+
+def heading_text(raw: str) -> str:
+    """The text of an ATX heading line, without hashes or closing sequence."""
+    m = _ATX_RE.match(raw.lstrip(" "))
+    return (m.group(2) or "") if m else ""
+
+
+class Scanner:
+    """Scan lines one by one and report a ``LineInfo`` for each."""
+
+    def __init__(self) -> None:
+        self.stack: list[_Container] = []
+        self.leaf = _Leaf.NONE
+        self.fence_char = ""
+        self.fence_len = 0
+        self.fence_indent = 0
+        self.html_end: re.Pattern[str] | None = None  # None: ends at a blank line
+        self.para_task = -1  # the task line the open paragraph began on, if any
+        # A marker with nothing after it is a task only if its paragraph goes on
+        # to the next line (GFM: the marker is followed by whitespace, a newline
+        # counts). Such a task's text, its first line, is empty.
+        self.bare_task = -1
+        self.infos: list[LineInfo] = []
+
+    def scan(self, lines: list[str]) -> list[LineInfo]:
+        infos = self.infos = [LineInfo() for _ in lines]
+        start = 0
+        if lines:
+            first = strip_eol(lines[0]).removeprefix(BOM)
+            if first.rstrip(" \t") == "---":
+                end = self._front_matter_end(lines)
+                if end > 0:
+                    for i in range(end + 1):
+                        infos[i].front_matter = True
+                    start = end + 1
+        for i in range(start, len(lines)):
+            text = strip_eol(lines[i])
+            if i == 0:
+                text = text.removeprefix(BOM)
+            self._line(i, text, infos[i])
+        if self.bare_task >= 0:
+            self._untask(self.bare_task)
+        return infos
+
+    @staticmethod
+    def _front_matter_end(lines: list[str]) -> int:
+        for i in range(1, len(lines)):
+            if strip_eol(lines[i]).rstrip(" \t") in ("---", "..."):
+                return i
+        return -1
+
+    def _line(self, index: int, text: str, info: LineInfo) -> None:
+        bare = self.bare_task
+        self._scan_line(index, text, info)
+        if bare >= 0:
+            if self.bare_task == bare:
+                self.bare_task = -1
+            if not (self.leaf is _Leaf.PARAGRAPH and self.para_task == bare and not info.blank):
+                self._untask(bare)
+
+    def _scan_line(self, index: int, text: str, info: LineInfo) -> None:
+        stack = self.stack
+        pos, col, base = 0, 0, 0
+        matched = 0
+        blank = is_blank(text)
+        info.blank = blank
+        for cont in stack:
+            ns_pos, ns_col = _skip_ws(text, pos, col)
+            if cont.is_quote:
+                if ns_pos < len(text) and text[ns_pos] == ">" and ns_col - base <= 3:
+                    pos, col = ns_pos + 1, ns_col + 1
+                    base = col + 1
+                    if pos < len(text) and text[pos] == " ":
+                        pos, col = pos + 1, col + 1
+                else:
+                    break
+            elif ns_pos == len(text):
+                if cont.empty:
+                    break  # an item can begin with at most one blank line
+                pos, col = ns_pos, ns_col
+            elif ns_col >= cont.content_col:
+                base = cont.content_col
+                cont.empty = False
+            else:
+                break
+            matched += 1
+        all_matched = matched == len(stack)
+
+        # Leaves that swallow lines: fenced code, HTML blocks, indented code.
+        if self.leaf is _Leaf.FENCE:
+            if all_matched:
+                self._fence_line(text, pos, col, base)
+                self._report(info, text, base)
+                return
+            self.leaf = _Leaf.NONE
+        elif self.leaf is _Leaf.HTML:
+            if all_matched:
+                ends_here = (
+                    blank if self.html_end is None else bool(self.html_end.search(text, pos))
+                )
+                if ends_here:
+                    self.leaf = _Leaf.NONE
+                self._report(info, text, base)
+                return
+            self.leaf = _Leaf.NONE
+        elif self.leaf is _Leaf.CODE:
+            ns_pos, ns_col = _skip_ws(text, pos, col)
+            if all_matched and (blank or ns_col - base >= 4):
+                self._report(info, text, base)
+                return
+            self.leaf = _Leaf.NONE
+
+        lazy_paragraph = self.leaf is _Leaf.PARAGRAPH
+        closed = False  # whether the unmatched containers were closed yet
+
+        def close_unmatched() -> None:
+            nonlocal closed
+            if not closed:
+                del stack[matched:]
+                closed = True
+
+        new_task: TaskStart | None = None
+        rest_blank = False  # nothing but whitespace after the container markers
+        while True:
+            ns_pos, ns_col = _skip_ws(text, pos, col)
+            indent = ns_col - base
+            if ns_pos == len(text):
+                rest_blank = True
+                break
+            rest = text[ns_pos:]
+            c = rest[0]
+            if indent >= 4:
+                if self.leaf is _Leaf.PARAGRAPH:
+                    break
+                close_unmatched()
+                self.leaf = _Leaf.CODE
+                self._report(info, text, base)
+                return
+            in_paragraph = self.leaf is _Leaf.PARAGRAPH and all_matched and not closed
+            if c == ">":
+                close_unmatched()
+                note_of = -1
+                if stack and not stack[-1].is_quote and stack[-1].task_line >= 0:
+                    note_of = stack[-1].task_line
+                stack.append(_Container(is_quote=True, note_of=note_of))
+                pos, col = ns_pos + 1, ns_col + 1
+                base = col + 1
+                if pos < len(text) and text[pos] == " ":
+                    pos, col = pos + 1, col + 1
+                self.leaf = _Leaf.NONE
+                all_matched = True
+                continue
+            if c == "#":
+                m = _ATX_RE.match(rest)
+                if m:
+                    close_unmatched()
+                    self.leaf = _Leaf.NONE
+                    if not stack:
+                        info.kind = LineKind.HEADING
+                        info.heading_level = len(m.group(1))
+                        info.heading_text = m.group(2) or ""
+                    self._report(info, text, base)
+                    return
+            if c in "`~":
+                m = _FENCE_RE.match(rest)
+                if m and not (c == "`" and "`" in m.group(2)):
+                    close_unmatched()
+                    self.leaf = _Leaf.FENCE
+                    self.fence_char = c
+                    self.fence_len = len(m.group(1))
+                    self.fence_indent = indent
+                    self._report(info, text, base)
+                    return
+            if c == "<":
+                # Kind 7 never interrupts a paragraph, not even a lazy one.
+                started, html_end = self._html_start(rest, self.leaf is _Leaf.PARAGRAPH)
+                if started:
+                    close_unmatched()
+                    self.leaf = _Leaf.HTML
+                    self.html_end = html_end
+                    if html_end is not None and html_end.search(rest, 2):
+                        self.leaf = _Leaf.NONE
+                    self._report(info, text, base)
+                    return
+            if in_paragraph and c in "=-" and _SETEXT_RE.match(rest):
+                # A setext underline turns the paragraph into a heading; it is
+                # not a phase heading (phases are ATX headings). A task item
+                # whose text became a heading is no task, as in GFM.
+                if self.para_task >= 0:
+                    self._untask(self.para_task)
+                self.leaf = _Leaf.NONE
+                self._report(info, text, base)
+                return
+            if c in "*-_" and _THEMATIC_RE.match(rest):
+                close_unmatched()
+                self.leaf = _Leaf.NONE
+                self._report(info, text, base)
+                return
+            m = _BULLET_RE.match(rest)
+            if m:
+                bullet = m.group(1)
+                after = m.end()
+                a_pos, a_col = _skip_ws(text, ns_pos + after, ns_col + after)
+                empty = a_pos == len(text)
+                ordered = bullet[-1] in ".)"
+                # Only a non-empty item, and in an ordered list only one that
+                # starts at 1, may interrupt a paragraph (as in cmark and
+                # commonmark.js, a lazy paragraph is not interrupted here).
+                if in_paragraph and (empty or (ordered and int(bullet[:-1]) != 1)):
+                    break
+                close_unmatched()
+                marker_end_col = ns_col + after
+                spaces = a_col - marker_end_col
+                content_col = marker_end_col + 1 if empty or spaces > 4 else a_col
+                item = _Container(is_quote=False, content_col=content_col, empty=empty)
+                stack.append(item)
+                self.leaf = _Leaf.NONE
+                all_matched = True
+                if empty:
+                    self._report(info, text, base)
+                    return
+                if spaces > 4:
+                    # The content is indented code; nothing more to find here.
+                    self.leaf = _Leaf.CODE
+                    self._report(info, text, base)
+                    return
+                content = text[a_pos:]
+                tm = _TASK_RE.match(content)
+                if tm is not None:
+                    new_task = self._task_start(
+                        index, text, ns_pos, bullet, a_pos, tm, content_col, info
+                    )
+                    if new_task is not None:
+                        item.task_line = index
+                    break
+                pos, col, base = a_pos, a_col, content_col
+                continue
+            break
+
+        if rest_blank:
+            close_unmatched()
+            self.leaf = _Leaf.NONE
+        elif not closed and not all_matched and lazy_paragraph:
+            pass  # lazy continuation: every container stays open
+        else:
+            close_unmatched()
+            if self.leaf is not _Leaf.PARAGRAPH:
+                self.para_task = index if new_task is not None else -1
+            self.leaf = _Leaf.PARAGRAPH
+        if new_task is not None:
+            info.kind = LineKind.TASK
+            info.task = new_task
+        self._report(info, text, base)
+
+    def _untask(self, line: int) -> None:
+        info = self.infos[line]
+        info.kind = LineKind.OTHER
+        info.task = None
+        for cont in self.stack:
+            if cont.task_line == line:
+                cont.task_line = -1
+        for later in self.infos[line:]:
+            if later.owner == line:
+                later.owner = -1
+            if later.note_of == line:
+                later.kind, later.note_of = LineKind.OTHER, -1
+
+    def _task_start(
+        self,
+        index: int,
+        text: str,
+        bullet_pos: int,
+        bullet: str,
+        content_pos: int,
+        tm: re.Match[str],
+        content_col: int,
+        info: LineInfo,
+    ) -> TaskStart | None:
+        in_quote = any(c.is_quote for c in self.stack)
+        escaped = tm.group(2) is not None
+        char = tm.group(2) if escaped else tm.group(1)
+        after = text[content_pos + tm.end() :]
+        status = MARKER_STATUS.get(char)
+        if status is None and char == "\t":
+            status = Status.PENDING
+        if in_quote:
+            return None
+        if is_blank(after):
+            if status is None:
+                return None
+            self.bare_task = index
+        elif status is None:
+            info.warning = (
+                f'Line {index + 1}: unknown status marker "{tm.group(0)}" (use [ ], [x], [/], [-])'
+            )
+            return None
+        marker_pos = content_pos + (2 if escaped else 1)
+        return TaskStart(
+            marker_pos=marker_pos,
+            marker_len=len(char),
+            status=status,
+            indent=text[:bullet_pos],
+            bullet=bullet,
+            gap=text[bullet_pos + len(bullet) : content_pos],
+            content_col=content_col,
+            text=after,
+        )
+
+    @staticmethod
+    def _html_start(rest: str, in_paragraph: bool) -> tuple[bool, re.Pattern[str] | None]:
+        """Whether an HTML block starts here, and the pattern that ends it
+        (None: it ends at a blank line), per CommonMark's seven kinds."""
+        if _HTML1_RE.match(rest):
+            return True, _HTML1_END_RE
+        for opener, closer in _HTML_ENDS:
+            if rest.startswith(opener):
+                return True, closer
+        if len(rest) > 2 and rest[1] == "!" and rest[2].isascii() and rest[2].isalpha():
+            return True, _HTML4_END_RE
+        m = _HTML6_RE.match(rest)
+        if m and m.group(1).lower() in _HTML_BLOCK_TAGS:
+            return True, None
+        if not in_paragraph and _HTML7_RE.match(rest):
+            return True, None
+        return False, None
+
+    def _fence_line(self, text: str, pos: int, col: int, base: int) -> None:
+        ns_pos, ns_col = _skip_ws(text, pos, col)
+        if ns_col - base > 3:
+            return
+        rest = text[ns_pos:]
+        run = len(rest) - len(rest.lstrip(self.fence_char))
+        if run >= self.fence_len and is_blank(rest[run:]):
+            self.leaf = _Leaf.NONE
+
+    def _report(self, info: LineInfo, text: str, base: int) -> None:
+        """Fill in who owns the line and whether it is a note line."""
+        owner = -1
+        note: _Container | None = None
+        for cont in self.stack:
+            if not cont.is_quote and cont.task_line >= 0:
+                owner = cont.task_line
+                note = None
+            elif cont.is_quote and cont.note_of >= 0 and cont.note_of == owner:
+                note = cont
+        info.owner = owner
+        if note is not None and info.kind is LineKind.OTHER:
+            info.kind = LineKind.NOTE
+            info.note_of = note.note_of
+            body = _note_body(text)
+            info.note_text = body if body else None
+
+
+def _note_body(text: str) -> str:
+    """The text of a note line: what follows its '>' marker (lazy lines have none)."""
+    stripped = text.lstrip(" \t")
+    if stripped.startswith(">"):
+        stripped = stripped[1:]
+    return stripped.strip(" \t")
