@@ -228,10 +228,23 @@ def test_new_phase_goes_at_the_end_with_a_blank_line_before_it() -> None:
     assert doc.text() == "# Summary\n\n## A\n- [ ] a\n\n## B\n- [ ] b\n"
 
 
-def test_task_added_under_an_existing_empty_heading_keeps_text_below_apart() -> None:
-    doc = todocli.loads("## Later\nSome prose.\n")
+def test_task_for_an_existing_empty_heading_goes_at_the_end_of_its_section() -> None:
+    doc = todocli.loads("## Later\nSome prose.\n\n## Next\ntext\n")
     doc.add_task("Later", "x")
-    assert doc.text() == "## Later\n- [ ] x\n\nSome prose.\n"
+    assert doc.text() == "## Later\nSome prose.\n\n- [ ] x\n\n## Next\ntext\n"
+    assert [c for c, _ in tasks(doc.text())] == ["x"]
+
+
+def test_indented_text_under_a_heading_does_not_join_a_new_task() -> None:
+    doc = todocli.loads("# H\n\t- [ ] code, not a task\n")
+    doc.add_task("H", "x")
+    assert [c for c, _ in tasks(doc.text())] == ["x"]
+
+
+def test_appending_after_an_unclosed_fence_closes_it_first() -> None:
+    doc = todocli.loads("```\ncode")
+    doc.add_task("P", "x")
+    assert doc.text() == "```\ncode\n```\n\n## P\n- [ ] x"
     assert [c for c, _ in tasks(doc.text())] == ["x"]
 
 

@@ -242,6 +242,7 @@ class Scanner:
         self.fence_len = 0
         self.fence_indent = 0
         self.html_end: re.Pattern[str] | None = None  # None: ends at a blank line
+        self.html_closer = ""  # a line that ends the open HTML block
         self.para_task = -1  # the task line the open paragraph began on, if any
         # A marker with nothing after it is a task only if its paragraph goes on
         # to the next line (GFM: the marker is followed by whitespace, a newline
@@ -405,6 +406,7 @@ class Scanner:
                     close_unmatched()
                     self.leaf = _Leaf.HTML
                     self.html_end = html_end
+                    self.html_closer = _html_closer(rest)
                     if html_end is not None and html_end.search(rest, 2):
                         self.leaf = _Leaf.NONE
                     self._report(info, text, base)
@@ -478,6 +480,18 @@ class Scanner:
             info.kind = LineKind.TASK
             info.task = new_task
         self._report(info, text, base)
+
+    def eof_closer(self) -> str | None:
+        """After a scan: a line that closes a code fence or HTML block left open at
+        the end of the file (at top level), so that lines appended after it are
+        read as markdown again. None when nothing is left open."""
+        if self.stack:
+            return None  # a line at column 0 closes every container and its leaf
+        if self.leaf is _Leaf.FENCE:
+            return self.fence_char * self.fence_len
+        if self.leaf is _Leaf.HTML and self.html_end is not None:
+            return self.html_closer
+        return None
 
     def _untask(self, line: int) -> None:
         info = self.infos[line]
@@ -584,3 +598,13 @@ def _note_body(text: str) -> str:
     if stripped.startswith(">"):
         stripped = stripped[1:]
     return stripped.strip(" \t")
+
+
+def _html_closer(rest: str) -> str:
+    m = re.match(r"<(script|pre|style|textarea)", rest, re.IGNORECASE)
+    if m:
+        return f"</{m.group(1)}>"
+    for opener, closer in (("<!--", "-->"), ("<?", "?>"), ("<![CDATA[", "]]>")):
+        if rest.startswith(opener):
+            return closer
+    return ">"

@@ -3,17 +3,18 @@
 A ``Document`` is the file's lines, grouped into segments: one per task item (its
 task line plus the lines of its own that follow: notes, continuation text) and raw
 runs of every other line. Each line keeps its exact text and line ending, so
-joining the segments gives the file back byte for byte. Edits replace, insert or
-remove whole lines of their own target only; every other line is written back from
-its raw text.
+joining the segments gives the file back byte for byte. Edits replace, insert,
+move or remove whole lines of their own target only; every other line is written
+back from its raw text.
 
 Segments form a doubly linked list so an insertion or removal costs O(1) however
-long the file is; tasks are indexed by content.
+long the file is; tasks are indexed by content. Which phase a task is in, the
+content index and the summary are derived from the lines by ``reindex``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from todocli.blocks import (
     BOM,
@@ -60,11 +61,12 @@ class TaskNode(Segment):
         "content",
         "gap",
         "indent",
+        "line_no",
         "marker_len",
         "marker_pos",
+        "note_lines",
         "note_prefix",
         "notes",
-        "notes_last",
         "phase",
         "status",
     )
@@ -75,17 +77,23 @@ class TaskNode(Segment):
         self.status = Status.PENDING
         self.active_form: str | None = None
         self.notes: list[str] = []
-        self.marker_pos = 0
-        self.marker_len = 0
+        self.note_lines: list[int] = []  # indexes in ``lines`` of note lines
+        self.note_prefix = ""  # how this task's note lines begin, e.g. "  > "
+        self.marker_pos = 0  # index in lines[0] of the marker character
+        self.marker_len = 0  # 0 for "[]", else 1
         self.indent = ""
         self.bullet = "-"
         self.gap = " "
-        self.note_prefix = ""
-        self.notes_last = False  # whether the segment's last line is a note line
+        self.line_no = 0  # 1-based line number where it was read, 0 if new
         self.phase: PhaseNode | None = None
 
     def task(self) -> Task:
         return Task(self.content, self.status, self.active_form, tuple(self.notes))
+
+    @property
+    def notes_last(self) -> bool:
+        """Whether the task's last line is a note line (a new note needs a '>' first)."""
+        return bool(self.note_lines) and self.note_lines[-1] == len(self.lines) - 1
 
 
 class PhaseNode:
@@ -114,10 +122,13 @@ class Document:
         self.tail: Segment = self.head
         self.phases: list[PhaseNode] = []
         self.index: dict[str, TaskNode] = {}
+        self.duplicates: set[str] = set()  # contents that more than one task has
         self.warnings: list[str] = []
         self.summary_segment: RawSegment | None = None
         self.front_matter: RawSegment | None = None
-        self.duplicates: set[str] = set()  # contents that more than one task has
+        # A line that closes a code fence or HTML block the file leaves open at its
+        # end; written before the first lines appended there.
+        self.eof_closer: str | None = None
 
     # -- reading ---------------------------------------------------------------
 
@@ -132,9 +143,12 @@ class Document:
         return "".join(line for seg in self.segments() for line in seg.lines)
 
     def tasks(self) -> Iterator[TaskNode]:
-        """Tasks in the order ``todo show`` numbers them: phase by phase."""
+        """Tasks in document order, which is the order ``todo show`` numbers them."""
         for phase in self.phases:
             yield from phase.tasks
+
+    def task_count(self) -> int:
+        return sum(len(p.tasks) for p in self.phases)
 
     def find(self, content: str) -> TaskNode | None:
         return self.index.get(content)
@@ -158,6 +172,59 @@ class Document:
     def is_empty(self) -> bool:
         return self.head.next is None
 
+    def is_canonical(self) -> bool:
+        """Whether the file is exactly what the tool writes for its content.
+
+        Such a file holds nothing of a person's but the list itself, so it may be
+        written anew from a model without losing anything.
+        """
+        return self.text() == render_canonical(self.model())
+
+    # -- deriving phases, index and summary from the lines ---------------------------
+
+    def reindex(self) -> list[TaskNode]:
+        """Recompute phases, the content index and the summary from the segments.
+
+        A phase is the nearest top-level ATX heading above a task (``Todos`` for
+        tasks before any heading); the summary is the first H1 when no task sits
+        directly under it. Returns the tasks whose content an earlier task has.
+        """
+        old = {id(p.heading): p for p in self.phases if p.heading is not None}
+        orphans = next((p for p in self.phases if p.heading is None), None)
+        phases: list[PhaseNode] = []
+        index: dict[str, TaskNode] = {}
+        duplicates: list[TaskNode] = []
+        heading: RawSegment | None = None
+        current: PhaseNode | None = None
+        first_h1: RawSegment | None = None
+        first_h1_has_tasks = False
+        for seg in self.segments():
+            if isinstance(seg, TaskNode):
+                if current is None:
+                    if heading is None:
+                        current = orphans or PhaseNode(DEFAULT_PHASE, None)
+                    else:
+                        current = old.get(id(heading)) or PhaseNode(heading.heading_text, heading)
+                        current.name = heading.heading_text
+                        first_h1_has_tasks |= heading is first_h1
+                    current.tasks = {}
+                    phases.append(current)
+                current.tasks[seg] = None
+                seg.phase = current
+                if seg.content in index:
+                    duplicates.append(seg)
+                else:
+                    index[seg.content] = seg
+            elif isinstance(seg, RawSegment) and seg.heading_level:
+                heading, current = seg, None
+                if seg.heading_level == 1 and first_h1 is None:
+                    first_h1 = seg
+        self.phases = phases
+        self.index = index
+        self.duplicates = {t.content for t in duplicates}
+        self.summary_segment = first_h1 if first_h1 is not None and not first_h1_has_tasks else None
+        return duplicates
+
     # -- line plumbing ---------------------------------------------------------
 
     def _link_after(self, anchor: Segment, seg: Segment) -> None:
@@ -168,11 +235,13 @@ class Document:
         else:
             self.tail = seg
         anchor.next = seg
+        # A segment that came from the end of a file without a final newline.
+        if seg.next is not None and seg.lines and not eol_of(seg.lines[-1]):
+            seg.lines[-1] += self._default_eol()
 
     def _unlink(self, seg: Segment) -> None:
         """Remove a segment; a file that had no final newline still has none."""
-        was_last = seg.next is None
-        lost_final_eol = was_last and bool(seg.lines) and not eol_of(seg.lines[-1])
+        lost_final_eol = seg.next is None and bool(seg.lines) and not eol_of(seg.lines[-1])
         assert seg.prev is not None
         seg.prev.next = seg.next
         if seg.next is not None:
@@ -180,7 +249,7 @@ class Document:
         else:
             self.tail = seg.prev
         seg.prev = seg.next = None
-        if lost_final_eol and self.tail is not self.head and self.tail.lines:
+        if lost_final_eol and self.tail is not self.head:
             self.tail.lines[-1] = strip_eol(self.tail.lines[-1])
 
     def _default_eol(self) -> str:
@@ -191,36 +260,22 @@ class Document:
                     return eol
         return "\n"
 
-    def _last_line_before(self, anchor: Segment) -> tuple[Segment, int] | None:
-        seg: Segment | None = anchor
-        while seg is not None and seg is not self.head:
-            if seg.lines:
-                return seg, len(seg.lines) - 1
-            seg = seg.prev
-        return None
-
     def _terminate(self, anchor: Segment, new_lines: list[str]) -> list[str]:
-        """Give new lines the line ending of their neighbour.
+        """Give new lines the line ending of the line they follow.
 
-        New lines written after the current last line of a file without a final
-        newline end that line and leave the new last line without one.
+        Lines written after the last line of a file without a final newline end
+        that line and leave the new last line without one.
         """
-        before = self._last_line_before(anchor)
-        if before is not None:
-            seg, i = before
-            eol = eol_of(seg.lines[i])
-            if not eol:  # the file's last line: end it, keep "no final newline"
-                eol = self._default_eol()
-                seg.lines[i] += eol
-                return [line + eol for line in new_lines[:-1]] + [new_lines[-1]]
-        else:
-            eol = self._default_eol()
-        return [line + eol for line in new_lines]
-
-    def _insert_raw(self, anchor: Segment, lines: list[str]) -> RawSegment:
-        seg = RawSegment(self._terminate(anchor, lines))
-        self._link_after(anchor, seg)
-        return seg
+        if anchor is self.head:
+            first = self.head.next
+            eol = eol_of(first.lines[0]) if first is not None else ""
+            return [line + (eol or "\n") for line in new_lines]
+        eol = eol_of(anchor.lines[-1])
+        if eol:
+            return [line + eol for line in new_lines]
+        eol = self._default_eol()
+        anchor.lines[-1] += eol
+        return [line + eol for line in new_lines[:-1]] + [new_lines[-1]]
 
     # -- editing primitives ------------------------------------------------------
 
@@ -229,9 +284,8 @@ class Document:
         if task.status is status:
             return
         line = task.lines[0]
-        task.lines[0] = (
-            line[: task.marker_pos] + status.marker + line[task.marker_pos + task.marker_len :]
-        )
+        end = task.marker_pos + task.marker_len
+        task.lines[0] = line[: task.marker_pos] + status.marker + line[end:]
         task.marker_len = 1
         task.status = status
 
@@ -241,15 +295,11 @@ class Document:
             return
         line = task.lines[0]
         body, eol = strip_eol(line), eol_of(line)
-        head, tail = (
-            body[: task.marker_pos + task.marker_len],
-            body[task.marker_pos + task.marker_len :],
-        )
+        end = task.marker_pos + task.marker_len
+        head, tail = body[:end], body[end:]
         if task.active_form is not None:
-            cut = tail.rfind("<!--")
-            tail = tail[:cut].rstrip(" \t")
-        else:
-            tail = tail.rstrip(" \t")
+            tail = tail[: tail.rfind("<!--")]
+        tail = tail.rstrip(" \t")
         if active_form is not None:
             tail += f" <!-- active: {active_form} -->"
         task.lines[0] = head + tail + eol
@@ -260,58 +310,58 @@ class Document:
         prefix = task.note_prefix or self._note_prefix(task)
         new = [prefix.rstrip(" \t")] if task.notes_last else []
         new += [prefix + part for part in note.split("\n")]
-        last = task.lines[-1]
-        if not eol_of(last):
-            task.lines[-1] = last + self._default_eol()
-            new_lines = [line + self._default_eol() for line in new[:-1]] + [new[-1]]
-        else:
-            new_lines = [line + eol_of(last) for line in new]
-        task.lines.extend(new_lines)
+        start = len(task.lines)
+        task.lines.extend(self._terminate(task, new))
+        task.note_lines.extend(range(start, len(task.lines)))
         task.notes.append(note)
         task.note_prefix = prefix
-        task.notes_last = True
+
+    def set_notes(self, task: TaskNode, notes: Sequence[str]) -> None:
+        """Make the task's notes exactly these: appended when they only grow,
+        rewritten otherwise."""
+        notes = list(notes)
+        if notes == task.notes:
+            return
+        if notes[: len(task.notes)] != task.notes:
+            dropped = set(task.note_lines)
+            kept = [line for i, line in enumerate(task.lines) if i not in dropped]
+            if not eol_of(kept[-1]) and len(kept) < len(task.lines) and task.next is not None:
+                kept[-1] += self._default_eol()
+            if task.next is None and not eol_of(task.lines[-1]):
+                kept[-1] = strip_eol(kept[-1])
+            task.lines, task.note_lines, task.notes = kept, [], []
+        for note in notes[len(task.notes) :]:
+            self.add_note(task, note)
 
     @staticmethod
     def _note_prefix(task: TaskNode) -> str:
         width = len(task.bullet) + len(task.gap.expandtabs(4))
         return task.indent + " " * width + "> "
 
-    def add_task(
+    def _new_task(
         self,
-        phase_name: str,
+        anchor: Segment,
+        style: TaskNode | None,
         content: str,
-        status: Status = Status.PENDING,
-        active_form: str | None = None,
-        notes: tuple[str, ...] | list[str] = (),
+        status: Status,
+        active_form: str | None,
+        notes: Sequence[str],
+        phase: PhaseNode,
     ) -> TaskNode:
-        """Append a task at the end of a phase, creating the phase if there is none."""
-        phases = self.phase_named(phase_name)
-        phase = phases[-1] if phases else None
-        anchor: Segment
+        """Write a new task line after ``anchor`` in the style of ``style``."""
         indent, bullet, gap = "", "-", " "
-        gap_after = False
-        if phase is not None and phase.tasks:
-            # Copy the style of the phase's first task; count on ordered lists.
-            first, last = phase.first(), phase.last()
-            assert first is not None
-            assert last is not None
-            anchor = last
-            indent, bullet, gap = first.indent, self._next_bullet(first, last), first.gap
-        else:
-            phase, anchor, gap_after = self._phase_for_new_task(phase_name)
+        if style is not None:
+            indent, bullet, gap = style.indent, self._next_bullet(style, anchor), style.gap
         line = f"{indent}{bullet}{gap}[{status.marker}] {content}"
         if active_form is not None:
             line += f" <!-- active: {active_form} -->"
-        lines = self._terminate(anchor, [line, ""] if gap_after else [line])
-        node = TaskNode(lines[:1])
+        node = TaskNode(self._terminate(anchor, [line]))
         node.content, node.status, node.active_form = content, status, active_form
         node.indent, node.bullet, node.gap = indent, bullet, gap
         node.marker_pos = len(indent) + len(bullet) + len(gap) + 1
         node.marker_len = 1
         node.phase = phase
         self._link_after(anchor, node)
-        if gap_after:
-            self._link_after(node, RawSegment(lines[1:]))
         phase.tasks[node] = None
         if content in self.index:
             self.duplicates.add(content)
@@ -321,9 +371,79 @@ class Document:
             self.add_note(node, note)
         return node
 
+    def add_task(
+        self,
+        phase_name: str,
+        content: str,
+        status: Status = Status.PENDING,
+        active_form: str | None = None,
+        notes: Sequence[str] = (),
+    ) -> TaskNode:
+        """Append a task at the end of a phase, creating the phase if there is none.
+
+        The new line copies the bullet, indent and gap of the phase's first task;
+        an ordered list counts on from its last task.
+        """
+        phases = self.phase_named(phase_name)
+        phase = phases[-1] if phases else None
+        if phase is not None and phase.tasks:
+            first, last = phase.first(), phase.last()
+            assert first is not None
+            assert last is not None
+            return self._new_task(last, first, content, status, active_form, notes, phase)
+        phase, anchor = self._phase_for_new_task(phase_name)
+        return self._new_task(anchor, None, content, status, active_form, notes, phase)
+
+    def insert_task_after(
+        self,
+        sibling: TaskNode,
+        content: str,
+        status: Status = Status.PENDING,
+        active_form: str | None = None,
+        notes: Sequence[str] = (),
+    ) -> TaskNode:
+        """Add a task right after another, in its style and phase."""
+        assert sibling.phase is not None
+        return self._new_task(sibling, sibling, content, status, active_form, notes, sibling.phase)
+
+    def insert_task_before(
+        self,
+        sibling: TaskNode,
+        content: str,
+        status: Status = Status.PENDING,
+        active_form: str | None = None,
+        notes: Sequence[str] = (),
+    ) -> TaskNode:
+        """Add a task right before another, in its style and phase."""
+        assert sibling.phase is not None
+        assert sibling.prev is not None
+        return self._new_task(
+            sibling.prev, sibling, content, status, active_form, notes, sibling.phase
+        )
+
+    def move_after(self, task: TaskNode, anchor: Segment) -> None:
+        """Move a task's own lines to just after ``anchor`` (call ``reindex`` after)."""
+        if anchor is task or task.prev is anchor:
+            return
+        self._unlink(task)
+        self._link_after(anchor, task)
+
+    def move_to_phase(self, task: TaskNode, phase_name: str) -> None:
+        """Move a task to the end of a phase, making the phase if it has no tasks."""
+        phases = [p for p in self.phase_named(phase_name) if p.tasks and task not in p.tasks]
+        if phases:
+            last = phases[-1].last()
+            assert last is not None
+            self.move_after(task, last)
+            return
+        self._unlink(task)
+        phase, anchor = self._phase_for_new_task(phase_name)
+        self._link_after(anchor, task)
+        phase.tasks[task] = None
+
     @staticmethod
     def _next_bullet(style: TaskNode, last: Segment) -> str:
-        """Ordered lists count on from the phase's last task at the same indent."""
+        """Ordered lists count on from the task before at the same indent."""
         bullet = style.bullet
         if bullet[-1] not in ".)":
             return bullet
@@ -332,11 +452,14 @@ class Document:
             number = int(last.bullet[:-1]) + 1
         return f"{number}{bullet[-1]}"
 
-    def _phase_for_new_task(self, name: str) -> tuple[PhaseNode, Segment, bool]:
-        """Find or make the place a phase's first task goes.
+    def _phase_for_new_task(self, name: str) -> tuple[PhaseNode, Segment]:
+        """Find or make the place a phase's first task goes; return the phase and
+        the segment to insert after.
 
-        Returns the phase, the segment to insert after, and whether the new task
-        needs a blank line after it (so that text below is not absorbed into it).
+        An existing heading of that name that heads no task is used, and the task
+        goes at the end of its section: right before the next heading, where every
+        block above is closed, so nothing around the new line changes meaning.
+        Otherwise a heading is added at the end of the file.
         """
         for seg in self.segments():
             if (
@@ -347,33 +470,55 @@ class Document:
             ):
                 phase = PhaseNode(name, seg)
                 self._insert_phase(phase)
-                nxt = seg.next
-                needs_gap = nxt is not None and nxt.lines and not is_blank(strip_eol(nxt.lines[0]))
-                return phase, seg, bool(needs_gap) and not isinstance(nxt, TaskNode)
-        if name == DEFAULT_PHASE and not self.phases and self.is_empty():
-            level = 1
-        else:
-            level = self._phase_heading_level()
-        lines = [] if self.is_empty() or self._ends_blank() else [""]
-        lines.append("#" * level + " " + name)
-        heading = self._insert_raw(self.tail, lines)
-        # Split the separator from the heading so the heading is a segment of its own.
-        if len(heading.lines) > 1:
-            sep = RawSegment(heading.lines[:-1])
-            heading.lines = heading.lines[-1:]
-            self._link_after(heading.prev or self.head, sep)
-        heading.heading_level = level
-        heading.heading_text = name
+                return phase, self._section_end(seg)
+        # The canonical form of a lone Todos phase is "# Todos".
+        lone = name == DEFAULT_PHASE and self.is_empty()
+        level = 1 if lone else self._phase_heading_level()
+        self._close_end()
+        if not self.is_empty() and not self._ends_blank():
+            self._link_after(self.tail, RawSegment(self._terminate(self.tail, [""])))
+        heading_line = "#" * level + " " + name
+        heading = RawSegment(self._terminate(self.tail, [heading_line]), level, name)
+        self._link_after(self.tail, heading)
         phase = PhaseNode(name, heading)
         self.phases.append(phase)
-        return phase, heading, False
+        return phase, heading
+
+    def _section_end(self, heading: RawSegment) -> Segment:
+        """The place for a new task at the end of a heading's section: after its
+        last non-blank line and a blank line, before its trailing blank lines."""
+        end: Segment = heading
+        while end.next is not None and not (
+            isinstance(end.next, RawSegment) and end.next.heading_level
+        ):
+            end = end.next
+        if end is heading:
+            return heading
+        if end is self.tail:
+            self._close_end()
+            end = self.tail
+        blanks: list[str] = []
+        while len(end.lines) > len(blanks) and is_blank(strip_eol(end.lines[-1 - len(blanks)])):
+            blanks.insert(0, end.lines[-1 - len(blanks)])
+        if blanks and len(blanks) < len(end.lines):
+            # Split the trailing blank lines off: the task goes between.
+            del end.lines[-len(blanks) :]
+            self._link_after(end, RawSegment(blanks))
+        if not is_blank(strip_eol(end.lines[-1])):
+            separator = RawSegment(self._terminate(end, [""]))
+            self._link_after(end, separator)
+            end = separator
+        return end
+
+    def _close_end(self) -> None:
+        """Close a code fence or HTML block the file leaves open at its end."""
+        if self.eof_closer is not None and not self.is_empty():
+            self._link_after(self.tail, RawSegment(self._terminate(self.tail, [self.eof_closer])))
+        self.eof_closer = None
 
     def _insert_phase(self, phase: PhaseNode) -> None:
         """Place a phase that gained its first task in document order."""
-        assert phase.heading is not None
-        order = {}
-        for i, seg in enumerate(self.segments()):
-            order[id(seg)] = i
+        order = {id(seg): i for i, seg in enumerate(self.segments())}
         pos = order[id(phase.heading)]
         at = len(self.phases)
         for i, other in enumerate(self.phases):
@@ -389,13 +534,13 @@ class Document:
         return 2
 
     def _ends_blank(self) -> bool:
-        last = self._last_line_before(self.tail)
-        return last is not None and is_blank(strip_eol(last[0].lines[last[1]]))
+        return self.tail is not self.head and is_blank(strip_eol(self.tail.lines[-1]))
 
-    def remove_task(self, task: TaskNode) -> None:
+    def remove_task(self, task: TaskNode, drop_heading: bool = True) -> None:
         """Remove a task's own lines. Nested tasks stay (they are tasks of their own).
 
-        A phase heading left with nothing but blank lines under it goes too.
+        A phase heading left with nothing but blank lines under it goes too,
+        unless ``drop_heading`` is false.
         """
         phase = task.phase
         self._unlink(task)
@@ -411,10 +556,14 @@ class Document:
         del phase.tasks[task]
         if not phase.tasks:
             self.phases.remove(phase)
-            if phase.heading is not None:
-                self._drop_empty_heading(phase.heading)
+            if phase.heading is not None and drop_heading:
+                self.drop_empty_heading(phase.heading)
 
-    def _drop_empty_heading(self, heading: RawSegment) -> None:
+    def drop_empty_heading(self, heading: RawSegment) -> None:
+        """Remove a heading (and its blank separator) if nothing but blank lines
+        stands under it."""
+        if heading.prev is None:
+            return  # already gone
         after: list[Segment] = []
         seg = heading.next
         while seg is not None and not (isinstance(seg, RawSegment) and seg.heading_level):
@@ -433,21 +582,22 @@ class Document:
         for blank in after:
             self._unlink(blank)
         self._unlink(heading)
+        if self.summary_segment is heading:
+            self.summary_segment = None
 
     def set_summary(self, summary: str) -> None:
-        """Set the summary H1, adding one at the top when there is none."""
+        """Set the summary H1 (adding one at the top when there is none); an empty
+        summary removes it."""
         seg = self.summary_segment
         if seg is not None:
             if not summary:
                 nxt = seg.next
                 self._unlink(seg)
-                blank_after = (
+                if (
                     isinstance(nxt, RawSegment)
                     and not nxt.heading_level
                     and is_blank(strip_eol(nxt.lines[0]))
-                )
-                if blank_after:
-                    assert nxt is not None
+                ):
                     nxt.lines.pop(0)
                     if not nxt.lines:
                         self._unlink(nxt)
@@ -485,15 +635,26 @@ class Document:
 def parse(text: str) -> Document:
     """Read markdown text into a Document. Never fails; odd lines stay text."""
     lines = split_lines(text)
-    infos = Scanner().scan(lines)
-    return _Builder(lines, infos).build()
+    scanner = Scanner()
+    infos = scanner.scan(lines)
+    doc = _Builder(lines, infos).build()
+    doc.eof_closer = scanner.eof_closer()
+    for dup in doc.reindex():
+        doc.warnings.append(
+            f'Line {dup.line_no}: duplicate task "{dup.content}" (operations address the first one)'
+        )
+    return doc
 
 
 class _Builder:
+    """Group scanned lines into segments: task items with their own lines, headings,
+    and raw runs of everything else."""
+
     def __init__(self, lines: list[str], infos: list[LineInfo]) -> None:
         self.lines = lines
         self.infos = infos
         self.doc = Document()
+        self.by_line: dict[int, TaskNode] = {}
         # The last note line seen for each task, and whether it was a bare ">".
         self.last_note_line: dict[TaskNode, tuple[int, bool]] = {}
 
@@ -503,12 +664,6 @@ class _Builder:
         raw: list[str] = []
         current: TaskNode | None = None  # the task whose own lines we are collecting
         current_line = -1
-        heading: RawSegment | None = None
-        phase_of_heading: dict[int, PhaseNode] = {}
-        orphan: PhaseNode | None = None
-        by_line: dict[int, TaskNode] = {}
-        first_h1: RawSegment | None = None
-        first_h1_has_tasks = False
 
         def flush_raw() -> None:
             if raw:
@@ -523,16 +678,14 @@ class _Builder:
             tail: list[str] = []
             while len(current.lines) > 1 and is_blank(strip_eol(current.lines[-1])):
                 tail.insert(0, current.lines.pop())
-            if tail:
-                current.notes_last = False
             raw.extend(tail)
             current = None
 
         n = len(lines)
         i = 0
-        if n and infos[0].front_matter:
-            while i < n and infos[i].front_matter:
-                i += 1
+        while i < n and infos[i].front_matter:
+            i += 1
+        if i:
             doc.front_matter = RawSegment(lines[:i])
             doc._link_after(doc.tail, doc.front_matter)
         while i < n:
@@ -544,30 +697,7 @@ class _Builder:
                 close_task()
                 flush_raw()
                 node = self._task(i, line, info)
-                if heading is None:
-                    if orphan is None:
-                        orphan = PhaseNode(DEFAULT_PHASE, None)
-                        doc.phases.insert(0, orphan)
-                    phase = orphan
-                elif id(heading) in phase_of_heading:
-                    phase = phase_of_heading[id(heading)]
-                else:
-                    phase = PhaseNode(heading.heading_text, heading)
-                    phase_of_heading[id(heading)] = phase
-                    doc.phases.append(phase)
-                if heading is not None and heading is first_h1:
-                    first_h1_has_tasks = True
-                node.phase = phase
-                phase.tasks[node] = None
-                by_line[i] = node
-                if node.content in doc.index:
-                    doc.duplicates.add(node.content)
-                    doc.warnings.append(
-                        f'Line {i + 1}: duplicate task "{node.content}" '
-                        "(operations address the first one)"
-                    )
-                else:
-                    doc.index[node.content] = node
+                self.by_line[i] = node
                 doc._link_after(doc.tail, node)
                 current, current_line = node, i
             elif kind is LineKind.HEADING:
@@ -575,24 +705,21 @@ class _Builder:
                 flush_raw()
                 heading = RawSegment([line], info.heading_level, info.heading_text)
                 doc._link_after(doc.tail, heading)
-                if info.heading_level == 1 and first_h1 is None:
-                    first_h1 = heading
+            elif current is not None and info.owner == current_line:
+                if kind is LineKind.NOTE and info.note_of == current_line:
+                    current.note_lines.append(len(current.lines))
+                    self._note_line(current, i, line, info)
+                current.lines.append(line)
             else:
                 if kind is LineKind.NOTE:
-                    owner_node = by_line.get(info.note_of)
-                    if owner_node is not None:
-                        self._note_line(owner_node, i, line, info)
-                if current is not None and info.owner == current_line:
-                    current.lines.append(line)
-                    current.notes_last = kind is LineKind.NOTE
-                else:
-                    close_task()
-                    raw.append(line)
+                    owner = self.by_line.get(info.note_of)
+                    if owner is not None:  # a note of a task further up: read, not edited
+                        self._note_line(owner, i, line, info)
+                close_task()
+                raw.append(line)
             i += 1
         close_task()
         flush_raw()
-        if first_h1 is not None and not first_h1_has_tasks:
-            doc.summary_segment = first_h1
         return doc
 
     @staticmethod
@@ -605,6 +732,7 @@ class _Builder:
         node.marker_pos = start.marker_pos + (1 if i == 0 and line.startswith(BOM) else 0)
         node.marker_len = start.marker_len
         node.indent, node.bullet, node.gap = start.indent, start.bullet, start.gap
+        node.line_no = i + 1
         return node
 
     def _note_line(self, node: TaskNode, i: int, line: str, info: LineInfo) -> None:

@@ -72,6 +72,10 @@ MARKER_STATUS = {
 }
 
 
+def _clip(text: str, width: int | None) -> str:
+    return text if width is None or len(text) <= width else text[: width - 1] + "…"
+
+
 @dataclass(frozen=True)
 class Task:
     """One checklist item. Its content is its identity within a list."""
@@ -100,3 +104,109 @@ class TodoList:
     def tasks(self) -> list[tuple[Phase, Task]]:
         """Every task with its phase, in the order ``todo show`` numbers them."""
         return [(phase, task) for phase in self.phases for task in phase.tasks]
+
+    def stats(self) -> dict[str, int]:
+        """Counts by status, plus the total."""
+        counts = {"total": 0} | {s.value: 0 for s in Status}
+        for _, task in self.tasks():
+            counts["total"] += 1
+            counts[task.status.value] += 1
+        return counts
+
+    def recap(self) -> str:
+        """Seed 004's one-line recap, under 300 characters.
+
+        ``[done/total] In progress: A. Pending: B; C; D (+2 more). Blocked: E.
+        Cancelled: F.`` with done = completed + abandoned; at most 3 pending, 2
+        blocked and 2 cancelled are named; completed tasks are not.
+        """
+        tasks = [t for _, t in self.tasks()]
+        if not tasks:
+            return "[0/0] No tasks."
+        done = sum(1 for t in tasks if not t.status.is_open)
+        by = {s: [t.content for t in tasks if t.status is s] for s in Status}
+        for width in (None, 60, 40, 24, 12):
+            text = f"[{done}/{len(tasks)}]"
+            for label, status, most in _RECAP_PARTS:
+                names = by[status]
+                if names:
+                    shown = [_clip(n, width) for n in (names if most is None else names[:most])]
+                    more = f" (+{len(names) - len(shown)} more)" if len(names) > len(shown) else ""
+                    text += f" {label}: {'; '.join(shown)}{more}."
+            if len(text) < 300:
+                return text
+        return text[:296] + "..."
+
+
+@dataclass(frozen=True)
+class OpError:
+    """One failed operation of a batch: its 0-based index and the reason."""
+
+    index: int
+    message: str
+    code: str = "INVALID_PARAM"
+    path: str = ""  # where in the input, e.g. "todos[2].status"; empty for flag input
+
+
+@dataclass(frozen=True)
+class StatusChange:
+    content: str
+    old: Status
+    new: Status
+
+
+@dataclass(frozen=True)
+class Diff:
+    """What differs between two lists, task by task (content is identity)."""
+
+    added: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    changed: tuple[StatusChange, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.added or self.removed or self.changed)
+
+    @classmethod
+    def between(cls, old: TodoList, new: TodoList) -> Diff:
+        before = {t.content: t for _, t in old.tasks()}
+        after = {t.content: t for _, t in new.tasks()}
+        return cls(
+            added=tuple(c for c in after if c not in before),
+            removed=tuple(c for c in before if c not in after),
+            changed=tuple(
+                StatusChange(c, before[c].status, t.status)
+                for c, t in after.items()
+                if c in before and before[c].status is not t.status
+            ),
+        )
+
+
+@dataclass(frozen=True)
+class Result:
+    """What one batch did: the engine's answer, which every renderer draws from."""
+
+    old: TodoList
+    new: TodoList
+    errors: tuple[OpError, ...] = ()
+    warnings: tuple[str, ...] = ()
+    written: bool = False  # the list's text changed and is to be stored
+    query: bool = False  # the batch only asked to see the list
+    diff: Diff = field(default_factory=Diff)
+    dropped_open: tuple[str, ...] = ()  # open tasks a snapshot removed
+    hand_edit: Diff | None = None  # edits made by hand since the last write
+    overridden: tuple[str, ...] = ()  # hand-edited tasks this batch changed again
+    completed: TodoList | None = None  # the finished list, when this batch finished it
+    wiped: bool = False  # the finished list was cleared
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+# The recap's parts in order: label, status, how many are named at most (None: all).
+_RECAP_PARTS = (
+    ("In progress", Status.IN_PROGRESS, None),
+    ("Pending", Status.PENDING, 3),
+    ("Blocked", Status.BLOCKED, 2),
+    ("Cancelled", Status.ABANDONED, 2),
+)

@@ -1,0 +1,68 @@
+"""Errors, each with its exit code and stable machine code.
+
+Exactly one place (the command line's boundary) turns these into output and an
+exit status; the core raises them and never exits.
+"""
+
+from __future__ import annotations
+
+
+class TodoError(Exception):
+    """Base of every error the tool reports on purpose."""
+
+    exit_code = 3
+    code = "INTERNAL_ERROR"
+
+    def __init__(self, message: str, details: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details or []
+
+
+class InvalidParamError(TodoError):
+    """The request is well-formed but not acceptable (bad status, limit, duplicate)."""
+
+    exit_code = 1
+    code = "INVALID_PARAM"
+
+
+class NotFoundError(TodoError):
+    """A task or phase the request names does not exist."""
+
+    exit_code = 1
+    code = "NOT_FOUND"
+
+
+class UsageError(TodoError):
+    """The command line itself is wrong: unknown option, bad session name, bad config."""
+
+    exit_code = 2
+    code = "USAGE"
+
+
+class ConflictError(TodoError):
+    """``--if-rev`` named a revision the list is no longer at."""
+
+    exit_code = 4
+    code = "CONFLICT"
+
+
+class BusyError(TodoError):
+    """The list's lock could not be taken in time."""
+
+    exit_code = 5
+    code = "BUSY"
+
+
+class StorageError(TodoError):
+    """A file could not be read or written: permissions, a full disk, a directory."""
+
+    exit_code = 6
+    code = "STORAGE"
+
+
+class InternalError(TodoError):
+    """A bug: something that should not happen did."""
+
+    exit_code = 3
+    code = "INTERNAL_ERROR"

@@ -1,0 +1,526 @@
+"""The operation engine: apply a batch of operations to a document.
+
+Seed 000's operations (init, start, done, drop, rm, append, note) with its targeting
+rules and error strings, plus block/unblock, view, clear and the full-snapshot
+write. A batch runs in order and is then normalized (one task in progress). It is
+atomic unless asked to be partial. Every edit goes through the document's editing
+primitives, so a hand-edited file keeps every line an operation does not touch.
+
+Costs are linear: tasks are found through the document's content index, ``#N``
+references are resolved against the numbering the batch started with, and the set
+of in-progress tasks is kept up to date rather than searched for.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from todocli.errors import InternalError
+from todocli.markdown import Document, TaskNode, parse
+from todocli.model import DEFAULT_PHASE, Diff, OpError, Result, Status, TodoList
+from todocli.settings import DropPolicy, Settings
+from todocli.snapshot import Item, write_snapshot
+
+
+class OpKind(StrEnum):
+    INIT = "init"
+    START = "start"
+    DONE = "done"
+    DROP = "drop"
+    RM = "rm"
+    APPEND = "append"
+    NOTE = "note"
+    BLOCK = "block"
+    UNBLOCK = "unblock"
+    VIEW = "view"
+    WRITE = "write"
+    CLEAR = "clear"
+
+
+@dataclass(frozen=True)
+class PhaseItems:
+    """One phase of an ``init`` list."""
+
+    phase: str
+    items: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Op:
+    """One operation. Which fields matter depends on ``kind`` (see ``Engine``)."""
+
+    kind: OpKind
+    task: str | None = None
+    phase: str | None = None
+    items: tuple[str, ...] | None = None  # append
+    phases: tuple[PhaseItems, ...] | None = None  # init
+    text: str | None = None  # note text; block reason
+    todos: tuple[Item, ...] | None = None  # write
+    summary: str | None = None  # write / init; None keeps the summary
+    all: bool = False  # clear: every task, not only the closed ones
+    default_phase: bool = False  # append without a phase: the list's last phase
+    path: str = ""  # where the op came from in the input, e.g. "ops[2]"
+
+
+class OpFailure(Exception):
+    """An operation that cannot be applied; the batch records it and goes on."""
+
+    def __init__(self, message: str, code: str = "INVALID_PARAM", path: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.path = path
+
+
+_TASK_REF = re.compile(r"#([0-9]+)")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_GROWING = {OpKind.INIT, OpKind.APPEND, OpKind.WRITE}
+# Ops that change a task line in place and never add, move or remove lines.
+_IN_PLACE = {OpKind.VIEW, OpKind.START, OpKind.DONE, OpKind.DROP, OpKind.UNBLOCK}
+# Batches made only of these are not normalized: a snapshot is stored as sent.
+_NOT_NORMALIZED = {OpKind.VIEW, OpKind.WRITE}
+
+
+def apply(
+    doc: Document,
+    ops: Sequence[Op],
+    settings: Settings | None = None,
+    *,
+    partial: bool = False,
+    baseline: TodoList | None = None,
+    wipe: bool = False,
+    expired: Collection[str] = (),
+) -> tuple[Result, Document]:
+    """Apply a batch. Returns the result and the document to store.
+
+    ``baseline`` is the list as the tool last wrote it (to detect hand edits);
+    ``wipe`` clears a list this batch completes; ``expired`` names closed tasks
+    whose auto-clear delay has passed.
+    """
+    engine = Engine(doc, settings or Settings())
+    return engine.run(ops, partial=partial, baseline=baseline, wipe=wipe, expired=expired)
+
+
+class Engine:
+    """Runs one batch over one document."""
+
+    def __init__(self, doc: Document, settings: Settings) -> None:
+        self.doc = doc
+        self.settings = settings
+        # What "#N" means for this whole batch: the numbering it started with.
+        tasks = list(doc.tasks())
+        self.numbering: list[TaskNode | None] = list(tasks)
+        self.active = {t: None for t in tasks if t.status is Status.IN_PROGRESS}
+        self.dropped_open: list[str] = []
+        self.structural = False  # whether lines were added, moved or removed
+
+    # -- the batch -----------------------------------------------------------------
+
+    def run(
+        self,
+        ops: Sequence[Op],
+        *,
+        partial: bool,
+        baseline: TodoList | None,
+        wipe: bool,
+        expired: Collection[str],
+    ) -> tuple[Result, Document]:
+        doc = self.doc
+        original_text = doc.text()
+        old = doc.model()
+        old_count = doc.task_count()
+        hand_edit = Diff.between(baseline, old) if baseline is not None else None
+        hand_edit = hand_edit or None
+        if all(op.kind is OpKind.VIEW for op in ops):
+            return Result(old, old, query=True, hand_edit=hand_edit), doc
+
+        errors: list[OpError] = []
+        last_growth = -1
+        for i, op in enumerate(ops):
+            try:
+                self._apply(op)
+            except OpFailure as failure:
+                errors.append(OpError(i, failure.message, failure.code, failure.path or op.path))
+            else:
+                if op.kind in _GROWING:
+                    last_growth = i
+        doc = self.doc
+        count = doc.task_count()
+        if count > self.settings.max_tasks and count > old_count and last_growth >= 0:
+            errors.append(
+                OpError(
+                    last_growth,
+                    f"The list would have {count} tasks; the limit is "
+                    f"{self.settings.max_tasks} (max_tasks)",
+                )
+            )
+        if self.dropped_open and self.settings.snapshot_drop is DropPolicy.REJECT:
+            names = ", ".join(f'"{c}"' for c in self.dropped_open)
+            errors.append(
+                OpError(
+                    0,
+                    f"The snapshot drops open tasks {names}; send them too, or mark them "
+                    "completed or abandoned (snapshot_drop = reject)",
+                )
+            )
+        if errors and not partial:
+            # Nothing of a rejected batch is kept: hand back the document as it was.
+            return Result(old, old, errors=tuple(errors), hand_edit=hand_edit), parse(original_text)
+
+        if not {op.kind for op in ops} <= _NOT_NORMALIZED:
+            self._normalize()
+        if expired:
+            for content in expired:
+                node = doc.find(content)
+                if node is not None and not node.status.is_open:
+                    doc.remove_task(node)
+                    self.structural = True
+        if self.structural:
+            doc.reindex()  # phases and summary follow from the lines as they now are
+        new = doc.model()
+        if self.structural and doc.text() != original_text:
+            self._verify(new)
+        completed = None
+        wiped = False
+        if _finished(new) and not _finished(old):
+            completed = new
+            if wipe:
+                self._wipe()
+                new = self.doc.model()
+                wiped = True
+        diff = Diff.between(old, new if not wiped else completed or new)
+        overridden = _overridden(hand_edit, old, new) if hand_edit else ()
+        warnings = list(doc.warnings)
+        result = Result(
+            old=old,
+            new=new,
+            errors=tuple(errors),
+            warnings=tuple(warnings),
+            written=self.doc.text() != original_text,
+            diff=diff,
+            dropped_open=tuple(self.dropped_open)
+            if self.settings.snapshot_drop is DropPolicy.WARN
+            else (),
+            hand_edit=hand_edit,
+            overridden=overridden,
+            completed=completed,
+            wiped=wiped,
+        )
+        return result, self.doc
+
+    def _apply(self, op: Op) -> None:
+        handler = getattr(self, f"_op_{op.kind.value}")
+        handler(op)
+        if op.kind not in _IN_PLACE:
+            self.structural = True
+
+    def _verify(self, intended: TodoList) -> None:
+        """Re-read a document whose lines were added, moved or removed: it must
+        read as the list we meant to write. Surrounding markdown (an open HTML
+        block, say) could otherwise swallow new lines; then nothing is written."""
+        if parse(self.doc.text()).model() != intended:
+            raise InternalError(
+                "This edit would change how the rest of the file reads (unclosed code or "
+                "HTML near the edit?), so nothing was written. Edit the file by hand "
+                "(todo edit) or report this at the project's issue tracker."
+            )
+
+    # -- status bookkeeping ------------------------------------------------------------
+
+    def _set(self, node: TaskNode, status: Status) -> None:
+        self.doc.set_status(node, status)
+        if status is Status.IN_PROGRESS:
+            self.active[node] = None
+        else:
+            self.active.pop(node, None)
+
+    def _remove(self, node: TaskNode) -> None:
+        self.active.pop(node, None)
+        self.doc.remove_task(node)
+
+    def _normalize(self) -> None:
+        """Seed 000: the first in-progress tasks (up to the limit) stay, the rest
+        go back to pending; with none in progress the first pending task starts.
+        Blocked tasks are never promoted."""
+        limit = self.settings.max_in_progress
+        active = [t for t in self.doc.tasks() if t.status is Status.IN_PROGRESS]
+        if limit and len(active) > limit:
+            for node in active[limit:]:
+                self._set(node, Status.PENDING)
+        if not active:
+            for node in self.doc.tasks():
+                if node.status is Status.PENDING:
+                    self._set(node, Status.IN_PROGRESS)
+                    break
+
+    def _wipe(self) -> None:
+        """Clear a finished list: a tool-made file becomes empty; a person's file
+        loses its tasks and keeps the rest of its text."""
+        if self.doc.is_canonical():
+            self.doc = parse("")
+            return
+        for node in list(self.doc.tasks()):
+            self.doc.remove_task(node)
+
+    # -- finding things ------------------------------------------------------------------
+
+    def _task(self, ref: str | None) -> TaskNode:
+        if ref is None or not ref.strip():
+            raise OpFailure("Missing task content")
+        node = self.doc.find(ref) or self.doc.find(ref.strip())
+        if node is not None:
+            return node
+        m = _TASK_REF.fullmatch(ref.strip())
+        if m:
+            n = int(m.group(1))
+            if 1 <= n <= len(self.numbering):
+                candidate = self.numbering[n - 1]
+                if candidate is not None and candidate.prev is not None:  # still listed
+                    return candidate
+            raise OpFailure(
+                f'Task "{ref}" not found: the list has {len(self.numbering)} tasks '
+                "(see: todo show)",
+                "NOT_FOUND",
+            )
+        raise OpFailure(self._not_found(ref), "NOT_FOUND")
+
+    def _not_found(self, ref: str) -> str:
+        if not self.doc.index:
+            return (
+                f'Task "{ref}" not found: the list is empty '
+                "(add tasks first: todo add, or an init op)"
+            )
+        close = _closest(ref, list(self.doc.index))
+        if close:
+            return f'Task "{ref}" not found. Did you mean {_or_list(close)}? (see: todo show)'
+        return f'Task "{ref}" not found (see: todo show)'
+
+    def _targets(self, op: Op) -> list[TaskNode]:
+        """One task, one phase, or (with neither) every task: seed 000's rule."""
+        if op.task is not None:
+            return [self._task(op.task)]
+        if op.phase is not None:
+            if not op.phase.strip():
+                raise OpFailure("Missing phase name")
+            phases = self.doc.phase_named(op.phase.strip())
+            if not phases:
+                close = _closest(op.phase, [p.name for p in self.doc.phases])
+                hint = f" Did you mean {_or_list(close)}?" if close else ""
+                raise OpFailure(f'Phase "{op.phase}" not found.{hint}', "NOT_FOUND")
+            return [t for p in phases for t in p.tasks]
+        return list(self.doc.tasks())
+
+    # -- validation -------------------------------------------------------------------------
+
+    def _text(self, value: str, field: str, limit: int, missing: str) -> str:
+        """A single-line field: stripped, non-empty, no control characters, no
+        comment markers, within its byte limit."""
+        value = value.strip()
+        if not value:
+            raise OpFailure(missing)
+        if _CONTROL.search(value):
+            raise OpFailure(f"{field} contains a newline or control character")
+        if "<!--" in value or "-->" in value:
+            raise OpFailure(f'{field} contains "<!--" or "-->", which would break the markdown')
+        size = len(value.encode("utf-8"))
+        if size > limit:
+            key = "max_note_bytes" if field == "Note" else "max_field_bytes"
+            raise OpFailure(f"{field} is {size} bytes; the limit is {limit} ({key})")
+        return value
+
+    def _content(self, value: str) -> str:
+        return self._text(
+            value, "Task content", self.settings.max_field_bytes, "Missing task content"
+        )
+
+    def _phase_name(self, value: str, missing: str = "Missing phase name") -> str:
+        name = self._text(value, "Phase name", self.settings.max_field_bytes, missing)
+        if re.search(r"[ \t]#+$", name) or name.startswith("#"):
+            raise OpFailure(f'Phase name "{name}" cannot start or end with "#"')
+        return name
+
+    def _note(self, value: str) -> str:
+        lines = [line.strip() for line in value.strip().split("\n")]
+        if not lines[0]:
+            raise OpFailure("Missing text for note operation")
+        if not all(lines):
+            raise OpFailure("Note text cannot contain a blank line")
+        limit = self.settings.max_note_bytes
+        for line in lines:
+            self._text(line, "Note", limit, "Missing text for note operation")
+        note = "\n".join(lines)
+        size = len(note.encode("utf-8"))
+        if size > limit:
+            raise OpFailure(f"Note is {size} bytes; the limit is {limit} (max_note_bytes)")
+        return note
+
+    def _summary(self, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None if value is None else ""
+        return self._text(value, "Summary", self.settings.max_field_bytes, "")
+
+    # -- the operations -------------------------------------------------------------------
+
+    def _op_view(self, op: Op) -> None:
+        pass
+
+    def _op_start(self, op: Op) -> None:
+        node = self._task(op.task)
+        limit = self.settings.max_in_progress
+        if limit:
+            others = [t for t in self.active if t is not node]
+            for other in others[: max(0, len(others) - limit + 1)]:
+                self._set(other, Status.PENDING)
+        self._set(node, Status.IN_PROGRESS)
+
+    def _op_done(self, op: Op) -> None:
+        for node in self._targets(op):
+            self._set(node, Status.COMPLETED)
+
+    def _op_drop(self, op: Op) -> None:
+        for node in self._targets(op):
+            self._set(node, Status.ABANDONED)
+
+    def _op_rm(self, op: Op) -> None:
+        for node in self._targets(op):
+            self._remove(node)
+
+    def _op_block(self, op: Op) -> None:
+        reason = None if op.text is None else self._note(f"Blocked: {op.text}")
+        for node in self._targets(op):
+            self._set(node, Status.BLOCKED)
+            if reason is not None:
+                self.doc.add_note(node, reason)
+
+    def _op_unblock(self, op: Op) -> None:
+        for node in self._targets(op):
+            if node.status is Status.BLOCKED:
+                self._set(node, Status.PENDING)
+
+    def _op_note(self, op: Op) -> None:
+        node = self._task(op.task)
+        if op.text is None or not op.text.strip():
+            raise OpFailure("Missing text for note operation")
+        self.doc.add_note(node, self._note(op.text))
+
+    def _op_clear(self, op: Op) -> None:
+        for node in list(self.doc.tasks()):
+            if op.all or not node.status.is_open:
+                self._remove(node)
+
+    def _op_append(self, op: Op) -> None:
+        if op.phase is None and op.default_phase:
+            phase = self.doc.phases[-1].name if self.doc.phases else DEFAULT_PHASE
+        else:
+            phase = self._phase_name(op.phase or "", "Missing phase name for append operation")
+        if not op.items:
+            raise OpFailure("Missing items for append operation")
+        contents = [self._content(item) for item in op.items]
+        seen: set[str] = set()
+        for content in contents:
+            if content in seen or self.doc.find(content) is not None:
+                raise OpFailure(f'Task "{content}" already exists')
+            seen.add(content)
+        for content in contents:
+            self.doc.add_task(phase, content)
+
+    def _op_init(self, op: Op) -> None:
+        if not op.phases:
+            raise OpFailure("Missing list for init operation")
+        items: list[Item] = []
+        names: set[str] = set()
+        for k, group in enumerate(op.phases):
+            name = self._phase_name(group.phase)
+            if name in names:
+                raise OpFailure(f'Duplicate phase "{name}"', path=f"{op.path}.list[{k}].phase")
+            names.add(name)
+            if not group.items:
+                raise OpFailure(f'Missing items for phase "{name}"')
+            items += [Item(self._content(c), phase=name, notes=()) for c in group.items]
+        self._check_duplicates(items)
+        self._replace(items, self._summary(op.summary))
+
+    def _op_write(self, op: Op) -> None:
+        if op.todos is None:
+            raise OpFailure("Missing todos for write operation")
+        items: list[Item] = []
+        for item in op.todos:
+            where = f"{item.path}.{item.key}" if item.path else ""
+            try:
+                content = self._content(item.content)
+                active = item.active_form
+                if active is not None:
+                    active = self._text(active, "Active form", self.settings.max_field_bytes, "")
+                phase = None if item.phase is None else self._phase_name(item.phase)
+                notes = None if item.notes is None else tuple(self._note(n) for n in item.notes)
+            except OpFailure as failure:
+                raise OpFailure(failure.message, failure.code, failure.path or where) from None
+            items.append(
+                Item(
+                    content,
+                    item.status,
+                    active or None,
+                    phase,
+                    notes,
+                    item.keep_active_form,
+                    item.path,
+                    item.key,
+                )
+            )
+        self._check_duplicates(items)
+        limit = self.settings.max_in_progress
+        started = [i.content for i in items if i.status is Status.IN_PROGRESS]
+        if limit and len(started) > limit:
+            names = ", ".join(f'"{c}"' for c in started)
+            what = "Only one task" if limit == 1 else f"At most {limit} tasks"
+            raise OpFailure(f"{what} can be in_progress at a time (got {len(started)}: {names})")
+        self._replace(items, self._summary(op.summary))
+
+    def _check_duplicates(self, items: Sequence[Item]) -> None:
+        seen: set[str] = set()
+        for item in items:
+            if item.content in seen:
+                where = f"{item.path}.{item.key}" if item.path else ""
+                raise OpFailure(f'Duplicate task "{item.content}"', path=where)
+            seen.add(item.content)
+
+    def _replace(self, items: Sequence[Item], summary: str | None) -> None:
+        wanted = {item.content for item in items}
+        for node in self.doc.tasks():
+            if node.status.is_open and node.content not in wanted:
+                self.dropped_open.append(node.content)
+        self.doc = write_snapshot(self.doc, items, summary)
+        # The document may have been written anew: follow the numbered tasks by content.
+        self.numbering = [
+            self.doc.find(t.content) if t is not None else None for t in self.numbering
+        ]
+        self.active = {t: None for t in self.doc.tasks() if t.status is Status.IN_PROGRESS}
+
+
+def _finished(todo: TodoList) -> bool:
+    tasks = todo.tasks()
+    return bool(tasks) and not any(t.status.is_open for _, t in tasks)
+
+
+def _overridden(hand_edit: Diff, old: TodoList, new: TodoList) -> tuple[str, ...]:
+    """Tasks a person added or changed by hand whose state this batch changed again."""
+    touched = list(hand_edit.added) + [c.content for c in hand_edit.changed]
+    before = {t.content: t.status for _, t in old.tasks()}
+    after = {t.content: t.status for _, t in new.tasks()}
+    return tuple(c for c in touched if c in before and after.get(c) is not before[c])
+
+
+def _closest(word: str, candidates: list[str]) -> list[str]:
+    import difflib
+
+    lowered = word.lower()
+    contains = [c for c in candidates if lowered in c.lower()][:3]
+    return contains or difflib.get_close_matches(word, candidates, n=3, cutoff=0.6)
+
+
+def _or_list(names: list[str]) -> str:
+    quoted = [f'"{n}"' for n in names]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]

@@ -1,0 +1,142 @@
+"""Write a full snapshot over a document, keeping every line it does not change.
+
+Agents send their whole list on every call. A file the tool wrote itself (the
+canonical form) holds nothing else, so it is simply written anew. A file a person
+has edited is reconciled in place: tasks the snapshot keeps keep their lines (and
+their bullet, indentation and notes) and get only their marker, active form or
+notes changed; tasks it drops lose their own lines; new tasks are written next to
+the task before them in the snapshot, in that task's style.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from todocli.markdown import Document, TaskNode, parse, render_canonical
+from todocli.model import DEFAULT_PHASE, Phase, Status, Task, TodoList
+
+
+@dataclass(frozen=True)
+class Item:
+    """One task of a snapshot, as the engine receives it."""
+
+    content: str
+    status: Status = Status.PENDING
+    active_form: str | None = None
+    phase: str | None = None  # None: where it already is, or beside the item before it
+    notes: tuple[str, ...] | None = None  # None: keep the notes it has
+    keep_active_form: bool = False  # the input said nothing about the active form
+    path: str = ""  # where it came from in the input, e.g. "todos[2]"
+    key: str = "content"  # the input's name for its text: content, title, step...
+
+
+def write_snapshot(doc: Document, items: Sequence[Item], summary: str | None) -> Document:
+    """Make the document hold exactly these tasks; return the document to keep.
+
+    ``summary`` None keeps the summary the document has.
+    """
+    if doc.is_canonical():
+        return parse(render_canonical(_model(doc, items, summary)))
+    _reconcile(doc, items)
+    if summary is not None:
+        doc.set_summary(summary)
+    return doc
+
+
+def _resolved_phases(doc: Document, items: Sequence[Item]) -> list[str]:
+    """The phase each item goes to: its own, else the phase it is in, else that of
+    the item before it, else the list's first phase."""
+    names: list[str] = []
+    previous = doc.phases[0].name if doc.phases else DEFAULT_PHASE
+    for item in items:
+        node = doc.find(item.content)
+        name = item.phase or (node.phase.name if node and node.phase else None) or previous
+        names.append(name)
+        previous = name
+    return names
+
+
+def _model(doc: Document, items: Sequence[Item], summary: str | None) -> TodoList:
+    phases: dict[str, list[Task]] = {}
+    for item, name in zip(items, _resolved_phases(doc, items), strict=True):
+        node = doc.find(item.content)
+        notes = item.notes
+        if notes is None:
+            notes = tuple(node.notes) if node else ()
+        active = item.active_form
+        if item.keep_active_form:
+            active = node.active_form if node else None
+        phases.setdefault(name, []).append(Task(item.content, item.status, active, notes))
+    return TodoList(
+        summary=doc.summary if summary is None else summary,
+        phases=tuple(Phase(name, tuple(tasks)) for name, tasks in phases.items()),
+    )
+
+
+def _reconcile(doc: Document, items: Sequence[Item]) -> None:
+    names = _resolved_phases(doc, items)
+    wanted = {item.content for item in items}
+    old_headings = [p.heading for p in doc.phases if p.heading is not None]
+    for node in list(doc.tasks()):
+        if node.content not in wanted or doc.index.get(node.content) is not node:
+            doc.remove_task(node, drop_heading=False)
+    position = {node: i for i, node in enumerate(doc.tasks())}
+
+    groups: dict[str, list[Item]] = {}
+    for item, name in zip(items, names, strict=True):
+        groups.setdefault(name, []).append(item)
+    for name, members in groups.items():
+        previous: TaskNode | None = None
+        furthest = -1  # the latest original position among tasks placed so far
+        for item in members:
+            found = doc.find(item.content)
+            if found is None:
+                node = _insert(doc, name, previous, item)
+            else:
+                node = found
+                _update(doc, node, item)
+                in_place = node.phase is not None and node.phase.name == name
+                if in_place and position.get(node, -1) > furthest:
+                    furthest = position[node]
+                elif previous is not None:
+                    doc.move_after(node, previous)
+                else:
+                    first = _first_in(doc, name)
+                    if first is not None and first is not node:
+                        assert first.prev is not None
+                        doc.move_after(node, first.prev)
+                    elif first is None:
+                        doc.move_to_phase(node, name)
+            previous = node
+    doc.reindex()
+    for heading in old_headings:
+        doc.drop_empty_heading(heading)
+    doc.reindex()
+
+
+def _first_in(doc: Document, name: str) -> TaskNode | None:
+    for phase in doc.phase_named(name):
+        first = phase.first()
+        if first is not None:
+            return first
+    return None
+
+
+def _insert(doc: Document, name: str, previous: TaskNode | None, item: Item) -> TaskNode:
+    notes = item.notes or ()
+    active = None if item.keep_active_form else item.active_form
+    if previous is not None:
+        return doc.insert_task_after(previous, item.content, item.status, active, notes)
+    first = _first_in(doc, name)
+    if first is not None:
+        return doc.insert_task_before(first, item.content, item.status, active, notes)
+    return doc.add_task(name, item.content, item.status, active, notes)
+
+
+def _update(doc: Document, node: TaskNode, item: Item) -> None:
+    doc.set_status(node, item.status)
+    if not item.keep_active_form:
+        doc.set_active_form(node, item.active_form)
+    if item.notes is not None:
+        doc.set_notes(node, item.notes)
