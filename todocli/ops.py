@@ -62,6 +62,7 @@ class Op:
     summary: str | None = None  # write / init; None keeps the summary
     all: bool = False  # clear: every task, not only the closed ones
     default_phase: bool = False  # append without a phase: the list's last phase
+    current: bool = False  # done/drop without a target (flag form): the task in progress
     path: str = ""  # where the op came from in the input, e.g. "ops[2]"
 
 
@@ -299,7 +300,15 @@ class Engine:
         return f'Task "{ref}" not found (see: todo show)'
 
     def _targets(self, op: Op) -> list[TaskNode]:
-        """One task, one phase, or (with neither) every task: seed 000's rule."""
+        """One task, one phase, or (with neither) every task: seed 000's rule.
+        The flag form's ``todo done`` with no target means the task in progress."""
+        if op.current:
+            if not self.active:
+                raise OpFailure(
+                    f"No task is in progress: name one (todo {op.kind.value} TASK), "
+                    "or use --phase P or --all"
+                )
+            return list(self.active)
         if op.task is not None:
             return [self._task(op.task)]
         if op.phase is not None:
@@ -448,7 +457,7 @@ class Engine:
             raise OpFailure("Missing todos for write operation")
         items: list[Item] = []
         for item in op.todos:
-            where = f"{item.path}.{item.key}" if item.path else ""
+            where = item.path + (f".{item.key}" if item.key and item.path else "")
             try:
                 content = self._content(item.content)
                 active = item.active_form
@@ -483,7 +492,7 @@ class Engine:
         seen: set[str] = set()
         for item in items:
             if item.content in seen:
-                where = f"{item.path}.{item.key}" if item.path else ""
+                where = item.path + (f".{item.key}" if item.key and item.path else "")
                 raise OpFailure(f'Duplicate task "{item.content}"', path=where)
             seen.add(item.content)
 

@@ -1,0 +1,328 @@
+"""The commands as plain functions over one invocation's context.
+
+Each takes parsed arguments, does its work through the core (store, engine,
+memory) and returns an ``Outcome`` for the renderers. Nothing here parses a
+command line or prints.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from todocli import config, paths
+from todocli.dialects import Request, decode, from_markdown, request
+from todocli.errors import ConflictError, InvalidParamError, UsageError
+from todocli.markdown import Document, parse
+from todocli.memory import append_block, completion_block, log_name
+from todocli.model import Result, TodoList
+from todocli.ops import Op, OpKind, PhaseItems, apply
+from todocli.outcome import Outcome
+from todocli.store import Store, read_text
+
+
+@dataclass
+class Options:
+    """The global options of one invocation."""
+
+    session: str | None = None
+    file: str | None = None
+    home: str | None = None
+    memory_dir: str | None = None
+    json: bool = False
+    plain: bool = False
+    quiet: bool = False
+    no_color: bool = False
+    if_rev: int | None = None
+    partial: bool = False
+    keep: bool = False
+
+
+class Context:
+    """Settings, locations and storage for one invocation."""
+
+    def __init__(self, options: Options, env: Mapping[str, str] | None = None) -> None:
+        self.options = options
+        self.env = os.environ if env is None else env
+        cfg = config.load(paths.default_config_file(self.env), self.env)
+        self.config = cfg
+        self.settings = cfg.settings
+        self.loc = paths.resolve(
+            home=options.home,
+            session=options.session,
+            file=options.file,
+            memory_dir=options.memory_dir,
+            env=self.env,
+            config=cfg.locations,
+        )
+        self.store = Store(self.loc, self.settings.lock_timeout)
+
+    def now(self) -> datetime:
+        """The time; ``TODOCLI_NOW`` (ISO 8601) fixes it, for tests and replays."""
+        fixed = self.env.get("TODOCLI_NOW")
+        if fixed:
+            try:
+                return datetime.fromisoformat(fixed)
+            except ValueError:
+                raise UsageError(f"TODOCLI_NOW is not an ISO 8601 time: {fixed!r}") from None
+        return datetime.now()
+
+    def outcome(
+        self,
+        todo: TodoList,
+        rev: int,
+        result: Result | None = None,
+        params_input: object = None,
+        logged_to: str | None = None,
+        warnings: list[str] | None = None,
+    ) -> Outcome:
+        return Outcome(
+            todo=todo,
+            result=result,
+            session=self.loc.session if self.loc.is_session else None,
+            file=str(self.loc.list_file),
+            rev=rev,
+            params_input=params_input,
+            logged_to=logged_to,
+            warnings=warnings or [],
+        )
+
+    def read(self) -> tuple[Document, dict[str, Any]]:
+        return parse(self.store.read()), self.store.state()
+
+
+def show(ctx: Context, params_input: object = None) -> Outcome:
+    doc, state = ctx.read()
+    return ctx.outcome(
+        doc.model(), ctx.store.rev(state), params_input=params_input, warnings=doc.warnings
+    )
+
+
+def run_batch(ctx: Context, ops: Sequence[Op], params_input: object = None) -> Outcome:
+    """Apply a batch under the list's lock; write, log and record it."""
+    opts, settings, store = ctx.options, ctx.settings, ctx.store
+    with store.locked():
+        state = store.state()
+        rev = store.rev(state)
+        if opts.if_rev is not None and opts.if_rev != rev:
+            raise ConflictError(
+                f"the list is at revision {rev}, not {opts.if_rev}: someone else wrote it "
+                "first; read it again (todo show) and retry"
+            )
+        text = store.read()
+        doc = parse(text)
+        baseline = None
+        if rev:
+            last = store.revision(rev)
+            if last is not None and last != text:
+                baseline = parse(last).model()
+        wipe = not opts.keep and (
+            settings.wipe_on_complete
+            if settings.wipe_on_complete is not None
+            else ctx.loc.is_session
+        )
+        now = ctx.now()
+        result, doc = apply(
+            doc,
+            ops,
+            settings,
+            partial=opts.partial,
+            baseline=baseline,
+            wipe=wipe,
+            expired=_expired(state, settings.clear_delay, now),
+        )
+        if result.query:
+            return ctx.outcome(
+                result.new,
+                rev,
+                result=result,
+                params_input=params_input,
+                warnings=list(result.warnings),
+            )
+        logged_to = None
+        if result.ok or opts.partial:
+            if result.completed is not None:
+                logged_to = _log(ctx, state, result.completed, now)
+            if settings.clear_delay >= 0:
+                _track_closed(state, result.new, now)
+            state.pop("failed", None)
+            state["rounds"] = 0
+            if result.written:
+                rev = store.commit(doc.text(), state)
+            else:
+                store.save_state(state)
+        else:
+            state["failed"] = result.errors[0].message
+            store.save_state(state)
+    return ctx.outcome(
+        result.new,
+        rev,
+        result=result,
+        params_input=params_input,
+        logged_to=logged_to,
+        warnings=list(result.warnings),
+    )
+
+
+def _log(ctx: Context, state: dict[str, Any], completed: TodoList, now: datetime) -> str:
+    name = state.get("log")
+    if not isinstance(name, str) or not name:
+        name = log_name(now)
+    number = int(state.get("completions", 0)) + 1
+    path = ctx.loc.memory_dir / name
+    append_block(path, completion_block(number, now, completed))
+    state["log"], state["completions"] = name, number
+    return str(path)
+
+
+def _expired(state: dict[str, Any], delay: float, now: datetime) -> set[str]:
+    if delay < 0:
+        return set()
+    closed = state.get("closed_at")
+    if not isinstance(closed, dict):
+        return set()
+    expired = set()
+    for content, stamp in closed.items():
+        try:
+            if (now - datetime.fromisoformat(stamp)).total_seconds() >= delay:
+                expired.add(content)
+        except (TypeError, ValueError):
+            continue
+    return expired
+
+
+def _track_closed(state: dict[str, Any], todo: TodoList, now: datetime) -> None:
+    """Remember when each closed task closed, for ``clear_delay``."""
+    before = state.get("closed_at")
+    before = before if isinstance(before, dict) else {}
+    state["closed_at"] = {
+        t.content: before.get(t.content, now.isoformat())
+        for _, t in todo.tasks()
+        if not t.status.is_open
+    }
+
+
+# -- flag commands → ops ------------------------------------------------------------------
+
+
+def _target_ops(
+    kind: OpKind, tasks: Sequence[str], phase: str | None, everything: bool, command: str
+) -> list[Op]:
+    chosen = sum([bool(tasks), phase is not None, everything])
+    if chosen > 1:
+        raise UsageError(f"todo {command}: give tasks, --phase or --all, not more than one")
+    if tasks:
+        return [Op(kind, task=t) for t in tasks]
+    if phase is not None:
+        return [Op(kind, phase=phase)]
+    if everything:
+        return [Op(kind)]
+    return [Op(kind, current=True)]
+
+
+def done(
+    ctx: Context, tasks: Sequence[str], phase: str | None, everything: bool, note: str | None
+) -> Outcome:
+    ops = _target_ops(OpKind.DONE, tasks, phase, everything, "done")
+    if note is not None:
+        if not tasks:
+            raise UsageError("todo done: --note needs the TASK it is about")
+        ops = [Op(OpKind.NOTE, task=t, text=note) for t in tasks] + ops
+    return run_batch(ctx, ops)
+
+
+def drop(ctx: Context, tasks: Sequence[str], phase: str | None, everything: bool) -> Outcome:
+    return run_batch(ctx, _target_ops(OpKind.DROP, tasks, phase, everything, "drop"))
+
+
+def remove(ctx: Context, tasks: Sequence[str], phase: str | None, everything: bool) -> Outcome:
+    if not tasks and phase is None and not everything:
+        raise UsageError("todo rm: name the TASK to remove, or use --phase P or --all")
+    return run_batch(ctx, _target_ops(OpKind.RM, tasks, phase, everything, "rm"))
+
+
+def init(ctx: Context, tasks: Sequence[str], phase: str | None, summary: str | None) -> Outcome:
+    if not tasks:
+        raise UsageError("todo init: give at least one TASK")
+    group = PhaseItems(phase if phase is not None else "Todos", tuple(tasks))
+    return run_batch(ctx, [Op(OpKind.INIT, phases=(group,), summary=summary)])
+
+
+def add(ctx: Context, tasks: Sequence[str], phase: str | None) -> Outcome:
+    if not tasks:
+        raise UsageError("todo add: give at least one TASK")
+    return run_batch(
+        ctx, [Op(OpKind.APPEND, phase=phase, items=tuple(tasks), default_phase=phase is None)]
+    )
+
+
+def start(ctx: Context, task: str) -> Outcome:
+    return run_batch(ctx, [Op(OpKind.START, task=task)])
+
+
+def note(ctx: Context, task: str, text: str) -> Outcome:
+    return run_batch(ctx, [Op(OpKind.NOTE, task=task, text=text)])
+
+
+def block(ctx: Context, task: str, reason: str | None) -> Outcome:
+    return run_batch(ctx, [Op(OpKind.BLOCK, task=task, text=reason)])
+
+
+def unblock(ctx: Context, task: str) -> Outcome:
+    return run_batch(ctx, [Op(OpKind.UNBLOCK, task=task)])
+
+
+def clear(ctx: Context, everything: bool) -> Outcome:
+    return run_batch(ctx, [Op(OpKind.CLEAR, all=everything)])
+
+
+def apply_input(ctx: Context, data: bytes, markdown: bool) -> Outcome:
+    """``todo apply``: one JSON document (any dialect) or, with --markdown, markdown."""
+    limit = ctx.settings.max_input_bytes
+    req: Request
+    if markdown:
+        if len(data) > limit:
+            raise InvalidParamError(
+                f"input is {len(data)} bytes; the limit is {limit} (max_input_bytes)"
+            )
+        try:
+            req = from_markdown(data.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            raise InvalidParamError(f"input is not valid UTF-8 (byte {exc.start})") from None
+    else:
+        value = decode(data, limit)
+        req = request(value)
+    if req.query:
+        return show(ctx, params_input=req.params)
+    return run_batch(ctx, req.ops, params_input=req.params)
+
+
+def list_path(ctx: Context) -> str:
+    return str(ctx.loc.list_file)
+
+
+def log_text(ctx: Context, name: str | None, list_all: bool) -> str:
+    """``todo log``: this list's completion log, a named one, or the list of logs."""
+    directory = ctx.loc.memory_dir
+    if list_all:
+        try:
+            names = sorted(n for n in os.listdir(directory) if n.endswith(".md"))
+        except OSError:
+            names = []
+        if not names:
+            return f"No completion logs in {directory}.\n"
+        return "".join(f"{directory / n}\n" for n in names)
+    if name is None:
+        logged = ctx.store.state().get("log")
+        if not isinstance(logged, str):
+            return "No completions logged for this list yet.\n"
+        name = logged
+    if os.sep in name or name in ("", ".", ".."):
+        raise UsageError(f"todo log: {name!r} is not a log file name (see: todo log --list)")
+    text = read_text(directory / name)
+    if not text:
+        return f"No completion log {directory / name}.\n"
+    return text if text.endswith("\n") else text + "\n"

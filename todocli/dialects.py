@@ -1,0 +1,311 @@
+"""Input → operations: every agent's JSON payload shape, and markdown.
+
+``todo apply`` reads one JSON document and detects its dialect:
+
+- ops (seed 000): ``{"ops": [...]}``, a bare list of op objects, or one op object;
+- snapshot: ``{"todos": [...], "summary": ...}`` whose items carry their text as
+  ``content`` (Claude Code, nexo-rs, seed 004), ``title`` (Kimi), ``description``
+  (Gemini), ``text`` (learn-claude-code) or ``step`` (Codex);
+  ``{"plan": [...], "explanation": ...}`` (Codex ``update_plan``); ``{"items": [...]}``
+  (learn-claude-code); a bare list of todo items;
+- a query: ``{}`` or ``{"todos": null}`` shows the list and writes nothing.
+
+Errors name the JSON path: ``todos[2].status: unknown status "working"``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from todocli.errors import InvalidParamError
+from todocli.markdown import parse
+from todocli.model import Status
+from todocli.ops import Op, OpKind, PhaseItems
+from todocli.snapshot import Item
+
+TEXT_KEYS = ("content", "title", "description", "text", "step")
+IGNORED_ITEM_KEYS = frozenset({"id", "priority"})
+ITEM_KEYS = (
+    frozenset(TEXT_KEYS)
+    | IGNORED_ITEM_KEYS
+    | {
+        "status",
+        "activeForm",
+        "active_form",
+        "phase",
+        "notes",
+    }
+)
+TOP_LEVEL_KEYS = ("ops", "todos", "summary", "plan", "explanation", "items")
+STATUS_HELP = "use pending, in_progress, completed, abandoned or blocked"
+
+# Which fields each op takes (besides "op").
+OP_FIELDS: dict[str, frozenset[str]] = {
+    "init": frozenset({"list", "summary"}),
+    "start": frozenset({"task"}),
+    "done": frozenset({"task", "phase"}),
+    "drop": frozenset({"task", "phase"}),
+    "rm": frozenset({"task", "phase"}),
+    "append": frozenset({"phase", "items"}),
+    "note": frozenset({"task", "text"}),
+    "block": frozenset({"task", "phase", "reason"}),
+    "unblock": frozenset({"task", "phase"}),
+    "view": frozenset(),
+    "write": frozenset({"todos", "summary"}),
+    "clear": frozenset({"all"}),
+}
+
+
+@dataclass(frozen=True)
+class Request:
+    """A parsed input: the ops to run and what the input was."""
+
+    ops: tuple[Op, ...]
+    dialect: str
+    params: object = None  # the input as parsed (JSON context.params_input)
+
+    @property
+    def query(self) -> bool:
+        return all(op.kind is OpKind.VIEW for op in self.ops)
+
+
+class InputError(InvalidParamError):
+    """Input that is not one of the dialects, with the JSON path of the problem."""
+
+
+def _kind(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+def _expect(value: object, kind: str, path: str) -> None:
+    if _kind(value) != kind:
+        raise InputError(f"{path}: expected {_article(kind)}, got {_kind(value)}")
+
+
+def _article(kind: str) -> str:
+    return f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"
+
+
+def _opt_str(data: dict[str, Any], key: str, path: str) -> str | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    _expect(value, "string", f"{path}.{key}")
+    return str(value)
+
+
+def _str_list(value: object, path: str) -> tuple[str, ...]:
+    _expect(value, "array", path)
+    assert isinstance(value, list)
+    for i, item in enumerate(value):
+        _expect(item, "string", f"{path}[{i}]")
+    return tuple(value)
+
+
+def decode(data: bytes, limit: int) -> object:
+    """Bytes from stdin or a file → a JSON value, with one-line errors."""
+    if len(data) > limit:
+        raise InputError(f"input is {len(data)} bytes; the limit is {limit} (max_input_bytes)")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"input is not valid UTF-8 (byte {exc.start})") from None
+    if not text.strip():
+        raise InputError("input is empty: send a JSON document (see: todo schema)")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+        ) from None
+    except RecursionError:
+        raise InputError("invalid JSON: nested too deeply") from None
+
+
+def request(value: object) -> Request:
+    """Detect the dialect of a JSON value and turn it into ops."""
+    if isinstance(value, list):
+        if value and isinstance(value[0], dict) and "op" in value[0]:
+            return Request(_ops(value, "ops", root=""), "ops", value)
+        return Request((_snapshot(value, "", None),), "snapshot", value)
+    if not isinstance(value, dict):
+        raise InputError(f"expected a JSON object or array, got {_kind(value)}")
+    if "op" in value:
+        return Request(_ops([value], "", root="single"), "ops", value)
+    for key in value:
+        if key not in TOP_LEVEL_KEYS:
+            known = ", ".join(TOP_LEVEL_KEYS)
+            raise InputError(f'unknown key "{key}" (a payload has: {known}, or "op")')
+    if "ops" in value:
+        _only(value, ("ops",), "")
+        _expect(value["ops"], "array", "ops")
+        return Request(_ops(value["ops"], "ops", root=""), "ops", value)
+    if "plan" in value:
+        _only(value, ("plan", "explanation"), "")
+        summary = _opt_str(value, "explanation", "")
+        return Request((_snapshot(value["plan"], "plan", summary),), "plan", value)
+    if "items" in value:
+        _only(value, ("items", "summary"), "")
+        summary = _opt_str(value, "summary", "")
+        return Request((_snapshot(value["items"], "items", summary),), "items", value)
+    if value.get("todos") is None:
+        return Request((Op(OpKind.VIEW),), "query", value)
+    summary = _opt_str(value, "summary", "")
+    return Request((_snapshot(value["todos"], "todos", summary),), "snapshot", value)
+
+
+def _only(value: dict[str, Any], allowed: tuple[str, ...], path: str) -> None:
+    for key in value:
+        if key not in allowed:
+            where = f"{path}: " if path else ""
+            raise InputError(f'{where}unexpected key "{key}" here (expected: {", ".join(allowed)})')
+
+
+def _ops(values: list[Any], name: str, root: str) -> tuple[Op, ...]:
+    ops = []
+    for i, raw in enumerate(values):
+        path = f"{name}[{i}]" if root != "single" else "op"
+        _expect(raw, "object", path)
+        kind_name = raw.get("op")
+        where = f"{path}.op" if root != "single" else "op"
+        if not isinstance(kind_name, str):
+            raise InputError(f"{where}: expected a string, got {_kind(kind_name)}")
+        if kind_name not in OP_FIELDS:
+            known = ", ".join(OP_FIELDS)
+            raise InputError(f'{where}: unknown op "{kind_name}" (use {known})')
+        prefix = path if root != "single" else ""
+        for key in raw:
+            if key != "op" and key not in OP_FIELDS[kind_name]:
+                allowed = ", ".join(sorted(OP_FIELDS[kind_name])) or "no other fields"
+                head = f"{prefix}: " if prefix else ""
+                raise InputError(f'{head}unknown key "{key}" for op "{kind_name}" ({allowed})')
+        ops.append(_op(OpKind(kind_name), raw, prefix or "op"))
+    return tuple(ops)
+
+
+def _op(kind: OpKind, raw: dict[str, Any], path: str) -> Op:
+    task = _opt_str(raw, "task", path)
+    phase = _opt_str(raw, "phase", path)
+    if kind is OpKind.INIT:
+        groups = None
+        if raw.get("list") is not None:
+            _expect(raw["list"], "array", f"{path}.list")
+            groups = []
+            for k, group in enumerate(raw["list"]):
+                where = f"{path}.list[{k}]"
+                _expect(group, "object", where)
+                _only(group, ("phase", "items"), where)
+                name = _opt_str(group, "phase", where) or ""
+                items = group.get("items")
+                groups.append(
+                    PhaseItems(name, () if items is None else _str_list(items, f"{where}.items"))
+                )
+        return Op(
+            kind,
+            phases=None if groups is None else tuple(groups),
+            summary=_opt_str(raw, "summary", path),
+            path=path,
+        )
+    if kind is OpKind.APPEND:
+        items = raw.get("items")
+        return Op(
+            kind,
+            phase=phase,
+            path=path,
+            items=None if items is None else _str_list(items, f"{path}.items"),
+        )
+    if kind is OpKind.NOTE:
+        return Op(kind, task=task, text=_opt_str(raw, "text", path), path=path)
+    if kind is OpKind.BLOCK:
+        return Op(kind, task=task, phase=phase, text=_opt_str(raw, "reason", path), path=path)
+    if kind is OpKind.WRITE:
+        if raw.get("todos") is None:
+            return Op(kind, path=path)
+        snapshot = _snapshot(raw["todos"], f"{path}.todos", _opt_str(raw, "summary", path))
+        return Op(kind, todos=snapshot.todos, summary=snapshot.summary, path=path)
+    if kind is OpKind.CLEAR:
+        everything = raw.get("all", False)
+        _expect(everything, "boolean", f"{path}.all")
+        return Op(kind, all=bool(everything), path=path)
+    return Op(kind, task=task, phase=phase, path=path)
+
+
+def _snapshot(values: object, name: str, summary: str | None) -> Op:
+    where = name or "input"
+    _expect(values, "array", where)
+    assert isinstance(values, list)
+    items = []
+    for i, raw in enumerate(values):
+        path = f"{name}[{i}]" if name else f"[{i}]"
+        items.append(_item(raw, path))
+    return Op(OpKind.WRITE, todos=tuple(items), summary=summary, path=name)
+
+
+def _item(raw: object, path: str) -> Item:
+    if isinstance(raw, str):  # a bare string is a pending task
+        return Item(raw, path=path, key="", keep_active_form=True)
+    _expect(raw, "object", path)
+    assert isinstance(raw, dict)
+    for key in raw:
+        if key not in ITEM_KEYS:
+            raise InputError(f'{path}: unknown key "{key}"')
+    keys = [k for k in TEXT_KEYS if k in raw]
+    if not keys:
+        raise InputError(
+            f"{path}: missing the task text (content, title, description, text or step)"
+        )
+    key = keys[0]
+    content = raw[key]
+    _expect(content, "string", f"{path}.{key}")
+    for other in keys[1:]:
+        _expect(raw[other], "string", f"{path}.{other}")
+        if raw[other] != content:
+            raise InputError(f'{path}: "{key}" and "{other}" differ; send one of them')
+    status = Status.PENDING
+    if raw.get("status") is not None:
+        _expect(raw["status"], "string", f"{path}.status")
+        try:
+            status = Status.parse(raw["status"])
+        except ValueError:
+            raise InputError(
+                f'{path}.status: unknown status "{raw["status"]}" ({STATUS_HELP})'
+            ) from None
+    active_key = "activeForm" if "activeForm" in raw else "active_form"
+    has_active = active_key in raw
+    active = _opt_str(raw, active_key, path) if has_active else None
+    notes: tuple[str, ...] | None = None
+    if raw.get("notes") is not None:
+        value = raw["notes"]
+        notes = (value,) if isinstance(value, str) else _str_list(value, f"{path}.notes")
+    return Item(
+        content=content,
+        status=status,
+        active_form=active,
+        phase=_opt_str(raw, "phase", path),
+        notes=notes,
+        keep_active_form=not has_active,
+        path=path,
+        key=key,
+    )
+
+
+def from_markdown(text: str) -> Request:
+    """Markdown on stdin replaces the list like a snapshot."""
+    todo = parse(text).model()
+    items = tuple(
+        Item(t.content, t.status, t.active_form, phase.name, t.notes) for phase, t in todo.tasks()
+    )
+    op = Op(OpKind.WRITE, todos=items, summary=todo.summary)
+    return Request((op,), "markdown", None)
