@@ -74,7 +74,9 @@ def _read_file(path: Path) -> dict[str, Any]:
     except UnicodeDecodeError:
         raise UsageError(f"config file {path} is not valid UTF-8") from None
     except tomllib.TOMLDecodeError as exc:
-        raise UsageError(f"config file {path}: {exc}") from None
+        last_line = data.count(b"\n") + 1
+        message = str(exc).replace("(at end of document)", f"(at the end, line {last_line})")
+        raise UsageError(f"config file {path}: {message}") from None
 
 
 def load(path: Path, env: Mapping[str, str]) -> Config:

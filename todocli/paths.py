@@ -72,17 +72,20 @@ def resolve(
     config = config or {}
 
     def pick(flag: str | None, var: str, key: str) -> str | None:
-        if flag:
-            return flag
+        if flag is not None:
+            return flag  # even empty: an explicit "" is checked, not ignored
         if env.get(var):
             return env[var]
         value = config.get(key)
         return str(value) if value else None
 
     home_text = pick(home, "TODOCLI_HOME", "home")
+    if home_text == "":
+        raise UsageError("--home needs a directory")
     home_path = Path(home_text).expanduser() if home_text else default_home()
     home_path = Path(os.path.abspath(home_path))
-    name = check_session(pick(session, "TODOCLI_SESSION", "session") or DEFAULT_SESSION)
+    chosen = pick(session, "TODOCLI_SESSION", "session")
+    name = check_session(DEFAULT_SESSION if chosen is None else chosen)
     file_text = pick(file, "TODOCLI_FILE", "file")
     memory_text = pick(memory_dir, "TODOCLI_MEMORY_DIR", "memory_dir")
     memory = (

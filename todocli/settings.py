@@ -27,6 +27,6 @@ class Settings:
     max_in_progress: int = 1  # 0: unlimited
     snapshot_drop: DropPolicy = DropPolicy.WARN
     wipe_on_complete: bool | None = None  # None: on for sessions, off for --file lists
-    clear_delay: float = -1  # seconds; negative: never auto-clear
-    lock_timeout: float = 10
+    clear_delay: float = -1.0  # seconds; negative: never auto-clear
+    lock_timeout: float = 10.0
     remind_every: int = 3

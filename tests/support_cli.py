@@ -1,0 +1,73 @@
+"""Running the command line in tests: in-process (fast) or as a real subprocess."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import pytest
+
+from todocli.cli import run
+
+
+@dataclass
+class Run:
+    code: int
+    out: str
+    err: str
+
+
+class Todo(Protocol):
+    """The ``todo`` fixture: run the command line with these arguments."""
+
+    def __call__(self, *args: str, stdin: bytes | str | None = None) -> Run: ...
+
+
+class _Stdin(io.TextIOWrapper):
+    def isatty(self) -> bool:
+        return False
+
+
+def todo_in_process(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    *args: str,
+    stdin: bytes | str | None = None,
+) -> Run:
+    """Call the command line's entry point in this process and capture its output."""
+    data = stdin.encode("utf-8") if isinstance(stdin, str) else (stdin or b"")
+    monkeypatch.setattr(sys, "stdin", _Stdin(io.BytesIO(data), encoding="utf-8"))
+    capsys.readouterr()
+    code = run(list(args))
+    captured = capsys.readouterr()
+    return Run(code, captured.out, captured.err)
+
+
+def todo_process(
+    *args: str,
+    stdin: bytes | str | None = None,
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
+    timeout: float = 60,
+) -> Run:
+    """Run ``python -m todocli`` as a real process."""
+    data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
+    proc = subprocess.run(
+        [sys.executable, "-m", "todocli", *args],
+        input=data if data is not None else b"",
+        capture_output=True,
+        env={**os.environ, **(env or {})},
+        cwd=cwd,
+        timeout=timeout,
+        check=False,
+    )
+    return Run(
+        proc.returncode,
+        proc.stdout.decode("utf-8", "replace"),
+        proc.stderr.decode("utf-8", "replace"),
+    )
