@@ -648,3 +648,22 @@ def test_a_traceback_never_reaches_the_user(tmp_path: Path) -> None:
     assert "Traceback" not in result.err
     assert "c.toml" in result.err
     assert "line" in result.err
+
+
+def test_quiet_prints_nothing_on_success_but_still_reports_failure(todo: Todo) -> None:
+    quiet = todo("add", "A", "--quiet")
+    assert (quiet.code, quiet.out, quiet.err) == (0, "", "")
+    failed = todo("done", "zz", "-q")
+    assert failed.code == 1
+    assert failed.err == 'todo: Task "zz" not found (see: todo show)\n'
+
+
+def test_log_prints_a_named_log_and_refuses_paths(
+    todo: Todo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TODOCLI_NOW", "2026-01-02T03:04:05")
+    todo("add", "A")
+    todo("done", "A")
+    assert todo("log", "todoList-20260102-030405.md").out.startswith("# task1-20260102-030405\n")
+    assert todo("log", "../../etc/passwd").code == 2
+    assert todo("log", "-s", "other").out == "No completions logged for this list yet.\n"

@@ -345,6 +345,69 @@ def test_spec_example_reads_into_its_model_and_is_its_canonical_form() -> None:
     assert todocli.dumps(SEED_MODEL) == SEED_TEXT
 
 
+# oh-my-pi's phasesToMarkdown output: every phase an H1, notes as "  > ", a bare "  >"
+# between notes (and for an empty line inside one), "# Todos" for an empty list.
+OH_MY_PI_CASES = [
+    ("# Todos\n", TodoList()),
+    (
+        "# Investigate\n- [x] Reproduce\n- [/] Patch\n  > off by one\n  >\n  > second\n"
+        "\n# Ship\n- [-] Bench\n- [ ] Docs\n",
+        TodoList(
+            "",
+            (
+                Phase(
+                    "Investigate",
+                    (
+                        Task("Reproduce", Status.COMPLETED),
+                        Task("Patch", Status.IN_PROGRESS, None, ("off by one", "second")),
+                    ),
+                ),
+                Phase("Ship", (Task("Bench", Status.ABANDONED), Task("Docs"))),
+            ),
+        ),
+    ),
+    (
+        "# Todos\n- [>] a\n- [~] b\n- [X] c\n- [] d\n- [!] e\n",
+        TodoList(
+            "",
+            (
+                Phase(
+                    "Todos",
+                    (
+                        Task("a", Status.IN_PROGRESS),
+                        Task("b", Status.ABANDONED),
+                        Task("c", Status.COMPLETED),
+                        Task("d"),
+                        Task("e", Status.BLOCKED),
+                    ),
+                ),
+            ),
+        ),
+    ),
+    (
+        "# Build\n- [x] one\n  > line one\n  > line two\n",
+        TodoList(
+            "", (Phase("Build", (Task("one", Status.COMPLETED, None, ("line one\nline two",)),)),)
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), OH_MY_PI_CASES)
+def test_oh_my_pi_phases_to_markdown_output_reads_into_its_model(
+    text: str, expected: TodoList
+) -> None:
+    doc = todocli.loads(text)
+    assert doc.model() == expected
+    assert todocli.dumps(doc) == text
+
+
+def test_a_task_added_to_an_empty_todos_list_goes_under_its_heading() -> None:
+    doc = todocli.loads("# Todos\n")
+    doc.add_task("Todos", "a")
+    assert doc.text() == "# Todos\n- [ ] a\n"
+
+
 def test_lone_todos_phase_without_summary_is_written_as_h1() -> None:
     assert todocli.dumps(TodoList(phases=(Phase("Todos", (Task("a"),)),))) == "# Todos\n- [ ] a\n"
 

@@ -28,7 +28,7 @@ def on_a_terminal(args: list[str], env: dict[str, str], columns: int = 100) -> s
         stdin=subprocess.DEVNULL,
         stdout=follower,
         stderr=subprocess.PIPE,
-        env={**os.environ, "TERM": "xterm-256color", "COLUMNS": str(columns), **env},
+        env={"TERM": "xterm-256color", "COLUMNS": str(columns), **env},
         close_fds=True,
     )
     os.close(follower)
@@ -67,7 +67,7 @@ def listed(tmp_path: Path) -> dict[str, str]:
         b"# Release\n\n## Work\n- [x] Tag [bold]v1[/bold]\n- [/] Clear \x1b[2J screen"
         b" <!-- active: Clearing -->\n  > a note\n- [ ] Ship\n"
     )
-    env = {key: value for key, value in os.environ.items() if key != "NO_COLOR"}
+    env = {key: value for key, value in os.environ.items() if key not in ("NO_COLOR", "TERM")}
     env.update({"TODOCLI_HOME": str(tmp_path / "home"), "TODOCLI_FILE": str(target)})
     return env
 
@@ -83,8 +83,14 @@ def test_show_on_a_terminal_is_coloured(
     assert "a note" in screen  # its notes
 
 
-def test_no_color_turns_colour_off(listed: dict[str, str]) -> None:
-    screen = on_a_terminal(["show"], {**listed, "NO_COLOR": "1"})
+@pytest.mark.parametrize(
+    ("args", "env"),
+    [(["show"], {"NO_COLOR": "1"}), (["show"], {"TERM": "dumb"}), (["show", "--no-color"], {})],
+)
+def test_no_color_turns_colour_off(
+    listed: dict[str, str], args: list[str], env: dict[str, str]
+) -> None:
+    screen = on_a_terminal(args, {**listed, **env})
     assert colour_codes(screen) == []
     assert "Ship" in screen
 

@@ -222,7 +222,13 @@ class Document:
         self.phases = phases
         self.index = index
         self.duplicates = {t.content for t in duplicates}
-        self.summary_segment = first_h1 if first_h1 is not None and not first_h1_has_tasks else None
+        # "# Todos" heads the default phase (oh-my-pi writes an empty list so): never a summary.
+        is_summary = (
+            first_h1 is not None
+            and not first_h1_has_tasks
+            and first_h1.heading_text != DEFAULT_PHASE
+        )
+        self.summary_segment = first_h1 if is_summary else None
         return duplicates
 
     # -- line plumbing ---------------------------------------------------------
