@@ -313,6 +313,131 @@ def path() -> None:
     write(commands.list_path(Context(_options)) + "\n")
 
 
+@app.command()
+def check() -> None:
+    """Exit 0 when nothing is open, 1 listing the open tasks (a stop gate)."""
+    from todocli.errors import OpenTasksError
+    from todocli.gate import check as check_list
+    from todocli.render import safe
+
+    outcome, open_tasks = check_list(Context(_options))
+    if open_tasks:
+        count = len(open_tasks)
+        outcome.error = OpenTasksError(f"{count} task{'s are' if count > 1 else ' is'} still open")
+    if _options.json:
+        finish(outcome, _options)
+        return
+    if open_tasks:
+        lines = [f"Open tasks ({len(open_tasks)}):"]
+        lines += [f"  - {safe(c)} [{s.value}] ({safe(p)})" for c, s, p in open_tasks]
+    else:
+        lines = ["Nothing open."]
+    if not _options.quiet:
+        write("\n".join([*lines, safe(outcome.todo.recap())]) + "\n")
+    if open_tasks:
+        raise typer.Exit(1)
+
+
+@app.command()
+def remind(
+    every: Annotated[
+        int | None, typer.Option("--every", "-e", help="Nag every N rounds (config remind_every).")
+    ] = None,
+) -> None:
+    """Count one agent round; print a reminder when one is due (always exits 0)."""
+    from todocli.gate import remind as count_round
+
+    try:
+        ctx = Context(_options)
+        lines = count_round(ctx, ctx.settings.remind_every if every is None else every)
+    except TodoError as error:  # a reminder must never break the harness that calls it
+        write(f"todo: {error.message}\n", sys.stderr)
+        return
+    if lines:
+        write("\n".join(lines) + "\n")
+
+
+@app.command()
+def schema(
+    kind: Annotated[str | None, typer.Argument(help="ops or snapshot (default: either).")] = None,
+) -> None:
+    """Print the JSON Schema of apply's input (draft 2020-12)."""
+    import json
+
+    from todocli.schema import schema as build
+
+    if kind not in (None, "ops", "snapshot"):
+        raise UsageError(f"todo schema: unknown schema {kind!r} (use ops or snapshot)")
+    write(json.dumps(build(kind), indent=2) + "\n")
+
+
+@app.command()
+def history() -> None:
+    """List the revisions of the list."""
+    from todocli.history import history as list_revisions
+
+    write(list_revisions(Context(_options)))
+
+
+@app.command()
+def diff(rev: Annotated[int | None, typer.Argument(help="A revision number.")] = None) -> None:
+    """Show hand edits since the last write, or what revision REV changed."""
+    from todocli.history import diff as show_diff
+
+    write(show_diff(Context(_options), rev))
+
+
+@app.command()
+def undo(
+    force: Annotated[bool, typer.Option("--force", help="Discard hand edits too.")] = False,
+) -> None:
+    """Restore the revision before the current one (as a new revision)."""
+    from todocli.history import undo as restore
+
+    finish(restore(Context(_options), force), _options)
+
+
+@app.command()
+def sessions() -> None:
+    """List every session with its progress and last update."""
+    from todocli.sessions import sessions as list_sessions
+
+    write(list_sessions(Context(_options)))
+
+
+@app.command()
+def gc(
+    older_than: Annotated[str, typer.Option("--older-than", help="Age, e.g. 30d, 12h.")] = "30d",
+) -> None:
+    """Remove sessions not written for a while (their logs stay)."""
+    from todocli.sessions import gc as collect
+
+    write(collect(Context(_options), older_than))
+
+
+@app.command()
+def edit() -> None:
+    """Open the list in $VISUAL or $EDITOR; check it and save it as a revision."""
+    from todocli.editor import edit as run_editor
+
+    def confirm(question: str) -> bool:
+        if not sys.stdin.isatty():
+            return False
+        return typer.confirm(question, default=False, err=True)
+
+    finish(run_editor(Context(_options), confirm), _options)
+
+
+@app.command()
+def watch(
+    all_: Annotated[bool, typer.Option("--all", "-a", help="Do not collapse long phases.")] = False,
+) -> None:
+    """Show the list live, re-rendered on every change, until Ctrl-C."""
+    from todocli.watch import watch as live
+
+    raise typer.Exit(live(Context(_options), color_allowed(_options), all_))
+
+
 # -- the boundary -------------------------------------------------------------------------------
 
 

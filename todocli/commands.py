@@ -156,6 +156,7 @@ def run_batch(ctx: Context, ops: Sequence[Op], params_input: object = None) -> O
                 store.save_state(state)
         else:
             state["failed"] = result.errors[0].message
+            state.pop("failed_told", None)
             store.save_state(state)
     return ctx.outcome(
         result.new,

@@ -151,6 +151,8 @@ def request(value: object) -> Request:
     if "ops" in value:
         _only(value, ("ops",), "")
         _expect(value["ops"], "array", "ops")
+        if not value["ops"]:
+            raise InputError("ops: expected at least one op")
         return Request(_ops(value["ops"], "ops", root=""), "ops", value)
     if "plan" in value:
         _only(value, ("plan", "explanation"), "")

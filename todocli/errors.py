@@ -33,6 +33,13 @@ class NotFoundError(TodoError):
     code = "NOT_FOUND"
 
 
+class OpenTasksError(TodoError):
+    """``todo check``: tasks are still open, so the agent should not stop yet."""
+
+    exit_code = 1
+    code = "OPEN_TASKS"
+
+
 class UsageError(TodoError):
     """The command line itself is wrong: unknown option, bad session name, bad config."""
 

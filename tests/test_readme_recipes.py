@@ -1,0 +1,111 @@
+"""The README's agent loop and hook commands work as written: they are taken from
+the README itself and run in a real bash."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+pytestmark = pytest.mark.skipif(
+    shutil.which("bash") is None or shutil.which("jq") is None, reason="needs bash and jq"
+)
+
+
+def block_after(heading: str, fence: str) -> str:
+    text = README.read_text(encoding="utf-8")
+    start = text.index(heading)
+    match = re.search(rf"```{fence}\n(.*?)```", text[start:], re.S)
+    assert match, f"no {fence} block after {heading!r}"
+    return match.group(1)
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    shims = tmp_path / "bin"
+    shims.mkdir()
+    todo = Path(sys.executable).parent / "todo"
+    assert todo.exists(), "the todo script is installed beside this Python"
+    (shims / "todo").symlink_to(todo)
+    return {
+        **os.environ,
+        "PATH": f"{shims}:{os.environ['PATH']}",
+        "TODOCLI_HOME": str(tmp_path / "home"),
+        "TODOCLI_CONFIG": str(tmp_path / "none.toml"),
+    }
+
+
+def shim(env: dict[str, str], name: str, status: int, message: str = "") -> None:
+    path = Path(env["PATH"].split(":")[0]) / name
+    path.write_text(f"#!/bin/sh\necho '{message or name}'\nexit {status}\n")
+    path.chmod(0o755)
+
+
+def test_the_agent_loop_runs_every_step_and_logs_the_finished_list(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    for name in ("ruff", "mypy", "pytest"):
+        shim(env, name, 0)
+    script = block_after("### A bash agent loop", "bash")
+    done = subprocess.run(
+        ["bash", "-c", script], env=env, capture_output=True, text=True, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "# task1-" in done.stdout
+    assert "[3/3] Completed:\n- Lint\n- Types\n- Tests\n" in done.stdout
+
+
+def test_the_agent_loop_stops_on_a_failing_step_with_the_reason_kept(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    shim(env, "ruff", 0)
+    shim(env, "mypy", 1, "error: 3 type errors")
+    shim(env, "pytest", 0)
+    script = block_after("### A bash agent loop", "bash")
+    failed = subprocess.run(
+        ["bash", "-c", script], env=env, capture_output=True, text=True, cwd=tmp_path
+    )
+    assert failed.returncode == 1
+    listing = json.loads(
+        subprocess.run(
+            ["todo", "-s", "checks", "--json"], env=env, capture_output=True, text=True
+        ).stdout
+    )
+    types = listing["data"]["todos"][1]
+    assert (types["content"], types["status"]) == ("Types", "blocked")
+    assert types["notes"] == ["Blocked: error: 3 type errors"]
+
+
+def hook_commands() -> dict[str, str]:
+    config = json.loads(block_after("### Hooks (Claude Code)", "json"))
+    return {event: entries[0]["hooks"][0]["command"] for event, entries in config["hooks"].items()}
+
+
+def test_the_stop_hook_blocks_with_exit_2_while_tasks_are_open(env: dict[str, str]) -> None:
+    stop = hook_commands()["Stop"]
+    subprocess.run(["todo", "add", "A"], env=env, check=True, capture_output=True)
+    blocked = subprocess.run(["sh", "-c", stop], env=env, capture_output=True, text=True)
+    assert blocked.returncode == 2
+    assert "Open tasks (1):\n  - A [in_progress] (Todos)" in blocked.stderr
+    subprocess.run(["todo", "done", "A"], env=env, check=True, capture_output=True)
+    allowed = subprocess.run(["sh", "-c", stop], env=env, capture_output=True, text=True)
+    assert allowed.returncode == 0
+
+
+def test_the_prompt_hook_prints_a_reminder_every_third_prompt(env: dict[str, str]) -> None:
+    remind = hook_commands()["UserPromptSubmit"]
+    subprocess.run(["todo", "add", "A"], env=env, check=True, capture_output=True)
+    outs = [
+        subprocess.run(["sh", "-c", remind], env=env, capture_output=True, text=True)
+        for _ in range(3)
+    ]
+    assert [o.returncode for o in outs] == [0, 0, 0]
+    assert [o.stdout for o in outs][:2] == ["", ""]
+    assert outs[2].stdout.startswith("<reminder>Update your todos.</reminder>\n")

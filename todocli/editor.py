@@ -1,0 +1,86 @@
+"""``todo edit``: a person edits the list in their editor; the result is checked,
+written as a revision under the lock, and what changed is reported."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from todocli.commands import Context
+from todocli.errors import ConflictError, InvalidParamError, UsageError
+from todocli.markdown import parse
+from todocli.model import Diff, Result
+from todocli.outcome import Outcome
+from todocli.store import ENCODING_ERRORS, make_dir
+
+
+def editor_command(env: dict[str, str] | os._Environ[str]) -> list[str]:
+    """$VISUAL, else $EDITOR, split like a shell would but never run by one."""
+    for var in ("VISUAL", "EDITOR"):
+        value = env.get(var, "").strip()
+        if value:
+            try:
+                words = shlex.split(value)
+            except ValueError as exc:
+                raise UsageError(f"${var} cannot be read ({exc}): {value!r}") from None
+            if words:
+                return words
+    raise UsageError("set $VISUAL or $EDITOR to the editor to use (for example: EDITOR=nano)")
+
+
+def edit(ctx: Context, confirm: Callable[[str], bool] | None = None) -> Outcome:
+    """Open the list in the editor. ``confirm`` asks the person (only on a terminal)
+    whether to keep an edit that has lines the reader does not take as tasks."""
+    store = ctx.store
+    original = store.read()
+    command = editor_command(ctx.env)  # type: ignore[arg-type]
+    make_dir(ctx.loc.state_dir)
+    fd, name = tempfile.mkstemp(prefix="edit-", suffix=".md", dir=ctx.loc.state_dir)
+    path = Path(name)
+    keep = False
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(original.encode("utf-8", ENCODING_ERRORS))
+        try:
+            status = subprocess.run([*command, str(path)], check=False).returncode
+        except OSError as exc:
+            raise UsageError(f"cannot run the editor {command[0]!r}: {exc.strerror}") from None
+        if status != 0:
+            raise InvalidParamError(f"the editor exited with status {status}; nothing was written")
+        edited = path.read_bytes().decode("utf-8", ENCODING_ERRORS)
+        if edited == original:
+            outcome = ctx.outcome(parse(original).model(), store.rev(store.state()))
+            outcome.notices.append("No changes.")
+            return outcome
+        doc = parse(edited)
+        if doc.warnings:
+            for warning in doc.warnings:
+                sys.stderr.write(f"todo: warning: {warning}\n")
+            if confirm is None or not confirm("Save it anyway?"):
+                keep = True
+                raise InvalidParamError(
+                    f"the edit has lines that look like tasks but are not (above); nothing "
+                    f"was written. Your edit is kept in {path}"
+                )
+        with store.locked():
+            if store.read() != original:
+                keep = True
+                raise ConflictError(
+                    f"the list changed while you were editing; nothing was written. "
+                    f"Your edit is kept in {path}"
+                )
+            state = store.state()
+            rev = store.commit(edited, state)
+        old, new = parse(original).model(), doc.model()
+        result = Result(old=old, new=new, written=True, diff=Diff.between(old, new))
+        return ctx.outcome(new, rev, result=result, warnings=[])
+    finally:
+        if not keep:
+            with contextlib.suppress(OSError):
+                path.unlink()

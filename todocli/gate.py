@@ -1,0 +1,77 @@
+"""What a harness calls around an agent's turns: the stop gate and the reminder.
+
+``todo check`` exits 1 while tasks are open, so a stop hook can refuse to end the
+turn. ``todo remind`` is seed 003's nag, quiet by default: called once per agent
+round, it counts rounds since the last successful write and speaks up every Nth
+round; it also says, once each, that the last write failed (seed 000's failure
+reminder) and that the file was edited by hand since the last write.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from todocli.commands import Context
+from todocli.markdown import parse
+from todocli.model import Diff, Status, TodoList
+from todocli.outcome import Outcome
+
+NAG = "<reminder>Update your todos.</reminder>"
+
+
+def open_tasks(todo: TodoList) -> list[tuple[str, Status, str]]:
+    return [(t.content, t.status, p.name) for p, t in todo.tasks() if t.status.is_open]
+
+
+def check(ctx: Context) -> tuple[Outcome, list[tuple[str, Status, str]]]:
+    """The list and its open tasks (the caller exits 1 while there are any)."""
+    doc, state = ctx.read()
+    todo = doc.model()
+    return ctx.outcome(todo, ctx.store.rev(state)), open_tasks(todo)
+
+
+def describe(diff: Diff) -> str:
+    parts = []
+    if diff.added:
+        parts.append("added " + ", ".join(f'"{c}"' for c in diff.added))
+    if diff.removed:
+        parts.append("removed " + ", ".join(f'"{c}"' for c in diff.removed))
+    parts += [f'"{c.content}" {c.old.value} -> {c.new.value}' for c in diff.changed]
+    return "; ".join(parts)
+
+
+def remind(ctx: Context, every: int) -> list[str]:
+    """Count one round and return what to tell the agent (often nothing)."""
+    store = ctx.store
+    with store.locked():
+        state = store.state()
+        rounds = int(state.get("rounds", 0)) + 1
+        state["rounds"] = rounds
+        lines: list[str] = []
+        failed = state.get("failed")
+        if failed and not state.get("failed_told"):
+            lines.append(
+                f"<reminder>Your last todo update failed ({failed}). Todo progress is not "
+                "visible until you retry it.</reminder>"
+            )
+            state["failed_told"] = True
+        text = store.read()
+        rev = store.rev(state)
+        last = store.revision(rev) if rev else None
+        if last is not None and last != text:
+            seen = hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+            if state.get("hand_seen") != seen:
+                state["hand_seen"] = seen
+                diff = Diff.between(parse(last).model(), parse(text).model())
+                if diff:
+                    lines.append(
+                        "<reminder>The todo list was edited by hand since your last update: "
+                        f"{describe(diff)}.</reminder>"
+                    )
+        todo = parse(text).model()
+        if every > 0 and rounds % every == 0 and open_tasks(todo):
+            lines.append(NAG)
+        if lines:
+            lines.append(todo.recap())
+        store.save_state(state)
+    return lines

@@ -1,0 +1,105 @@
+"""Revisions: every successful write is one. ``todo history`` lists them, ``todo
+diff`` shows a change, ``todo undo`` restores the revision before (as a new one)."""
+
+from __future__ import annotations
+
+import difflib
+import os
+from datetime import datetime
+
+from todocli.commands import Context
+from todocli.errors import ConflictError, InvalidParamError
+from todocli.markdown import parse
+from todocli.model import Diff, Result
+from todocli.outcome import Outcome
+
+
+def history(ctx: Context) -> str:
+    store = ctx.store
+    state = store.state()
+    current = store.rev(state)
+    revs = store.revisions()
+    if not revs:
+        return "No revisions yet: nothing has been written to this list.\n"
+    lines = []
+    text = store.read()
+    last = store.revision(current)
+    if last is not None and last != text:
+        lines.append(f"(edited by hand since #{current}; see: todo diff)")
+    for rev in reversed(revs):
+        body = store.revision(rev) or ""
+        path = store.revs_dir / f"{rev:08d}.md"
+        try:
+            when = datetime.fromtimestamp(os.path.getmtime(path)).strftime("%Y-%m-%d %H:%M:%S")
+        except OSError:
+            when = "?"
+        marker = "  (current)" if rev == current else ""
+        lines.append(f"#{rev}  {when}  {parse(body).model().recap()}{marker}")
+    return "\n".join(lines) + "\n"
+
+
+def diff(ctx: Context, rev: int | None) -> str:
+    """``todo diff``: hand edits since the last write, else the last write's change;
+    ``todo diff REV``: what revision REV changed."""
+    store = ctx.store
+    current = store.rev(store.state())
+    if rev is None:
+        text = store.read()
+        last = store.revision(current) if current else None
+        if last is not None and last != text:
+            return _unified(last, text, f"#{current}", "the file now (edited by hand)")
+        rev = current
+    if rev < 1 or rev > current:
+        raise InvalidParamError(
+            f"no revision #{rev} (this list is at #{current}; see: todo history)"
+        )
+    after = store.revision(rev)
+    before = store.revision(rev - 1) if rev > 1 else ""
+    if after is None or before is None:
+        raise InvalidParamError(f"revision #{rev} is no longer kept (see: todo history)")
+    return _unified(before, after, f"#{rev - 1}", f"#{rev}")
+
+
+def _unified(before: str, after: str, old: str, new: str) -> str:
+    lines = list(
+        difflib.unified_diff(
+            before.splitlines(keepends=True), after.splitlines(keepends=True), old, new
+        )
+    )
+    if not lines:
+        return "No changes.\n"
+    return "".join(
+        line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines
+    )
+
+
+def undo(ctx: Context, force: bool) -> Outcome:
+    """Restore the revision before the current one, as a new revision. Undo again
+    to go further back. Refuses to discard hand edits made since the last write
+    unless forced."""
+    store = ctx.store
+    with store.locked():
+        state = store.state()
+        current = store.rev(state)
+        text = store.read()
+        last = store.revision(current) if current else None
+        if last is not None and last != text and not force:
+            raise ConflictError(
+                "the list was edited by hand since the last write; undo would discard "
+                "that edit (see: todo diff). Use todo undo --force to undo anyway"
+            )
+        base = state.get("undo_base")
+        target = (base if isinstance(base, int) and state.get("undone") == current else current) - 1
+        if target < 0:
+            raise InvalidParamError("nothing to undo: this list has no earlier revision")
+        restored = store.revision(target) if target > 0 else ""
+        if restored is None:
+            raise InvalidParamError(f"revision #{target} is no longer kept; nothing was undone")
+        old, new = parse(text).model(), parse(restored).model()
+        rev = store.commit(restored, state)
+        state["undo_base"], state["undone"] = target, rev
+        store.save_state(state)
+    result = Result(old=old, new=new, written=True, diff=Diff.between(old, new))
+    outcome = ctx.outcome(new, rev, result=result)
+    outcome.notices.append(f"Restored revision #{target} (now #{rev}).")
+    return outcome
