@@ -122,6 +122,7 @@ def decode(data: bytes, limit: int) -> object:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(f"input is not valid UTF-8 (byte {exc.start})") from None
+    text = text.removeprefix("\ufeff")  # some Windows tools write one; RFC 8259 allows ignoring it
     if not text.strip():
         raise InputError("input is empty: send a JSON document (see: todo schema)")
     try:

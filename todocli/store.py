@@ -17,6 +17,7 @@ import errno
 import json
 import os
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,8 @@ from todocli.errors import BusyError, StorageError
 from todocli.paths import Locations
 
 KEEP_REVISIONS = 100  # the spec asks for at least 50
+TEMP_SUFFIX = ".todo-tmp"
+STALE_TEMP_SECONDS = 30
 ENCODING_ERRORS = "surrogateescape"
 
 
@@ -68,9 +71,10 @@ def atomic_write(path: Path, text: str) -> None:
         mode = 0o600
     except OSError as exc:
         raise StorageError(f"cannot write {path}: {_reason(exc)}") from None
+    _remove_stale_temps(target)
     tmp = ""
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".todo-tmp", dir=target.parent)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=TEMP_SUFFIX, dir=target.parent)
         with os.fdopen(fd, "wb") as handle:
             handle.write(text.encode("utf-8", ENCODING_ERRORS))
             handle.flush()
@@ -85,6 +89,27 @@ def atomic_write(path: Path, text: str) -> None:
         if tmp:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+
+
+def _remove_stale_temps(target: Path) -> None:
+    """Remove temp files a killed writer of this file left behind.
+
+    Writers hold the list's lock, so another writer's temp file can only be a
+    dead one's; the age check spares a writer that reached the same file through
+    another home (and so another lock).
+    """
+    prefix = f".{target.name}."
+    try:
+        names = os.listdir(target.parent)
+    except OSError:
+        return
+    cutoff = time.time() - STALE_TEMP_SECONDS
+    for name in names:
+        if name.startswith(prefix) and name.endswith(TEMP_SUFFIX):
+            path = target.parent / name
+            with contextlib.suppress(OSError):
+                if path.stat().st_mtime < cutoff:
+                    path.unlink()
 
 
 def _fsync_dir(path: Path) -> None:
