@@ -1,4 +1,8 @@
-"""``python -m todocli`` and the ``todo`` console script."""
+"""``python -m todocli`` and the ``todo`` console script.
+
+The agent's everyday calls are served by ``fastpath`` without importing Typer or
+rich; everything else goes to the Typer app in ``cli``.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +10,15 @@ import sys
 
 
 def main() -> None:
-    from todocli.cli import run
+    from todocli.fastpath import run
 
-    sys.exit(run(sys.argv[1:]))
+    argv = sys.argv[1:]
+    code = run(argv)
+    if code is None:
+        from todocli.cli import run as run_app
+
+        code = run_app(argv)
+    sys.exit(code)
 
 
 if __name__ == "__main__":

@@ -1,121 +1,37 @@
-"""The command line: the Typer app, and the one place that turns errors into output
-and an exit status.
+"""The command line: the Typer app that defines every command, option and help text.
 
-Every command parses its arguments, calls one function of ``commands``, and hands
-the outcome to a renderer. Global options may stand before or after the command
-name (``todo --json show`` and ``todo show --json``): ``hoist`` moves them to the
-front before Typer parses.
+Each command parses its arguments, calls one function of ``commands`` (or a body in
+``entry``) and hands the outcome to the shared output and error boundary in
+``entry``. Global options may stand before or after the command name (``todo --json
+show`` and ``todo show --json``): ``entry.hoist`` moves them to the front first.
 """
 
 from __future__ import annotations
 
-import os
 import sys
-import traceback
 from collections.abc import Sequence
-from typing import Annotated, TextIO
+from typing import Annotated
 
 import typer
 from typer._click.exceptions import ClickException
 
-from todocli import commands
+from todocli import commands, entry
 from todocli.commands import Context, Options
-from todocli.errors import InternalError, StorageError, TodoError, UsageError
-from todocli.model import TodoList
+from todocli.entry import color_allowed, write
+from todocli.errors import UsageError
 from todocli.outcome import Outcome
-
-# Global options: the ones that take a value, and the switches.
-VALUE_OPTIONS = frozenset({"--session", "-s", "--file", "--home", "--memory-dir", "--if-rev"})
-SWITCHES = frozenset(
-    {"--json", "--plain", "--quiet", "-q", "--no-color", "--partial", "--keep", "--version"}
-)
-
-
-def hoist(argv: Sequence[str]) -> list[str]:
-    """Move global options, wherever they stand before ``--``, to the front."""
-    front: list[str] = []
-    rest: list[str] = []
-    i = 0
-    while i < len(argv):
-        arg = argv[i]
-        if arg == "--":
-            rest += argv[i:]
-            break
-        name = arg.split("=", 1)[0] if arg.startswith("--") else arg
-        if name in SWITCHES:
-            front.append(arg)
-        elif name in VALUE_OPTIONS:
-            front.append(arg)
-            if "=" not in arg and i + 1 < len(argv):
-                front.append(argv[i + 1])
-                i += 1
-        elif arg.startswith("-s") and len(arg) > 2 and not arg.startswith("--"):
-            front.append(arg)  # -sNAME
-        else:
-            rest.append(arg)
-        i += 1
-    return front + rest
-
-
-# -- output ----------------------------------------------------------------------------------
-
-
-def write(text: str, stream: TextIO | None = None) -> None:
-    """Write text as UTF-8; bytes that were not UTF-8 in a file show as escapes."""
-    out = stream if stream is not None else sys.stdout
-    buffer = getattr(out, "buffer", None)
-    if buffer is not None:
-        out.flush()
-        buffer.write(text.encode("utf-8", "backslashreplace"))
-        buffer.flush()
-    else:
-        out.write(text)
-
-
-def color_allowed(opts: Options) -> bool:
-    env = os.environ
-    return not (opts.no_color or "NO_COLOR" in env or env.get("TERM") == "dumb")
-
-
-def emit(outcome: Outcome, opts: Options, show_all: bool = False) -> None:
-    """Render to stdout in the chosen form; one diagnostic line to stderr on failure."""
-    for warning in outcome.warnings:
-        write(f"todo: warning: {warning}\n", sys.stderr)
-    if not (opts.quiet and not outcome.failed):
-        if opts.json:
-            from todocli.render import to_json
-
-            write(to_json(outcome))
-        elif opts.plain or not sys.stdout.isatty():
-            from todocli.render import plain
-
-            write(plain(outcome))
-        else:
-            from todocli import render_rich
-
-            render_rich.render(outcome, sys.stdout, show_all, color_allowed(opts))
-    if outcome.failed:
-        write(f"todo: {failure_message(outcome)}\n", sys.stderr)
-
-
-def failure_message(outcome: Outcome) -> str:
-    from todocli.render import error_lines, safe
-
-    if outcome.error is not None:
-        return safe(outcome.error.message)
-    assert outcome.result is not None
-    lines = error_lines(outcome.result)
-    more = f" (and {len(lines) - 1} more)" if len(lines) > 1 else ""
-    return safe(lines[0]) + more
 
 
 def finish(outcome: Outcome, opts: Options, show_all: bool = False) -> None:
-    emit(outcome, opts, show_all)
-    if outcome.exit_code:
-        raise typer.Exit(outcome.exit_code)
+    code = entry.emit(outcome, opts, show_all)
+    if code:
+        raise typer.Exit(code)
 
 
-# -- the app -----------------------------------------------------------------------------------
+def done_with(code: int) -> None:
+    if code:
+        raise typer.Exit(code)
+
 
 app = typer.Typer(
     name="todo",
@@ -283,19 +199,7 @@ def apply_cmd(
     ] = False,
 ) -> None:
     """Apply JSON from stdin: ops, or a snapshot in any agent's shape."""
-    ctx = Context(_options)
-    limit = ctx.settings.max_input_bytes
-    if input_file is not None and input_file != "-":
-        try:
-            with open(input_file, "rb") as handle:
-                data = handle.read(limit + 1)
-        except OSError as exc:
-            raise StorageError(f"cannot read {input_file}: {exc.strerror or exc}") from None
-    else:
-        if sys.stdin is None or sys.stdin.isatty():
-            raise UsageError("todo apply reads JSON from stdin: pipe a payload in, or use -i FILE")
-        data = sys.stdin.buffer.read(limit + 1)
-    finish(commands.apply_input(ctx, data, markdown), _options)
+    done_with(entry.apply_input(_options, input_file, markdown))
 
 
 @app.command()
@@ -310,32 +214,13 @@ def log(
 @app.command()
 def path() -> None:
     """Print the list's path."""
-    write(commands.list_path(Context(_options)) + "\n")
+    done_with(entry.path(_options))
 
 
 @app.command()
 def check() -> None:
     """Exit 0 when nothing is open, 1 listing the open tasks (a stop gate)."""
-    from todocli.errors import OpenTasksError
-    from todocli.gate import check as check_list
-    from todocli.render import safe
-
-    outcome, open_tasks = check_list(Context(_options))
-    if open_tasks:
-        count = len(open_tasks)
-        outcome.error = OpenTasksError(f"{count} task{'s are' if count > 1 else ' is'} still open")
-    if _options.json:
-        finish(outcome, _options)
-        return
-    if open_tasks:
-        lines = [f"Open tasks ({len(open_tasks)}):"]
-        lines += [f"  - {safe(c)} [{s.value}] ({safe(p)})" for c, s, p in open_tasks]
-    else:
-        lines = ["Nothing open."]
-    if not _options.quiet:
-        write("\n".join([*lines, safe(outcome.todo.recap())]) + "\n")
-    if open_tasks:
-        raise typer.Exit(1)
+    done_with(entry.check(_options))
 
 
 @app.command()
@@ -345,16 +230,7 @@ def remind(
     ] = None,
 ) -> None:
     """Count one agent round; print a reminder when one is due (always exits 0)."""
-    from todocli.gate import remind as count_round
-
-    try:
-        ctx = Context(_options)
-        lines = count_round(ctx, ctx.settings.remind_every if every is None else every)
-    except TodoError as error:  # a reminder must never break the harness that calls it
-        write(f"todo: {error.message}\n", sys.stderr)
-        return
-    if lines:
-        write("\n".join(lines) + "\n")
+    done_with(entry.remind(_options, every))
 
 
 @app.command()
@@ -438,49 +314,23 @@ def watch(
     raise typer.Exit(live(Context(_options), color_allowed(_options), all_))
 
 
-# -- the boundary -------------------------------------------------------------------------------
+# -- the boundary ---------------------------------------------------------------------------
 
 
 def run(argv: Sequence[str]) -> int:
-    """Run the command line; return the exit status. The only place errors become
-    output and exit codes."""
+    """Run the command line through Typer; return the exit status."""
     global _options
-    args = hoist(argv)
+    args = entry.hoist(argv)
     _options = Options(json="--json" in args, plain="--plain" in args)
-    try:
-        code = app(args=args, prog_name="todo", standalone_mode=False)
+
+    def body() -> int:
+        try:
+            code = app(args=args, prog_name="todo", standalone_mode=False)
+        except ClickException as exc:
+            if "--json" in args:
+                entry.emit_error_json(UsageError(exc.format_message()))
+            exc.show(file=sys.stderr)
+            return 2
         return code if isinstance(code, int) else 0
-    except TodoError as error:
-        return report(error)
-    except ClickException as exc:
-        if _options.json or "--json" in args:
-            emit_error_json(UsageError(exc.format_message()))
-        exc.show(file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        return 0
-    except Exception as exc:  # the last line of defence: no traceback unless asked
-        if os.environ.get("TODOCLI_DEBUG") == "1":
-            traceback.print_exc()
-        return report(InternalError(f"internal error: {type(exc).__name__}: {exc}"))
 
-
-def report(error: TodoError) -> int:
-    """A command that failed as a whole. Agents read stdout: it says "Errors: ..."
-    there too (or carries the JSON envelope); a person at a terminal gets stderr."""
-    outcome = Outcome(todo=TodoList(), error=error)
-    message = failure_message(outcome)
-    if _options.json:
-        emit_error_json(error)
-    elif not sys.stdout.isatty():
-        write(f"Errors: {message}\n")
-    write(f"todo: {message}\n", sys.stderr)
-    return error.exit_code
-
-
-def emit_error_json(error: TodoError) -> None:
-    from todocli.render import to_json
-
-    write(to_json(Outcome(todo=TodoList(), error=error)))
+    return entry.guard(body, lambda: _options)

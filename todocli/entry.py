@@ -1,0 +1,210 @@
+"""The command line's shared plumbing, free of Typer and rich: global options that
+may stand anywhere, output, the bodies of commands with output of their own, and
+the one boundary that turns errors into output and an exit status.
+
+Both the Typer app (``cli``) and the agent's fast path (``fastpath``) run through
+here, so they cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from collections.abc import Callable, Sequence
+from typing import TextIO
+
+from todocli import commands
+from todocli.commands import Context, Options
+from todocli.errors import InternalError, StorageError, TodoError, UsageError
+from todocli.model import TodoList
+from todocli.outcome import Outcome
+
+# Global options: the ones that take a value, and the switches.
+VALUE_OPTIONS = frozenset({"--session", "-s", "--file", "--home", "--memory-dir", "--if-rev"})
+SWITCHES = frozenset(
+    {"--json", "--plain", "--quiet", "-q", "--no-color", "--partial", "--keep", "--version"}
+)
+
+
+def hoist(argv: Sequence[str]) -> list[str]:
+    """Move global options, wherever they stand before ``--``, to the front."""
+    front: list[str] = []
+    rest: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--":
+            rest += argv[i:]
+            break
+        name = arg.split("=", 1)[0] if arg.startswith("--") else arg
+        if name in SWITCHES:
+            front.append(arg)
+        elif name in VALUE_OPTIONS:
+            front.append(arg)
+            if "=" not in arg and i + 1 < len(argv):
+                front.append(argv[i + 1])
+                i += 1
+        elif arg.startswith("-s") and len(arg) > 2 and not arg.startswith("--"):
+            front.append(arg)  # -sNAME
+        else:
+            rest.append(arg)
+        i += 1
+    return front + rest
+
+
+# -- output --------------------------------------------------------------------------------
+
+
+def write(text: str, stream: TextIO | None = None) -> None:
+    """Write text as UTF-8; bytes that were not UTF-8 in a file show as escapes."""
+    out = stream if stream is not None else sys.stdout
+    buffer = getattr(out, "buffer", None)
+    if buffer is not None:
+        out.flush()
+        buffer.write(text.encode("utf-8", "backslashreplace"))
+        buffer.flush()
+    else:
+        out.write(text)
+
+
+def color_allowed(opts: Options) -> bool:
+    env = os.environ
+    return not (opts.no_color or "NO_COLOR" in env or env.get("TERM") == "dumb")
+
+
+def plain_output(opts: Options) -> bool:
+    """Whether this call prints plain text or JSON (the agent's path), not rich."""
+    return opts.json or opts.plain or not sys.stdout.isatty()
+
+
+def emit(outcome: Outcome, opts: Options, show_all: bool = False) -> int:
+    """Render to stdout in the chosen form; one diagnostic line to stderr on
+    failure. Returns the exit status."""
+    for warning in outcome.warnings:
+        write(f"todo: warning: {warning}\n", sys.stderr)
+    if not (opts.quiet and not outcome.failed):
+        if opts.json:
+            from todocli.render import to_json
+
+            write(to_json(outcome))
+        elif plain_output(opts):
+            from todocli.render import plain
+
+            write(plain(outcome))
+        else:
+            from todocli import render_rich
+
+            render_rich.render(outcome, sys.stdout, show_all, color_allowed(opts))
+    if outcome.failed:
+        write(f"todo: {failure_message(outcome)}\n", sys.stderr)
+    return outcome.exit_code
+
+
+def failure_message(outcome: Outcome) -> str:
+    from todocli.render import error_lines, safe
+
+    if outcome.error is not None:
+        return safe(outcome.error.message)
+    assert outcome.result is not None
+    lines = error_lines(outcome.result)
+    more = f" (and {len(lines) - 1} more)" if len(lines) > 1 else ""
+    return safe(lines[0]) + more
+
+
+def report(error: TodoError, opts: Options) -> int:
+    """A command that failed as a whole. Agents read stdout: it says "Errors: ..."
+    there too (or carries the JSON envelope); a person at a terminal gets stderr."""
+    outcome = Outcome(todo=TodoList(), error=error)
+    message = failure_message(outcome)
+    if opts.json:
+        emit_error_json(error)
+    elif not sys.stdout.isatty():
+        write(f"Errors: {message}\n")
+    write(f"todo: {message}\n", sys.stderr)
+    return error.exit_code
+
+
+def emit_error_json(error: TodoError) -> None:
+    from todocli.render import to_json
+
+    write(to_json(Outcome(todo=TodoList(), error=error)))
+
+
+def guard(body: Callable[[], int], opts: Callable[[], Options]) -> int:
+    """Run a command body; the one place errors become output and exit codes.
+    ``opts`` gives the global options as parsed so far."""
+    try:
+        return body()
+    except TodoError as error:
+        return report(error, opts())
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # the last line of defence: no traceback unless asked
+        if os.environ.get("TODOCLI_DEBUG") == "1":
+            traceback.print_exc()
+        return report(InternalError(f"internal error: {type(exc).__name__}: {exc}"), opts())
+
+
+# -- command bodies with output of their own -------------------------------------------------
+
+
+def apply_input(opts: Options, input_file: str | None, markdown: bool) -> int:
+    """``todo apply``: read stdin (or a file) and apply it."""
+    ctx = Context(opts)
+    limit = ctx.settings.max_input_bytes
+    if input_file is not None and input_file != "-":
+        try:
+            with open(input_file, "rb") as handle:
+                data = handle.read(limit + 1)
+        except OSError as exc:
+            raise StorageError(f"cannot read {input_file}: {exc.strerror or exc}") from None
+    else:
+        if sys.stdin is None or sys.stdin.isatty():
+            raise UsageError("todo apply reads JSON from stdin: pipe a payload in, or use -i FILE")
+        data = sys.stdin.buffer.read(limit + 1)
+    return emit(commands.apply_input(ctx, data, markdown), opts)
+
+
+def check(opts: Options) -> int:
+    """``todo check``: exit 0 when nothing is open, 1 listing the open tasks."""
+    from todocli.errors import OpenTasksError
+    from todocli.gate import check as check_list
+    from todocli.render import safe
+
+    outcome, open_tasks = check_list(Context(opts))
+    if open_tasks:
+        count = len(open_tasks)
+        outcome.error = OpenTasksError(f"{count} task{'s are' if count > 1 else ' is'} still open")
+    if opts.json:
+        return emit(outcome, opts)
+    if open_tasks:
+        lines = [f"Open tasks ({len(open_tasks)}):"]
+        lines += [f"  - {safe(c)} [{s.value}] ({safe(p)})" for c, s, p in open_tasks]
+    else:
+        lines = ["Nothing open."]
+    if not opts.quiet:
+        write("\n".join([*lines, safe(outcome.todo.recap())]) + "\n")
+    return 1 if open_tasks else 0
+
+
+def remind(opts: Options, every: int | None) -> int:
+    """``todo remind``: count a round; print a reminder when one is due. Always 0."""
+    from todocli.gate import remind as count_round
+
+    try:
+        ctx = Context(opts)
+        lines = count_round(ctx, ctx.settings.remind_every if every is None else every)
+    except TodoError as error:  # a reminder must never break the harness that calls it
+        write(f"todo: {error.message}\n", sys.stderr)
+        return 0
+    if lines:
+        write("\n".join(lines) + "\n")
+    return 0
+
+
+def path(opts: Options) -> int:
+    write(commands.list_path(Context(opts)) + "\n")
+    return 0
