@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 from typing import TypeVar
 
 import pytest
@@ -540,4 +539,5 @@ def test_a_batch_visits_each_task_a_bounded_number_of_times(
 
 
 def test_settings_are_plain_values() -> None:
-    assert replace(Settings(), max_tasks=5).max_tasks == 5
+    changed = Settings().replace(max_tasks=5)
+    assert (changed.max_tasks, Settings().max_tasks) == (5, 50)

@@ -315,17 +315,20 @@ def test_a_failing_completion_log_writes_nothing(
 def test_an_unreadable_list_exits_6(
     todo: Todo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import builtins
+
     target = tmp_path / "TODO.md"
     target.write_text("- [ ] a\n")
-    real = Path.read_bytes
+    real_open = builtins.open
 
-    def deny(self: Path) -> bytes:
-        if self == target:
-            raise PermissionError(errno.EACCES, "Permission denied", str(self))
-        return real(self)
+    def deny(file: object, *args: object, **kwargs: object) -> object:
+        if str(file) == str(target):
+            raise PermissionError(errno.EACCES, "Permission denied", str(file))
+        return real_open(file, *args, **kwargs)  # type: ignore[call-overload]
 
-    monkeypatch.setattr(Path, "read_bytes", deny)
+    monkeypatch.setattr(builtins, "open", deny)
     result = todo("--file", str(target))
+    monkeypatch.undo()
     assert result.code == 6
     assert f"cannot read {target}: Permission denied" in result.err
 

@@ -12,7 +12,6 @@ task item the line belongs to. It never changes a line.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from enum import Enum
 
 from todocli.model import MARKER_STATUS, Status
@@ -123,34 +122,68 @@ class LineKind(Enum):
     NOTE = "note"
 
 
-@dataclass(slots=True)
 class TaskStart:
     """A list item that opens with a task marker."""
 
-    marker_pos: int  # index in the line of the marker's inner text
-    marker_len: int  # length of that inner text (0 for "[]")
-    status: Status
-    indent: str  # the line's text before the bullet
-    bullet: str  # "-", "*", "+", "1." or "1)"
-    gap: str  # whitespace between the bullet and the marker
-    content_col: int  # column where the item's content begins (notes align here)
-    text: str  # everything after the marker, as written
+    __slots__ = (
+        "bullet",
+        "content_col",
+        "gap",
+        "indent",
+        "marker_len",
+        "marker_pos",
+        "status",
+        "text",
+    )
+
+    def __init__(
+        self,
+        marker_pos: int,
+        marker_len: int,
+        status: Status,
+        indent: str,
+        bullet: str,
+        gap: str,
+        content_col: int,
+        text: str,
+    ) -> None:
+        self.marker_pos = marker_pos  # index in the line of the marker's inner text
+        self.marker_len = marker_len  # length of that inner text (0 for "[]")
+        self.status = status
+        self.indent = indent  # the line's text before the bullet
+        self.bullet = bullet  # "-", "*", "+", "1." or "1)"
+        self.gap = gap  # whitespace between the bullet and the marker
+        self.content_col = content_col  # column where the content begins (notes align here)
+        self.text = text  # everything after the marker, as written
 
 
-@dataclass(slots=True)
 class LineInfo:
     """The scanner's report on one line."""
 
-    kind: LineKind = LineKind.OTHER
-    owner: int = -1  # line index of the task item this line belongs to, or -1
-    task: TaskStart | None = None
-    heading_level: int = 0
-    heading_text: str = ""
-    note_of: int = -1  # for NOTE lines: the task line index the note belongs to
-    note_text: str | None = None  # None for a bare ">" separator
-    blank: bool = False
-    warning: str | None = None
-    front_matter: bool = False
+    __slots__ = (
+        "blank",
+        "front_matter",
+        "heading_level",
+        "heading_text",
+        "kind",
+        "note_of",
+        "note_text",
+        "owner",
+        "task",
+        "warning",
+    )
+
+    def __init__(self) -> None:
+        self.kind = LineKind.OTHER
+        self.owner = -1  # line index of the task item this line belongs to, or -1
+        self.task: TaskStart | None = None
+        self.heading_level = 0
+        self.heading_text = ""
+        self.note_of = -1  # for NOTE lines: the task line index the note belongs to
+        self.note_text: str | None = None  # None for a bare ">" separator
+        self.blank = False
+        self.warning: str | None = None
+        self.front_matter = False
 
 
 class _Leaf(Enum):
@@ -161,13 +194,17 @@ class _Leaf(Enum):
     CODE = 4
 
 
-@dataclass(slots=True)
 class _Container:
-    is_quote: bool
-    content_col: int = 0  # list items: the column their content starts at
-    task_line: int = -1  # list items: the line index when the item is a task
-    note_of: int = -1  # block quotes directly inside a task item: that task's line
-    empty: bool = False  # list items that have no content yet
+    __slots__ = ("content_col", "empty", "is_quote", "note_of", "task_line")
+
+    def __init__(
+        self, is_quote: bool, content_col: int = 0, note_of: int = -1, empty: bool = False
+    ) -> None:
+        self.is_quote = is_quote
+        self.content_col = content_col  # list items: the column their content starts at
+        self.task_line = -1  # list items: the line index when the item is a task
+        self.note_of = note_of  # block quotes directly inside a task item: that task's line
+        self.empty = empty  # list items that have no content yet
 
 
 def split_lines(text: str) -> list[str]:

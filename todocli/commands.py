@@ -2,43 +2,73 @@
 
 Each takes parsed arguments, does its work through the core (store, engine,
 memory) and returns an ``Outcome`` for the renderers. Nothing here parses a
-command line or prints.
+command line or prints. Modules a command alone needs are imported inside it: the
+process starts once per agent step, and ``todo show`` should not pay for the engine.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
 
 from todocli import config, paths
-from todocli.dialects import Request, decode, from_markdown, request
 from todocli.errors import ConflictError, InvalidParamError, UsageError
 from todocli.markdown import Document, parse
-from todocli.memory import append_block, completion_block, log_name
 from todocli.model import Result, TodoList
-from todocli.ops import Op, OpKind, PhaseItems, apply
 from todocli.outcome import Outcome
 from todocli.store import Store, read_text
 
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from datetime import datetime
+    from typing import Any
 
-@dataclass
+    from todocli.dialects import Request
+    from todocli.ops import Op
+
+
 class Options:
     """The global options of one invocation."""
 
-    session: str | None = None
-    file: str | None = None
-    home: str | None = None
-    memory_dir: str | None = None
-    json: bool = False
-    plain: bool = False
-    quiet: bool = False
-    no_color: bool = False
-    if_rev: int | None = None
-    partial: bool = False
-    keep: bool = False
+    __slots__ = (
+        "file",
+        "home",
+        "if_rev",
+        "json",
+        "keep",
+        "memory_dir",
+        "no_color",
+        "partial",
+        "plain",
+        "quiet",
+        "session",
+    )
+
+    def __init__(
+        self,
+        session: str | None = None,
+        file: str | None = None,
+        home: str | None = None,
+        memory_dir: str | None = None,
+        json: bool = False,
+        plain: bool = False,
+        quiet: bool = False,
+        no_color: bool = False,
+        if_rev: int | None = None,
+        partial: bool = False,
+        keep: bool = False,
+    ) -> None:
+        self.session = session
+        self.file = file
+        self.home = home
+        self.memory_dir = memory_dir
+        self.json = json
+        self.plain = plain
+        self.quiet = quiet
+        self.no_color = no_color
+        self.if_rev = if_rev
+        self.partial = partial
+        self.keep = keep
 
 
 class Context:
@@ -62,6 +92,8 @@ class Context:
 
     def now(self) -> datetime:
         """The time; ``TODOCLI_NOW`` (ISO 8601) fixes it, for tests and replays."""
+        from datetime import datetime
+
         fixed = self.env.get("TODOCLI_NOW")
         if fixed:
             try:
@@ -83,7 +115,7 @@ class Context:
             todo=todo,
             result=result,
             session=self.loc.session if self.loc.is_session else None,
-            file=str(self.loc.list_file),
+            file=self.loc.list_file,
             rev=rev,
             params_input=params_input,
             logged_to=logged_to,
@@ -95,14 +127,16 @@ class Context:
 
 
 def show(ctx: Context, params_input: object = None) -> Outcome:
-    doc, state = ctx.read()
-    return ctx.outcome(
-        doc.model(), ctx.store.rev(state), params_input=params_input, warnings=doc.warnings
-    )
+    doc = parse(ctx.store.read())
+    # Only JSON shows the revision: plain output need not read (or parse) the state.
+    rev = ctx.store.rev(ctx.store.state()) if ctx.options.json else 0
+    return ctx.outcome(doc.model(), rev, params_input=params_input, warnings=doc.warnings)
 
 
 def run_batch(ctx: Context, ops: Sequence[Op], params_input: object = None) -> Outcome:
     """Apply a batch under the list's lock; write, log and record it."""
+    from todocli.ops import apply
+
     opts, settings, store = ctx.options, ctx.settings, ctx.store
     with store.locked():
         state = store.state()
@@ -171,12 +205,14 @@ def run_batch(ctx: Context, ops: Sequence[Op], params_input: object = None) -> O
 def _log(ctx: Context, state: dict[str, Any], completed: TodoList, now: datetime) -> str:
     name = state.get("log")
     if not isinstance(name, str) or not name:
-        name = log_name(now)
+        name = f"todoList-{now:%Y%m%d-%H%M%S}.md"
     number = int(state.get("completions", 0)) + 1
-    path = ctx.loc.memory_dir / name
+    from todocli.memory import append_block, completion_block
+
+    path = os.path.join(ctx.loc.memory_dir, name)
     append_block(path, completion_block(number, now, completed))
     state["log"], state["completions"] = name, number
-    return str(path)
+    return path
 
 
 def _expired(state: dict[str, Any], delay: float, now: datetime) -> set[str]:
@@ -185,6 +221,8 @@ def _expired(state: dict[str, Any], delay: float, now: datetime) -> set[str]:
     closed = state.get("closed_at")
     if not isinstance(closed, dict):
         return set()
+    from datetime import datetime
+
     expired = set()
     for content, stamp in closed.items():
         try:
@@ -210,24 +248,29 @@ def _track_closed(state: dict[str, Any], todo: TodoList, now: datetime) -> None:
 
 
 def _target_ops(
-    kind: OpKind, tasks: Sequence[str], phase: str | None, everything: bool, command: str
+    kind: str, tasks: Sequence[str], phase: str | None, everything: bool, command: str
 ) -> list[Op]:
+    from todocli.ops import Op, OpKind
+
     chosen = sum([bool(tasks), phase is not None, everything])
     if chosen > 1:
         raise UsageError(f"todo {command}: give tasks, --phase or --all, not more than one")
+    op = OpKind(kind)
     if tasks:
-        return [Op(kind, task=t) for t in tasks]
+        return [Op(op, task=t) for t in tasks]
     if phase is not None:
-        return [Op(kind, phase=phase)]
+        return [Op(op, phase=phase)]
     if everything:
-        return [Op(kind)]
-    return [Op(kind, current=True)]
+        return [Op(op)]
+    return [Op(op, current=True)]
 
 
 def done(
     ctx: Context, tasks: Sequence[str], phase: str | None, everything: bool, note: str | None
 ) -> Outcome:
-    ops = _target_ops(OpKind.DONE, tasks, phase, everything, "done")
+    from todocli.ops import Op, OpKind
+
+    ops = _target_ops("done", tasks, phase, everything, "done")
     if note is not None:
         if not tasks:
             raise UsageError("todo done: --note needs the TASK it is about")
@@ -236,16 +279,18 @@ def done(
 
 
 def drop(ctx: Context, tasks: Sequence[str], phase: str | None, everything: bool) -> Outcome:
-    return run_batch(ctx, _target_ops(OpKind.DROP, tasks, phase, everything, "drop"))
+    return run_batch(ctx, _target_ops("drop", tasks, phase, everything, "drop"))
 
 
 def remove(ctx: Context, tasks: Sequence[str], phase: str | None, everything: bool) -> Outcome:
     if not tasks and phase is None and not everything:
         raise UsageError("todo rm: name the TASK to remove, or use --phase P or --all")
-    return run_batch(ctx, _target_ops(OpKind.RM, tasks, phase, everything, "rm"))
+    return run_batch(ctx, _target_ops("rm", tasks, phase, everything, "rm"))
 
 
 def init(ctx: Context, tasks: Sequence[str], phase: str | None, summary: str | None) -> Outcome:
+    from todocli.ops import Op, OpKind, PhaseItems
+
     if not tasks:
         raise UsageError("todo init: give at least one TASK")
     group = PhaseItems(phase if phase is not None else "Todos", tuple(tasks))
@@ -253,6 +298,8 @@ def init(ctx: Context, tasks: Sequence[str], phase: str | None, summary: str | N
 
 
 def add(ctx: Context, tasks: Sequence[str], phase: str | None) -> Outcome:
+    from todocli.ops import Op, OpKind
+
     if not tasks:
         raise UsageError("todo add: give at least one TASK")
     return run_batch(
@@ -261,27 +308,39 @@ def add(ctx: Context, tasks: Sequence[str], phase: str | None) -> Outcome:
 
 
 def start(ctx: Context, task: str) -> Outcome:
+    from todocli.ops import Op, OpKind
+
     return run_batch(ctx, [Op(OpKind.START, task=task)])
 
 
 def note(ctx: Context, task: str, text: str) -> Outcome:
+    from todocli.ops import Op, OpKind
+
     return run_batch(ctx, [Op(OpKind.NOTE, task=task, text=text)])
 
 
 def block(ctx: Context, task: str, reason: str | None) -> Outcome:
+    from todocli.ops import Op, OpKind
+
     return run_batch(ctx, [Op(OpKind.BLOCK, task=task, text=reason)])
 
 
 def unblock(ctx: Context, task: str) -> Outcome:
+    from todocli.ops import Op, OpKind
+
     return run_batch(ctx, [Op(OpKind.UNBLOCK, task=task)])
 
 
 def clear(ctx: Context, everything: bool) -> Outcome:
+    from todocli.ops import Op, OpKind
+
     return run_batch(ctx, [Op(OpKind.CLEAR, all=everything)])
 
 
 def apply_input(ctx: Context, data: bytes, markdown: bool) -> Outcome:
     """``todo apply``: one JSON document (any dialect) or, with --markdown, markdown."""
+    from todocli.dialects import decode, from_markdown, request
+
     limit = ctx.settings.max_input_bytes
     req: Request
     if markdown:
@@ -302,7 +361,7 @@ def apply_input(ctx: Context, data: bytes, markdown: bool) -> Outcome:
 
 
 def list_path(ctx: Context) -> str:
-    return str(ctx.loc.list_file)
+    return ctx.loc.list_file
 
 
 def log_text(ctx: Context, name: str | None, list_all: bool) -> str:
@@ -315,7 +374,7 @@ def log_text(ctx: Context, name: str | None, list_all: bool) -> str:
             names = []
         if not names:
             return f"No completion logs in {directory}.\n"
-        return "".join(f"{directory / n}\n" for n in names)
+        return "".join(f"{os.path.join(directory, n)}\n" for n in names)
     if name is None:
         logged = ctx.store.state().get("log")
         if not isinstance(logged, str):
@@ -323,7 +382,7 @@ def log_text(ctx: Context, name: str | None, list_all: bool) -> str:
         name = logged
     if os.sep in name or name in ("", ".", ".."):
         raise UsageError(f"todo log: {name!r} is not a log file name (see: todo log --list)")
-    text = read_text(directory / name)
+    text = read_text(os.path.join(directory, name))
     if not text:
-        return f"No completion log {directory / name}.\n"
+        return f"No completion log {os.path.join(directory, name)}.\n"
     return text if text.endswith("\n") else text + "\n"

@@ -6,24 +6,33 @@ file and the line.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
-from pathlib import Path
-from typing import Any
-
 from todocli.errors import UsageError
+from todocli.model import Value
 from todocli.settings import DropPolicy, Settings
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 # Location keys the config file may also hold (flags and environment win).
 LOCATION_KEYS = ("home", "session", "memory_dir")
 
 
-@dataclass(frozen=True)
-class Config:
-    settings: Settings
-    locations: dict[str, object]  # home / session / memory_dir from the file
-    sources: dict[str, str]  # for each setting: "default", the file, or the variable
-    path: Path
+class Config(Value):
+    __slots__ = ("locations", "path", "settings", "sources")
+
+    def __init__(
+        self,
+        settings: Settings,
+        locations: dict[str, object],
+        sources: dict[str, str],
+        path: str,
+    ) -> None:
+        self.settings = settings
+        self.locations = locations  # home / session / memory_dir from the file
+        self.sources = sources  # for each setting: "default", the file, or the variable
+        self.path = path
 
 
 def _convert(key: str, value: object, where: str) -> object:
@@ -58,9 +67,10 @@ def _convert(key: str, value: object, where: str) -> object:
     return converted
 
 
-def _read_file(path: Path) -> dict[str, Any]:
+def _read_file(path: str) -> dict[str, Any]:
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as handle:
+            data = handle.read()
     except FileNotFoundError:
         return {}
     except IsADirectoryError:
@@ -79,10 +89,10 @@ def _read_file(path: Path) -> dict[str, Any]:
         raise UsageError(f"config file {path}: {message}") from None
 
 
-def load(path: Path, env: Mapping[str, str]) -> Config:
+def load(path: str, env: Mapping[str, str]) -> Config:
     """Settings from the file at ``path`` and the environment."""
     data = _read_file(path)
-    names = {f.name for f in fields(Settings)}
+    names = set(Settings.__slots__)
     values: dict[str, object] = {}
     sources = dict.fromkeys(names, "default")
     locations: dict[str, object] = {}
@@ -94,10 +104,10 @@ def load(path: Path, env: Mapping[str, str]) -> Config:
             known = ", ".join(sorted(names | set(LOCATION_KEYS)))
             raise UsageError(f"config file {path}: unknown key {key!r} (known: {known})")
         values[key] = _convert(key, value, f"config file {path}")
-        sources[key] = str(path)
+        sources[key] = path
     for key in names:
         var = f"TODOCLI_{key.upper()}"
         if env.get(var):
             values[key] = _convert(key, env[var], f"environment variable {var}")
             sources[key] = var
-    return Config(replace(Settings(), **values), locations, sources, path)  # type: ignore[arg-type]
+    return Config(Settings().replace(**values), locations, sources, path)

@@ -15,15 +15,15 @@ Errors name the JSON path: ``todos[2].status: unknown status "working"``.
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
-from typing import Any
-
 from todocli.errors import InvalidParamError
 from todocli.markdown import parse
-from todocli.model import Status
+from todocli.model import Status, Value
 from todocli.ops import Op, OpKind, PhaseItems
 from todocli.snapshot import Item
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from typing import Any
 
 TEXT_KEYS = ("content", "title", "description", "text", "step")
 IGNORED_ITEM_KEYS = frozenset({"id", "priority"})
@@ -58,13 +58,15 @@ OP_FIELDS: dict[str, frozenset[str]] = {
 }
 
 
-@dataclass(frozen=True)
-class Request:
+class Request(Value):
     """A parsed input: the ops to run and what the input was."""
 
-    ops: tuple[Op, ...]
-    dialect: str
-    params: object = None  # the input as parsed (JSON context.params_input)
+    __slots__ = ("dialect", "ops", "params")
+
+    def __init__(self, ops: tuple[Op, ...], dialect: str, params: object = None) -> None:
+        self.ops = ops
+        self.dialect = dialect
+        self.params = params  # the input as parsed (JSON context.params_input)
 
     @property
     def query(self) -> bool:
@@ -125,6 +127,8 @@ def decode(data: bytes, limit: int) -> object:
     text = text.removeprefix("\ufeff")  # some Windows tools write one; RFC 8259 allows ignoring it
     if not text.strip():
         raise InputError("input is empty: send a JSON document (see: todo schema)")
+    import json
+
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:

@@ -17,6 +17,7 @@ from todocli.errors import ConflictError, InvalidParamError, UsageError
 from todocli.markdown import parse
 from todocli.model import Diff, Result
 from todocli.outcome import Outcome
+from todocli.render import one_line
 from todocli.store import ENCODING_ERRORS, make_dir
 
 
@@ -61,7 +62,7 @@ def edit(ctx: Context, confirm: Callable[[str], bool] | None = None) -> Outcome:
         doc = parse(edited)
         if doc.warnings:
             for warning in doc.warnings:
-                sys.stderr.write(f"todo: warning: {warning}\n")
+                sys.stderr.write(f"todo: warning: {one_line(warning)}\n")
             if confirm is None or not confirm("Save it anyway?"):
                 keep = True
                 raise InvalidParamError(

@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import os
 import sys
-import traceback
-from collections.abc import Callable, Sequence
-from typing import TextIO
 
 from todocli import commands
 from todocli.commands import Context, Options
 from todocli.errors import InternalError, StorageError, TodoError, UsageError
 from todocli.model import TodoList
 from todocli.outcome import Outcome
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import TextIO
 
 # Global options: the ones that take a value, and the switches.
 VALUE_OPTIONS = frozenset({"--session", "-s", "--file", "--home", "--memory-dir", "--if-rev"})
@@ -81,8 +83,11 @@ def plain_output(opts: Options) -> bool:
 def emit(outcome: Outcome, opts: Options, show_all: bool = False) -> int:
     """Render to stdout in the chosen form; one diagnostic line to stderr on
     failure. Returns the exit status."""
-    for warning in outcome.warnings:
-        write(f"todo: warning: {warning}\n", sys.stderr)
+    if outcome.warnings:
+        from todocli.render import one_line
+
+        for warning in outcome.warnings:
+            write(f"todo: warning: {one_line(warning)}\n", sys.stderr)
     if not (opts.quiet and not outcome.failed):
         if opts.json:
             from todocli.render import to_json
@@ -102,14 +107,15 @@ def emit(outcome: Outcome, opts: Options, show_all: bool = False) -> int:
 
 
 def failure_message(outcome: Outcome) -> str:
-    from todocli.render import error_lines, safe
+    """The one stderr line of a failure."""
+    from todocli.render import error_lines, one_line
 
     if outcome.error is not None:
-        return safe(outcome.error.message)
+        return one_line(outcome.error.message)
     assert outcome.result is not None
     lines = error_lines(outcome.result)
     more = f" (and {len(lines) - 1} more)" if len(lines) > 1 else ""
-    return safe(lines[0]) + more
+    return one_line(lines[0]) + more
 
 
 def report(error: TodoError, opts: Options) -> int:
@@ -144,6 +150,8 @@ def guard(body: Callable[[], int], opts: Callable[[], Options]) -> int:
         return 0
     except Exception as exc:  # the last line of defence: no traceback unless asked
         if os.environ.get("TODOCLI_DEBUG") == "1":
+            import traceback
+
             traceback.print_exc()
         return report(InternalError(f"internal error: {type(exc).__name__}: {exc}"), opts())
 
@@ -198,7 +206,9 @@ def remind(opts: Options, every: int | None) -> int:
         ctx = Context(opts)
         lines = count_round(ctx, ctx.settings.remind_every if every is None else every)
     except TodoError as error:  # a reminder must never break the harness that calls it
-        write(f"todo: {error.message}\n", sys.stderr)
+        from todocli.render import one_line
+
+        write(f"todo: {one_line(error.message)}\n", sys.stderr)
         return 0
     if lines:
         write("\n".join(lines) + "\n")

@@ -11,10 +11,11 @@ error message. A differential test runs every form through both and compares.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-
 from todocli.commands import Options
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
 
 # Command-line option spellings: name -> (destination, takes a value).
 GLOBAL = {
@@ -36,12 +37,16 @@ PHASE = {"--phase": ("phase", True), "-p": ("phase", True)}
 ALL = {"--all": ("all", False), "-a": ("all", False)}
 
 
-@dataclass(frozen=True)
 class Spec:
     """A command's shape: how many positional arguments (None: any) and its options."""
 
-    arity: int | None
-    options: dict[str, tuple[str, bool]] = field(default_factory=dict)
+    __slots__ = ("arity", "options")
+
+    def __init__(
+        self, arity: int | None, options: dict[str, tuple[str, bool]] | None = None
+    ) -> None:
+        self.arity = arity
+        self.options = options or {}
 
 
 COMMANDS = {
@@ -66,12 +71,16 @@ COMMANDS = {
 INT_OPTIONS = {"if_rev", "every"}
 
 
-@dataclass
 class Call:
-    options: Options
-    command: str
-    args: list[str]
-    values: dict[str, str | bool]
+    __slots__ = ("args", "command", "options", "values")
+
+    def __init__(
+        self, options: Options, command: str, args: list[str], values: dict[str, str | bool]
+    ) -> None:
+        self.options = options
+        self.command = command
+        self.args = args
+        self.values = values
 
 
 def _take(

@@ -9,9 +9,7 @@ reminder) and that the file was edited by hand since the last write.
 
 from __future__ import annotations
 
-import hashlib
-
-from todocli.commands import Context
+from todocli.commands import Context, show
 from todocli.markdown import parse
 from todocli.model import Diff, Status, TodoList
 from todocli.outcome import Outcome
@@ -25,9 +23,8 @@ def open_tasks(todo: TodoList) -> list[tuple[str, Status, str]]:
 
 def check(ctx: Context) -> tuple[Outcome, list[tuple[str, Status, str]]]:
     """The list and its open tasks (the caller exits 1 while there are any)."""
-    doc, state = ctx.read()
-    todo = doc.model()
-    return ctx.outcome(todo, ctx.store.rev(state)), open_tasks(todo)
+    outcome = show(ctx)
+    return outcome, open_tasks(outcome.todo)
 
 
 def describe(diff: Diff) -> str:
@@ -59,6 +56,8 @@ def remind(ctx: Context, every: int) -> list[str]:
         rev = store.rev(state)
         last = store.revision(rev) if rev else None
         if last is not None and last != text:
+            import hashlib
+
             seen = hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
             if state.get("hand_seen") != seen:
                 state["hand_seen"] = seen

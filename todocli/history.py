@@ -28,9 +28,9 @@ def history(ctx: Context) -> str:
         lines.append(f"(edited by hand since #{current}; see: todo diff)")
     for rev in reversed(revs):
         body = store.revision(rev) or ""
-        path = store.revs_dir / f"{rev:08d}.md"
         try:
-            when = datetime.fromtimestamp(os.path.getmtime(path)).strftime("%Y-%m-%d %H:%M:%S")
+            stamp = os.path.getmtime(store.revision_path(rev))
+            when = datetime.fromtimestamp(stamp).strftime("%Y-%m-%d %H:%M:%S")
         except OSError:
             when = "?"
         marker = "  (current)" if rev == current else ""

@@ -14,8 +14,6 @@ content index and the summary are derived from the lines by ``reindex``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-
 from todocli.blocks import (
     BOM,
     LineInfo,
@@ -28,6 +26,10 @@ from todocli.blocks import (
     strip_eol,
 )
 from todocli.model import DEFAULT_PHASE, Phase, Status, Task, TodoList
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Sequence
 
 
 class Segment:

@@ -19,12 +19,14 @@ Earlier blocks are never rewritten.
 from __future__ import annotations
 
 import os
-from datetime import datetime
-from pathlib import Path
 
 from todocli.errors import StorageError
 from todocli.model import Status, TodoList
 from todocli.store import ENCODING_ERRORS, make_dir
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from datetime import datetime
 
 
 def log_name(when: datetime) -> str:
@@ -56,12 +58,12 @@ def completion_block(number: int, when: datetime, todo: TodoList) -> str:
     return "\n".join(lines)
 
 
-def append_block(path: Path, block: str) -> None:
+def append_block(path: str, block: str) -> None:
     """Append a block, with a blank line before it when the file has text already.
 
     Opened in append mode: earlier blocks are never rewritten.
     """
-    make_dir(path.parent)
+    make_dir(os.path.dirname(path))
     try:
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         with os.fdopen(fd, "ab") as handle:

@@ -1,15 +1,44 @@
 """The data model: a list is a summary and ordered phases of ordered tasks.
 
-These are plain frozen values. The markdown document (``markdown.Document``) is the
+These are plain values. The markdown document (``markdown.Document``) is the
 mutable, lossless representation of a file; ``Document.model()`` gives one of these.
+
+Value classes here (and elsewhere in the package) are hand-written slotted classes
+on ``Value`` rather than dataclasses: building a dataclass costs about half a
+millisecond of start-up each (and ``dataclasses`` pulls in ``inspect``), and the
+tool starts once per agent step.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import StrEnum
 
 DEFAULT_PHASE = "Todos"
+
+
+class Value:
+    """Equality, hashing and repr from a class's ``__slots__`` (its fields)."""
+
+    __slots__ = ()
+
+    def _fields(self) -> tuple[object, ...]:
+        names: tuple[str, ...] = self.__slots__
+        return tuple(getattr(self, name) for name in names)
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Value)
+            and type(other) is type(self)
+            and self._fields() == other._fields()
+        )
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        names: tuple[str, ...] = self.__slots__
+        pairs = ", ".join(f"{name}={getattr(self, name)!r}" for name in names)
+        return f"{type(self).__name__}({pairs})"
 
 
 class Status(StrEnum):
@@ -76,30 +105,42 @@ def _clip(text: str, width: int | None) -> str:
     return text if width is None or len(text) <= width else text[: width - 1] + "…"
 
 
-@dataclass(frozen=True)
-class Task:
+class Task(Value):
     """One checklist item. Its content is its identity within a list."""
 
-    content: str
-    status: Status = Status.PENDING
-    active_form: str | None = None
-    notes: tuple[str, ...] = ()
+    __slots__ = ("active_form", "content", "notes", "status")
+
+    def __init__(
+        self,
+        content: str,
+        status: Status = Status.PENDING,
+        active_form: str | None = None,
+        notes: tuple[str, ...] = (),
+    ) -> None:
+        self.content = content
+        self.status = status
+        self.active_form = active_form
+        self.notes = notes
 
 
-@dataclass(frozen=True)
-class Phase:
+class Phase(Value):
     """A named group of tasks: a heading with tasks directly under it."""
 
-    name: str
-    tasks: tuple[Task, ...] = ()
+    __slots__ = ("name", "tasks")
+
+    def __init__(self, name: str, tasks: tuple[Task, ...] = ()) -> None:
+        self.name = name
+        self.tasks = tasks
 
 
-@dataclass(frozen=True)
-class TodoList:
+class TodoList(Value):
     """A whole list: an optional summary and its phases in document order."""
 
-    summary: str = ""
-    phases: tuple[Phase, ...] = field(default_factory=tuple)
+    __slots__ = ("phases", "summary")
+
+    def __init__(self, summary: str = "", phases: tuple[Phase, ...] = ()) -> None:
+        self.summary = summary
+        self.phases = phases
 
     def tasks(self) -> list[tuple[Phase, Task]]:
         """Every task with its phase, in the order ``todo show`` numbers them."""
@@ -138,30 +179,43 @@ class TodoList:
         return text[:296] + "..."
 
 
-@dataclass(frozen=True)
-class OpError:
+class OpError(Value):
     """One failed operation of a batch: its 0-based index and the reason."""
 
-    index: int
-    message: str
-    code: str = "INVALID_PARAM"
-    path: str = ""  # where in the input, e.g. "todos[2].status"; empty for flag input
+    __slots__ = ("code", "index", "message", "path")
+
+    def __init__(
+        self, index: int, message: str, code: str = "INVALID_PARAM", path: str = ""
+    ) -> None:
+        self.index = index
+        self.message = message
+        self.code = code
+        self.path = path  # where in the input, e.g. "todos[2].status"; empty for flag input
 
 
-@dataclass(frozen=True)
-class StatusChange:
-    content: str
-    old: Status
-    new: Status
+class StatusChange(Value):
+    __slots__ = ("content", "new", "old")
+
+    def __init__(self, content: str, old: Status, new: Status) -> None:
+        self.content = content
+        self.old = old
+        self.new = new
 
 
-@dataclass(frozen=True)
-class Diff:
+class Diff(Value):
     """What differs between two lists, task by task (content is identity)."""
 
-    added: tuple[str, ...] = ()
-    removed: tuple[str, ...] = ()
-    changed: tuple[StatusChange, ...] = ()
+    __slots__ = ("added", "changed", "removed")
+
+    def __init__(
+        self,
+        added: tuple[str, ...] = (),
+        removed: tuple[str, ...] = (),
+        changed: tuple[StatusChange, ...] = (),
+    ) -> None:
+        self.added = added
+        self.removed = removed
+        self.changed = changed
 
     def __bool__(self) -> bool:
         return bool(self.added or self.removed or self.changed)
@@ -181,22 +235,51 @@ class Diff:
         )
 
 
-@dataclass(frozen=True)
-class Result:
+class Result(Value):
     """What one batch did: the engine's answer, which every renderer draws from."""
 
-    old: TodoList
-    new: TodoList
-    errors: tuple[OpError, ...] = ()
-    warnings: tuple[str, ...] = ()
-    written: bool = False  # the list's text changed and is to be stored
-    query: bool = False  # the batch only asked to see the list
-    diff: Diff = field(default_factory=Diff)
-    dropped_open: tuple[str, ...] = ()  # open tasks a snapshot removed
-    hand_edit: Diff | None = None  # edits made by hand since the last write
-    overridden: tuple[str, ...] = ()  # hand-edited tasks this batch changed again
-    completed: TodoList | None = None  # the finished list, when this batch finished it
-    wiped: bool = False  # the finished list was cleared
+    __slots__ = (
+        "completed",
+        "diff",
+        "dropped_open",
+        "errors",
+        "hand_edit",
+        "new",
+        "old",
+        "overridden",
+        "query",
+        "warnings",
+        "wiped",
+        "written",
+    )
+
+    def __init__(
+        self,
+        old: TodoList,
+        new: TodoList,
+        errors: tuple[OpError, ...] = (),
+        warnings: tuple[str, ...] = (),
+        written: bool = False,
+        query: bool = False,
+        diff: Diff | None = None,
+        dropped_open: tuple[str, ...] = (),
+        hand_edit: Diff | None = None,
+        overridden: tuple[str, ...] = (),
+        completed: TodoList | None = None,
+        wiped: bool = False,
+    ) -> None:
+        self.old = old
+        self.new = new
+        self.errors = errors
+        self.warnings = warnings
+        self.written = written  # the list's text changed and is to be stored
+        self.query = query  # the batch only asked to see the list
+        self.diff = diff if diff is not None else Diff()
+        self.dropped_open = dropped_open  # open tasks a snapshot removed
+        self.hand_edit = hand_edit  # edits made by hand since the last write
+        self.overridden = overridden  # hand-edited tasks this batch changed again
+        self.completed = completed  # the finished list, when this batch finished it
+        self.wiped = wiped  # the finished list was cleared
 
     @property
     def ok(self) -> bool:

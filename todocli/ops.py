@@ -14,15 +14,17 @@ of in-progress tasks is kept up to date rather than searched for.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 
 from todocli.errors import InternalError
 from todocli.markdown import Document, TaskNode, parse
-from todocli.model import DEFAULT_PHASE, Diff, OpError, Result, Status, TodoList
+from todocli.model import DEFAULT_PHASE, Diff, OpError, Result, Status, TodoList, Value
 from todocli.settings import DropPolicy, Settings
 from todocli.snapshot import Item, write_snapshot
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from collections.abc import Collection, Sequence
 
 
 class OpKind(StrEnum):
@@ -40,30 +42,61 @@ class OpKind(StrEnum):
     CLEAR = "clear"
 
 
-@dataclass(frozen=True)
-class PhaseItems:
+class PhaseItems(Value):
     """One phase of an ``init`` list."""
 
-    phase: str
-    items: tuple[str, ...]
+    __slots__ = ("items", "phase")
+
+    def __init__(self, phase: str, items: tuple[str, ...]) -> None:
+        self.phase = phase
+        self.items = items
 
 
-@dataclass(frozen=True)
-class Op:
+class Op(Value):
     """One operation. Which fields matter depends on ``kind`` (see ``Engine``)."""
 
-    kind: OpKind
-    task: str | None = None
-    phase: str | None = None
-    items: tuple[str, ...] | None = None  # append
-    phases: tuple[PhaseItems, ...] | None = None  # init
-    text: str | None = None  # note text; block reason
-    todos: tuple[Item, ...] | None = None  # write
-    summary: str | None = None  # write / init; None keeps the summary
-    all: bool = False  # clear: every task, not only the closed ones
-    default_phase: bool = False  # append without a phase: the list's last phase
-    current: bool = False  # done/drop without a target (flag form): the task in progress
-    path: str = ""  # where the op came from in the input, e.g. "ops[2]"
+    __slots__ = (
+        "all",
+        "current",
+        "default_phase",
+        "items",
+        "kind",
+        "path",
+        "phase",
+        "phases",
+        "summary",
+        "task",
+        "text",
+        "todos",
+    )
+
+    def __init__(
+        self,
+        kind: OpKind,
+        task: str | None = None,
+        phase: str | None = None,
+        items: tuple[str, ...] | None = None,
+        phases: tuple[PhaseItems, ...] | None = None,
+        text: str | None = None,
+        todos: tuple[Item, ...] | None = None,
+        summary: str | None = None,
+        all: bool = False,
+        default_phase: bool = False,
+        current: bool = False,
+        path: str = "",
+    ) -> None:
+        self.kind = kind
+        self.task = task
+        self.phase = phase
+        self.items = items  # append
+        self.phases = phases  # init
+        self.text = text  # note text; block reason
+        self.todos = todos  # write
+        self.summary = summary  # write / init; None keeps the summary
+        self.all = all  # clear: every task, not only the closed ones
+        self.default_phase = default_phase  # append without a phase: the last phase
+        self.current = current  # done/drop with no target (flag form): the task in progress
+        self.path = path  # where the op came from in the input, e.g. "ops[2]"
 
 
 class OpFailure(Exception):

@@ -2,24 +2,47 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from todocli.errors import TodoError
 from todocli.model import Result, TodoList
 
 
-@dataclass
 class Outcome:
-    todo: TodoList  # the list to show: after the command, or as it stands on error
-    result: Result | None = None  # the engine's answer, for commands that ran a batch
-    error: TodoError | None = None  # a failure of the whole command
-    session: str | None = None  # None for a --file list
-    file: str = ""
-    rev: int = 0
-    params_input: object = None
-    logged_to: str | None = None
-    notices: list[str] = field(default_factory=list)  # extra lines shown before the list
-    warnings: list[str] = field(default_factory=list)  # about the file (unknown markers...)
+    __slots__ = (
+        "error",
+        "file",
+        "logged_to",
+        "notices",
+        "params_input",
+        "result",
+        "rev",
+        "session",
+        "todo",
+        "warnings",
+    )
+
+    def __init__(
+        self,
+        todo: TodoList,
+        result: Result | None = None,
+        error: TodoError | None = None,
+        session: str | None = None,
+        file: str = "",
+        rev: int = 0,
+        params_input: object = None,
+        logged_to: str | None = None,
+        notices: list[str] | None = None,
+        warnings: list[str] | None = None,
+    ) -> None:
+        self.todo = todo  # the list to show: after the command, or as it stands on error
+        self.result = result  # the engine's answer, for commands that ran a batch
+        self.error = error  # a failure of the whole command
+        self.session = session  # None for a --file list
+        self.file = file
+        self.rev = rev
+        self.params_input = params_input
+        self.logged_to = logged_to
+        self.notices = notices if notices is not None else []  # lines shown before the list
+        self.warnings = warnings if warnings is not None else []  # about the file
 
     @property
     def failed(self) -> bool:

@@ -2,40 +2,56 @@
 asks platformdirs for the platform's defaults.
 
 Precedence for each location: command-line flag > environment > config > default.
+
+Paths are plain strings (``os.path``), not ``pathlib``: the agent's path starts a
+process per call, and ``pathlib`` alone costs a few milliseconds to import.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass
-from pathlib import Path
+import sys
 
 from todocli.errors import UsageError
+from todocli.model import Value
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 SESSION_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 SESSION_RULE = (
     "a session name is 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit"
 )
 DEFAULT_SESSION = "default"
+APP = "todocli"
 
 
-@dataclass(frozen=True)
-class Locations:
+class Locations(Value):
     """Every path one invocation uses."""
 
-    home: Path
-    session: str
-    list_file: Path  # the markdown list
-    is_session: bool  # a session list (False: a --file list)
-    memory_dir: Path  # completion logs
-    state_dir: Path  # lock, revisions, counters: always under the home
+    __slots__ = ("home", "is_session", "list_file", "memory_dir", "session", "state_dir")
+
+    def __init__(
+        self,
+        home: str,
+        session: str,
+        list_file: str,
+        is_session: bool,
+        memory_dir: str,
+        state_dir: str,
+    ) -> None:
+        self.home = home
+        self.session = session
+        self.list_file = list_file  # the markdown list
+        self.is_session = is_session  # a session list (False: a --file list)
+        self.memory_dir = memory_dir  # completion logs
+        self.state_dir = state_dir  # lock, revisions, counters: always under the home
 
     @property
-    def lock_file(self) -> Path:
-        return self.state_dir / "lock"
+    def lock_file(self) -> str:
+        return os.path.join(self.state_dir, "lock")
 
 
 def check_session(name: str) -> str:
@@ -44,18 +60,50 @@ def check_session(name: str) -> str:
     return name
 
 
-def default_home() -> Path:
+def _plain_linux() -> bool:
+    """Linux, not Android: where platformdirs' answer is the XDG rule below."""
+    env = os.environ
+    android = hasattr(sys, "getandroidapilevel") or (
+        env.get("ANDROID_DATA") == "/data" and env.get("ANDROID_ROOT") == "/system"
+    )
+    return sys.platform.startswith("linux") and not android
+
+
+def _xdg_dir(variable: str, default: str) -> str | None:
+    """platformdirs' Unix rule for a user directory, or None when it is not the
+    simple case (a HOME that is set but not absolute): then ask platformdirs."""
+    path = os.environ.get(variable, "")
+    if os.path.isabs(path):
+        return os.path.join(path, APP)
+    home = os.environ.get("HOME")
+    if home is not None and not os.path.isabs(home):
+        return None
+    expanded = os.path.expanduser(default)
+    return os.path.join(expanded, APP) if os.path.isabs(expanded) else None
+
+
+def default_home() -> str:
+    """``platformdirs.user_data_dir("todocli")``; computed without importing it on
+    plain Linux (a test proves the two agree)."""
+    if _plain_linux():
+        fast = _xdg_dir("XDG_DATA_HOME", "~/.local/share")
+        if fast is not None:
+            return fast
     import platformdirs
 
-    return Path(platformdirs.user_data_dir("todocli"))
+    return platformdirs.user_data_dir(APP)
 
 
-def default_config_file(env: Mapping[str, str]) -> Path:
+def default_config_file(env: Mapping[str, str]) -> str:
+    """``TODOCLI_CONFIG``, else ``platformdirs.user_config_dir("todocli")/config.toml``."""
     if env.get("TODOCLI_CONFIG"):
-        return Path(env["TODOCLI_CONFIG"]).expanduser()
-    import platformdirs
+        return os.path.expanduser(env["TODOCLI_CONFIG"])
+    directory = _xdg_dir("XDG_CONFIG_HOME", "~/.config") if _plain_linux() else None
+    if directory is None:
+        import platformdirs
 
-    return Path(platformdirs.user_config_dir("todocli")) / "config.toml"
+        directory = platformdirs.user_config_dir(APP)
+    return os.path.join(directory, "config.toml")
 
 
 def resolve(
@@ -82,28 +130,29 @@ def resolve(
     home_text = pick(home, "TODOCLI_HOME", "home")
     if home_text == "":
         raise UsageError("--home needs a directory")
-    home_path = Path(home_text).expanduser() if home_text else default_home()
-    home_path = Path(os.path.abspath(home_path))
+    home_path = os.path.abspath(os.path.expanduser(home_text) if home_text else default_home())
     chosen = pick(session, "TODOCLI_SESSION", "session")
     name = check_session(DEFAULT_SESSION if chosen is None else chosen)
     file_text = pick(file, "TODOCLI_FILE", "file")
     memory_text = pick(memory_dir, "TODOCLI_MEMORY_DIR", "memory_dir")
     memory = (
-        Path(os.path.abspath(Path(memory_text).expanduser()))
+        os.path.abspath(os.path.expanduser(memory_text))
         if memory_text
-        else home_path / "memory" / "todos"
+        else os.path.join(home_path, "memory", "todos")
     )
     if file_text:
-        list_file = Path(os.path.abspath(Path(file_text).expanduser()))
+        import hashlib
+
+        list_file = os.path.abspath(os.path.expanduser(file_text))
         # Keyed by the real path, so two names for one file share one lock.
         key = hashlib.sha256(os.path.realpath(list_file).encode()).hexdigest()[:16]
-        state = home_path / "state" / "files" / key
+        state = os.path.join(home_path, "state", "files", key)
         return Locations(home_path, name, list_file, False, memory, state)
     return Locations(
         home_path,
         name,
-        home_path / "sessions" / f"{name}.md",
+        os.path.join(home_path, "sessions", f"{name}.md"),
         True,
         memory,
-        home_path / "state" / "sessions" / name,
+        os.path.join(home_path, "state", "sessions", name),
     )

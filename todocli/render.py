@@ -9,12 +9,14 @@ progress; and last the recap line.
 
 from __future__ import annotations
 
-import json
 import re
-from typing import Any
 
 from todocli.model import Phase, Result, Status, Task, TodoList
 from todocli.outcome import Outcome
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from typing import Any
 
 JSON_VERSION = 1
 # Seed 001's reminder, returned with every non-empty list.
@@ -30,6 +32,7 @@ MARKS = {
     Status.BLOCKED: "[!]",
 }
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_LINE_BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 MOST_NAMED = 5  # names per change line before "(+N more)"
 
 
@@ -37,6 +40,12 @@ def safe(text: str) -> str:
     """Text with control characters (ESC among them) shown as escapes, so a task's
     text never drives a terminal."""
     return _CONTROL.sub(lambda m: m.group(0).encode("unicode_escape").decode("ascii"), text)
+
+
+def one_line(text: str) -> str:
+    """An error or diagnostic as one line: control characters and line breaks
+    (which input echoed in a message may hold) shown as escapes."""
+    return _LINE_BREAKS.sub(lambda m: m.group(0).encode("unicode_escape").decode("ascii"), text)
 
 
 def _names(names: list[str] | tuple[str, ...]) -> str:
@@ -158,9 +167,9 @@ def plain(outcome: Outcome) -> str:
     lines: list[str] = []
     result = outcome.result
     if outcome.error is not None:
-        lines.append(f"Errors: {safe(outcome.error.message)}")
+        lines.append(f"Errors: {one_line(outcome.error.message)}")
     elif result is not None and result.errors:
-        lines.append("Errors: " + "; ".join(safe(e) for e in error_lines(result)))
+        lines.append("Errors: " + "; ".join(one_line(e) for e in error_lines(result)))
     lines += change_lines(outcome)
     if outcome.todo.tasks():
         lines += list_lines(outcome.todo)
@@ -273,4 +282,6 @@ def _hand_edit_json(result: Result | None) -> dict[str, Any] | None:
 
 
 def to_json(outcome: Outcome) -> str:
+    import json
+
     return json.dumps(envelope(outcome), ensure_ascii=False, indent=2) + "\n"

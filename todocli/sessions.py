@@ -28,7 +28,7 @@ def parse_duration(text: str) -> float:
 
 
 def _session_files(ctx: Context) -> list[Path]:
-    folder = ctx.loc.home / "sessions"
+    folder = Path(ctx.loc.home) / "sessions"
     try:
         names = sorted(os.listdir(folder))
     except FileNotFoundError:
@@ -41,11 +41,11 @@ def _session_files(ctx: Context) -> list[Path]:
 def sessions(ctx: Context) -> str:
     files = _session_files(ctx)
     if not files:
-        return f"No sessions in {ctx.loc.home / 'sessions'}.\n"
+        return f"No sessions in {Path(ctx.loc.home) / 'sessions'}.\n"
     width = max(len(f.stem) for f in files)
     lines = []
     for path in files:
-        todo = parse(read_text(path)).model()
+        todo = parse(read_text(str(path))).model()
         stats = todo.stats()
         done = stats["completed"] + stats["abandoned"]
         when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
@@ -71,7 +71,7 @@ def gc(ctx: Context, older_than: str) -> str:
             continue
         except OSError as exc:
             raise StorageError(f"cannot remove {path}: {exc.strerror}") from None
-        shutil.rmtree(ctx.loc.home / "state" / "sessions" / path.stem, ignore_errors=True)
+        shutil.rmtree(Path(ctx.loc.home) / "state" / "sessions" / path.stem, ignore_errors=True)
         removed.append(path.stem)
     if not removed:
         return f"No session is older than {older_than}.\n"

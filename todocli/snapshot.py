@@ -10,25 +10,47 @@ the task before them in the snapshot, in that task's style.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-
 from todocli.markdown import Document, TaskNode, parse, render_canonical
-from todocli.model import DEFAULT_PHASE, Phase, Status, Task, TodoList
+from todocli.model import DEFAULT_PHASE, Phase, Status, Task, TodoList, Value
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 
-@dataclass(frozen=True)
-class Item:
+class Item(Value):
     """One task of a snapshot, as the engine receives it."""
 
-    content: str
-    status: Status = Status.PENDING
-    active_form: str | None = None
-    phase: str | None = None  # None: where it already is, or beside the item before it
-    notes: tuple[str, ...] | None = None  # None: keep the notes it has
-    keep_active_form: bool = False  # the input said nothing about the active form
-    path: str = ""  # where it came from in the input, e.g. "todos[2]"
-    key: str = "content"  # the input's name for its text: content, title, step...
+    __slots__ = (
+        "active_form",
+        "content",
+        "keep_active_form",
+        "key",
+        "notes",
+        "path",
+        "phase",
+        "status",
+    )
+
+    def __init__(
+        self,
+        content: str,
+        status: Status = Status.PENDING,
+        active_form: str | None = None,
+        phase: str | None = None,
+        notes: tuple[str, ...] | None = None,
+        keep_active_form: bool = False,
+        path: str = "",
+        key: str = "content",
+    ) -> None:
+        self.content = content
+        self.status = status
+        self.active_form = active_form
+        self.phase = phase  # None: where it already is, or beside the item before it
+        self.notes = notes  # None: keep the notes it has
+        self.keep_active_form = keep_active_form  # the input said nothing about it
+        self.path = path  # where it came from in the input, e.g. "todos[2]"
+        self.key = key  # the input's name for its text: content, title, step...
 
 
 def write_snapshot(doc: Document, items: Sequence[Item], summary: str | None) -> Document:

@@ -7,40 +7,42 @@ the old one with ``os.replace``: a killed process leaves the old or the new file
 never a torn one. A list that is a symlink stays one: the write goes to its target.
 
 Files are read and written as UTF-8 with ``surrogateescape``, so even bytes that are
-not UTF-8 come back out exactly as they went in.
+not UTF-8 come back out exactly as they went in. Paths are strings (see ``paths``).
 """
 
 from __future__ import annotations
 
-import contextlib
-import errno
-import json
 import os
-import tempfile
 import time
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 from todocli.errors import BusyError, StorageError
-from todocli.paths import Locations
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from types import TracebackType
+    from typing import Any
+
+    from todocli.locking import ListLock
+    from todocli.paths import Locations
 
 KEEP_REVISIONS = 100  # the spec asks for at least 50
+ENCODING_ERRORS = "surrogateescape"
 TEMP_SUFFIX = ".todo-tmp"
 STALE_TEMP_SECONDS = 30
-ENCODING_ERRORS = "surrogateescape"
+_ENOSPC = 28
 
 
 def _reason(exc: OSError) -> str:
-    if exc.errno == errno.ENOSPC:
+    if exc.errno == _ENOSPC:
         return "no space left on the device"
     return exc.strerror or str(exc)
 
 
-def read_text(path: Path) -> str:
+def read_text(path: str) -> str:
     """The file's text; an empty string when it does not exist yet."""
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as handle:
+            data = handle.read()
     except FileNotFoundError:
         return ""
     except IsADirectoryError:
@@ -50,31 +52,34 @@ def read_text(path: Path) -> str:
     return data.decode("utf-8", ENCODING_ERRORS)
 
 
-def make_dir(path: Path) -> None:
+def make_dir(path: str) -> None:
     try:
-        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        os.makedirs(path, mode=0o700, exist_ok=True)
+    except FileExistsError:
+        pass  # a file is in the way: reported just below
     except OSError as exc:
         raise StorageError(f"cannot create directory {path}: {_reason(exc)}") from None
-    if not path.is_dir():
+    if not os.path.isdir(path):
         raise StorageError(f"cannot create directory {path}: a file is in the way")
 
 
-def atomic_write(path: Path, text: str) -> None:
+def atomic_write(path: str, text: str) -> None:
     """Replace the file's content in one step (temp file, fsync, os.replace)."""
-    target = Path(os.path.realpath(path))
-    if target.is_dir():
+    target = os.path.realpath(path)
+    if os.path.isdir(target):
         raise StorageError(f"cannot write {path}: it is a directory")
-    make_dir(target.parent)
+    folder, name = os.path.split(target)
+    make_dir(folder)
     try:
-        mode = target.stat().st_mode & 0o7777
+        mode = os.stat(target).st_mode & 0o7777
     except FileNotFoundError:
         mode = 0o600
     except OSError as exc:
         raise StorageError(f"cannot write {path}: {_reason(exc)}") from None
-    _remove_stale_temps(target)
+    _remove_stale_temps(folder, name)
     tmp = ""
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=TEMP_SUFFIX, dir=target.parent)
+        fd, tmp = _make_temp(folder, name)
         with os.fdopen(fd, "wb") as handle:
             handle.write(text.encode("utf-8", ENCODING_ERRORS))
             handle.flush()
@@ -82,37 +87,53 @@ def atomic_write(path: Path, text: str) -> None:
         os.chmod(tmp, mode)
         os.replace(tmp, target)
         tmp = ""
-        _fsync_dir(target.parent)
+        _fsync_dir(folder)
     except OSError as exc:
         raise StorageError(f"cannot write {path}: {_reason(exc)}") from None
     finally:
         if tmp:
-            with contextlib.suppress(OSError):
+            try:  # noqa: SIM105 - contextlib would cost start-up for one suppress
                 os.unlink(tmp)
+            except OSError:
+                pass
 
 
-def _remove_stale_temps(target: Path) -> None:
+def _make_temp(folder: str, name: str) -> tuple[int, str]:
+    """A new file beside the target, created exclusively (``tempfile`` costs more to
+    import than this does to write)."""
+    for _ in range(100):
+        tmp = os.path.join(folder, f".{name}.{os.urandom(6).hex()}{TEMP_SUFFIX}")
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name beside {name}")
+
+
+def _remove_stale_temps(folder: str, name: str) -> None:
     """Remove temp files a killed writer of this file left behind.
 
     Writers hold the list's lock, so another writer's temp file can only be a
     dead one's; the age check spares a writer that reached the same file through
     another home (and so another lock).
     """
-    prefix = f".{target.name}."
+    prefix = f".{name}."
     try:
-        names = os.listdir(target.parent)
+        names = os.listdir(folder)
     except OSError:
         return
     cutoff = time.time() - STALE_TEMP_SECONDS
-    for name in names:
-        if name.startswith(prefix) and name.endswith(TEMP_SUFFIX):
-            path = target.parent / name
-            with contextlib.suppress(OSError):
-                if path.stat().st_mtime < cutoff:
-                    path.unlink()
+    for entry in names:
+        if entry.startswith(prefix) and entry.endswith(TEMP_SUFFIX):
+            stale = os.path.join(folder, entry)
+            try:
+                if os.stat(stale).st_mtime < cutoff:
+                    os.unlink(stale)
+            except OSError:
+                pass
 
 
-def _fsync_dir(path: Path) -> None:
+def _fsync_dir(path: str) -> None:
     try:
         fd = os.open(path, os.O_RDONLY)
     except OSError:
@@ -131,26 +152,22 @@ class Store:
     def __init__(self, loc: Locations, lock_timeout: float = 10) -> None:
         self.loc = loc
         self.lock_timeout = lock_timeout
-        self.state_file = loc.state_dir / "state.json"
-        self.revs_dir = loc.state_dir / "revs"
+        self.state_file = os.path.join(loc.state_dir, "state.json")
+        self.revs_dir = os.path.join(loc.state_dir, "revs")
 
     # -- the list ------------------------------------------------------------------------
 
     def read(self) -> str:
         return read_text(self.loc.list_file)
 
-    def exists(self) -> bool:
-        return self.loc.list_file.exists()
-
     # -- state ---------------------------------------------------------------------------
 
     def state(self) -> dict[str, Any]:
-        try:
-            raw = self.state_file.read_text(encoding="utf-8")
-        except FileNotFoundError:
+        raw = read_text(self.state_file)
+        if not raw:
             return {}
-        except OSError as exc:
-            raise StorageError(f"cannot read {self.state_file}: {_reason(exc)}") from None
+        import json
+
         try:
             data = json.loads(raw)
         except ValueError:
@@ -158,8 +175,10 @@ class Store:
         return data if isinstance(data, dict) else {}
 
     def save_state(self, state: dict[str, Any]) -> None:
+        import json
+
         make_dir(self.loc.state_dir)
-        state["list"] = str(self.loc.list_file)
+        state["list"] = self.loc.list_file
         atomic_write(self.state_file, json.dumps(state, indent=1, sort_keys=True) + "\n")
 
     @staticmethod
@@ -169,10 +188,14 @@ class Store:
 
     # -- revisions -----------------------------------------------------------------------
 
+    def revision_path(self, rev: int) -> str:
+        return os.path.join(self.revs_dir, f"{rev:08d}.md")
+
     def revision(self, rev: int) -> str | None:
         """The text written as revision ``rev``, if it is still kept."""
         try:
-            return (self.revs_dir / f"{rev:08d}.md").read_bytes().decode("utf-8", ENCODING_ERRORS)
+            with open(self.revision_path(rev), "rb") as handle:
+                return handle.read().decode("utf-8", ENCODING_ERRORS)
         except OSError:
             return None
 
@@ -192,33 +215,54 @@ class Store:
         atomic_write(self.loc.list_file, text)
         rev = self.rev(state) + 1
         make_dir(self.revs_dir)
-        atomic_write(self.revs_dir / f"{rev:08d}.md", text)
+        atomic_write(self.revision_path(rev), text)
         for old in self.revisions()[:-KEEP_REVISIONS]:
-            with contextlib.suppress(OSError):
-                os.unlink(self.revs_dir / f"{old:08d}.md")
+            try:  # noqa: SIM105 - contextlib would cost start-up for one suppress
+                os.unlink(self.revision_path(old))
+            except OSError:
+                pass
         state["rev"] = rev
         self.save_state(state)
         return rev
 
     # -- the lock ------------------------------------------------------------------------
 
-    @contextlib.contextmanager
-    def locked(self) -> Iterator[None]:
-        """Hold the list's lock (a kernel lock: a killed holder releases it)."""
-        from filelock import FileLock, Timeout
+    def locked(self) -> Held:
+        """Hold the list's lock for a ``with`` block."""
+        return Held(self)
 
-        make_dir(self.loc.state_dir)
-        lock = FileLock(str(self.loc.lock_file), timeout=self.lock_timeout)
+
+class Held:
+    """The list's lock, held for a ``with`` block; BUSY (exit 5) after the timeout."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.lock: ListLock | None = None
+
+    def __enter__(self) -> Held:
+        from todocli.locking import ListLock, LockTimeout
+
+        loc = self.store.loc
+        make_dir(loc.state_dir)
+        lock = ListLock(loc.lock_file, self.store.lock_timeout)
         try:
-            lock.acquire()
-        except Timeout:
+            lock.__enter__()
+        except LockTimeout:
             raise BusyError(
-                f"another todo process holds the lock {self.loc.lock_file} "
-                f"(waited {self.lock_timeout:g} s; raise lock_timeout to wait longer)"
+                f"another todo process holds the lock {loc.lock_file} "
+                f"(waited {self.store.lock_timeout:g} s; raise lock_timeout to wait longer)"
             ) from None
         except OSError as exc:
-            raise StorageError(f"cannot lock {self.loc.lock_file}: {_reason(exc)}") from None
-        try:
-            yield
-        finally:
-            lock.release()
+            raise StorageError(f"cannot lock {loc.lock_file}: {_reason(exc)}") from None
+        self.lock = lock
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        if self.lock is not None:
+            self.lock.__exit__(kind, error, trace)
+            self.lock = None
