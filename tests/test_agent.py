@@ -478,3 +478,20 @@ def test_clear_delay_removes_closed_tasks_at_a_later_write(
     monkeypatch.setenv("TODOCLI_NOW", "2026-11-21T10:01:01")
     todo("note", "B", "a minute later")
     assert "A" not in listing(home).read_text()
+
+
+def test_a_successful_call_that_changes_nothing_restarts_the_count(todo: Todo) -> None:
+    todo("add", "A", "B")
+    todo("remind")
+    todo("remind")
+    assert todo("start", "A").code == 0  # already in progress: nothing to write
+    assert [todo("remind").out for _ in range(2)] == ["", ""]
+
+
+def test_each_failure_is_told_once_even_at_the_same_revision(todo: Todo) -> None:
+    todo("add", "A")
+    todo("done", "nope")
+    assert todo("remind", "-e", "10").out.startswith("<reminder>Your last todo update failed")
+    todo("done", "nope again")
+    assert 'failed (Task "nope again" not found' in todo("remind", "-e", "10").out
+    assert todo("remind", "-e", "10").out == ""

@@ -225,12 +225,13 @@ def test_apply_a_single_op_object(todo: Todo, home: Path) -> None:
 def test_queries_show_the_list_and_write_nothing(todo: Todo, home: Path, payload: str) -> None:
     todo("add", "A")
     before = session_file(home).read_bytes()
-    state = (home / "state" / "sessions" / "default" / "state.json").read_bytes()
+    state_dir = home / "state" / "sessions" / "default"
+    state = {p.name: p.read_bytes() for p in state_dir.iterdir() if p.is_file()}
     result = todo("apply", stdin=payload)
     assert result.code == 0
     assert "#1 [/] A" in result.out
     assert session_file(home).read_bytes() == before
-    assert (home / "state" / "sessions" / "default" / "state.json").read_bytes() == state
+    assert {p.name: p.read_bytes() for p in state_dir.iterdir() if p.is_file()} == state
 
 
 def test_empty_todos_clears_the_list(todo: Todo, home: Path) -> None:

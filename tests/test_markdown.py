@@ -263,6 +263,13 @@ def test_notes_are_added_under_their_task_with_a_separator() -> None:
     assert model(doc.text()).phases[0].tasks[0].notes == ("first", "second\nline")
 
 
+def test_a_note_under_a_task_nested_on_one_line_stays_under_it() -> None:
+    doc = todocli.loads("- - [ ] a\n")
+    doc.add_note(node(doc, "a"), "n")
+    assert doc.text() == "- - [ ] a\n    > n\n"
+    assert model(doc.text()).phases[0].tasks[0].notes == ("n",)
+
+
 def test_note_copies_the_prefix_of_existing_notes() -> None:
     doc = todocli.loads("- [ ] a\n    >  old\n")
     doc.add_note(node(doc, "a"), "new")

@@ -131,3 +131,22 @@ def test_a_status_change_alters_exactly_one_character_of_one_line(
     assert len(differing) == 1
     assert after[differing[0]] == status.marker
     assert todocli.loads(after).find(target.content) is not None
+
+
+@settings(max_examples=500)
+@given(st.one_of(markdownish(), todo_lists().map(todocli.dumps)))
+def test_the_scanners_fast_path_reads_lines_as_the_general_path_does(text: str) -> None:
+    from todocli.blocks import Scanner, split_lines
+
+    lines = split_lines(text)
+    fast, general = Scanner(), Scanner()
+    general.fast = False
+    seen = [vars_of(i) for i in fast.scan(lines)]
+    expected = [vars_of(i) for i in general.scan(lines)]
+    assert seen == expected
+
+
+def vars_of(info: object) -> tuple[object, ...]:
+    task = getattr(info, "task", None)
+    task_fields = tuple(getattr(task, n) for n in task.__slots__) if task else None
+    return (*(getattr(info, n) for n in info.__slots__ if n != "task"), task_fields)  # type: ignore[attr-defined]

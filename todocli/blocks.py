@@ -12,7 +12,6 @@ task item the line belongs to. It never changes a line.
 from __future__ import annotations
 
 import re
-from enum import Enum
 
 from todocli.model import MARKER_STATUS, Status
 
@@ -26,6 +25,10 @@ _SETEXT_RE = re.compile(r"(?:=+|-+)[ \t]*$")
 # editors write. Group 1 is the marker character (empty for []).
 _TASK_RE = re.compile(r"(?:\[([^\]\\]?)\]|\\\[([^\]\\])\\\])(?=[ \t]|$)")
 _ACTIVE_RE = re.compile(r"[ \t]*<!--[ \t]*active:(.*?)-->[ \t]*$")
+_WS_RE = re.compile(r"[ \t]*")
+# The commonest line of a checklist: a task item at column 0 with text after its
+# marker. Scanner._line serves it without the general machinery (same result).
+_SIMPLE_TASK_RE = re.compile(r"([-*+]) (?=(?:\[[^\]\\]?\]|\\\[[^\]\\]\\\])[ \t]+[^ \t])")
 
 _HTML_BLOCK_TAGS = frozenset(
     [
@@ -93,33 +96,51 @@ _HTML_BLOCK_TAGS = frozenset(
         "ul",
     ]
 )
-_HTML1_RE = re.compile(r"<(?:script|pre|style|textarea)(?:[ \t>]|$)", re.IGNORECASE)
-_HTML1_END_RE = re.compile(r"</(?:script|pre|style|textarea)>", re.IGNORECASE)
-_HTML6_RE = re.compile(r"</?([A-Za-z][A-Za-z0-9]*)(?:[ \t]|/?>|$)")
 _ATTR = (
     r"""(?:[ \t]+[A-Za-z_:][A-Za-z0-9_.:-]*(?:[ \t]*=[ \t]*(?:[^ \t"'=<>`]+|'[^']*'|"[^"]*"))?)"""
 )
-_HTML7_RE = re.compile(
-    rf"(?:<[A-Za-z][A-Za-z0-9-]*{_ATTR}*[ \t]*/?>|</[A-Za-z][A-Za-z0-9-]*[ \t]*>)[ \t]*$"
-)
 
-_HTML_ENDS = (
-    ("<!--", re.compile(r"-->")),
-    ("<?", re.compile(r"\?>")),
-    ("<![CDATA[", re.compile(r"\]\]>")),
-)
-_HTML4_END_RE = re.compile(">")
+
+class _Html:
+    """The HTML-block patterns, compiled on first use: most lists hold no HTML, and
+    compiling them costs start-up on every call."""
+
+    def __init__(self) -> None:
+        self.kind1 = re.compile(r"<(?:script|pre|style|textarea)(?:[ \t>]|$)", re.IGNORECASE)
+        self.kind1_end = re.compile(r"</(?:script|pre|style|textarea)>", re.IGNORECASE)
+        self.kind6 = re.compile(r"</?([A-Za-z][A-Za-z0-9]*)(?:[ \t]|/?>|$)")
+        self.kind7 = re.compile(
+            rf"(?:<[A-Za-z][A-Za-z0-9-]*{_ATTR}*[ \t]*/?>|</[A-Za-z][A-Za-z0-9-]*[ \t]*>)[ \t]*$"
+        )
+        self.ends = (
+            ("<!--", re.compile(r"-->")),
+            ("<?", re.compile(r"\?>")),
+            ("<![CDATA[", re.compile(r"\]\]>")),
+        )
+        self.kind4_end = re.compile(">")
+
+
+_html: _Html | None = None
+
+
+def _html_patterns() -> _Html:
+    global _html
+    if _html is None:
+        _html = _Html()
+    return _html
+
 
 BOM = "\ufeff"
 
 
-class LineKind(Enum):
-    """What a line is, as far as the checklist is concerned."""
+class LineKind:
+    """What a line is, as far as the checklist is concerned. (Plain constants: an
+    ``Enum`` class costs start-up, and these never leave the package.)"""
 
-    OTHER = "other"
-    TASK = "task"
-    HEADING = "heading"
-    NOTE = "note"
+    OTHER = 0
+    TASK = 1
+    HEADING = 2
+    NOTE = 3
 
 
 class TaskStart:
@@ -186,7 +207,9 @@ class LineInfo:
         self.front_matter = False
 
 
-class _Leaf(Enum):
+class _Leaf:
+    """The open leaf block (plain constants, as for ``LineKind``)."""
+
     NONE = 0
     PARAGRAPH = 1
     FENCE = 2
@@ -242,17 +265,12 @@ def is_blank(text: str) -> bool:
 
 def _skip_ws(text: str, pos: int, col: int) -> tuple[int, int]:
     """Advance over spaces and tabs; tabs stop at multiples of 4 as CommonMark says."""
-    n = len(text)
-    while pos < n:
-        c = text[pos]
-        if c == " ":
-            col += 1
-        elif c == "\t":
-            col += 4 - col % 4
-        else:
-            break
-        pos += 1
-    return pos, col
+    end = _WS_RE.match(text, pos).end()  # type: ignore[union-attr]  # always matches
+    if "\t" not in text[pos:end]:
+        return end, col + end - pos
+    for c in text[pos:end]:
+        col = col + 1 if c == " " else col + 4 - col % 4
+    return end, col
 
 
 def split_active(text: str) -> tuple[str, str | None]:
@@ -286,6 +304,7 @@ class Scanner:
         # counts). Such a task's text, its first line, is empty.
         self.bare_task = -1
         self.infos: list[LineInfo] = []
+        self.fast = True  # serve simple task lines directly (tests compare both ways)
 
     def scan(self, lines: list[str]) -> list[LineInfo]:
         infos = self.infos = [LineInfo() for _ in lines]
@@ -316,12 +335,44 @@ class Scanner:
 
     def _line(self, index: int, text: str, info: LineInfo) -> None:
         bare = self.bare_task
+        if self.fast and bare < 0 and self._simple_task(index, text, info):
+            return
         self._scan_line(index, text, info)
         if bare >= 0:
             if self.bare_task == bare:
                 self.bare_task = -1
-            if not (self.leaf is _Leaf.PARAGRAPH and self.para_task == bare and not info.blank):
+            if not (self.leaf == _Leaf.PARAGRAPH and self.para_task == bare and not info.blank):
                 self._untask(bare)
+
+    def _simple_task(self, index: int, text: str, info: LineInfo) -> bool:
+        """A task item at column 0 with text after its marker, while no block quote,
+        code or HTML block is open: it closes every open list item and starts a new
+        one, exactly as the general path would. Returns False for anything else."""
+        leaf = self.leaf
+        if leaf != _Leaf.NONE and leaf != _Leaf.PARAGRAPH:
+            return False
+        m = _SIMPLE_TASK_RE.match(text)
+        if m is None:
+            return False
+        stack = self.stack
+        for cont in stack:
+            if cont.is_quote:
+                return False
+        stack.clear()
+        item = _Container(is_quote=False, content_col=2)
+        stack.append(item)
+        self.leaf = _Leaf.NONE
+        tm = _TASK_RE.match(text[2:])
+        assert tm is not None  # the regex above saw a marker there
+        new_task = self._task_start(index, text, 0, m.group(1), 2, tm, 2, info)
+        if new_task is not None:
+            item.task_line = index
+            info.kind = LineKind.TASK
+            info.task = new_task
+        self.para_task = index if new_task is not None else -1
+        self.leaf = _Leaf.PARAGRAPH
+        info.owner = index if new_task is not None else -1
+        return True
 
     def _scan_line(self, index: int, text: str, info: LineInfo) -> None:
         stack = self.stack
@@ -352,13 +403,13 @@ class Scanner:
         all_matched = matched == len(stack)
 
         # Leaves that swallow lines: fenced code, HTML blocks, indented code.
-        if self.leaf is _Leaf.FENCE:
+        if self.leaf == _Leaf.FENCE:
             if all_matched:
                 self._fence_line(text, pos, col, base)
                 self._report(info, text, base)
                 return
             self.leaf = _Leaf.NONE
-        elif self.leaf is _Leaf.HTML:
+        elif self.leaf == _Leaf.HTML:
             if all_matched:
                 ends_here = (
                     blank if self.html_end is None else bool(self.html_end.search(text, pos))
@@ -368,14 +419,14 @@ class Scanner:
                 self._report(info, text, base)
                 return
             self.leaf = _Leaf.NONE
-        elif self.leaf is _Leaf.CODE:
+        elif self.leaf == _Leaf.CODE:
             ns_pos, ns_col = _skip_ws(text, pos, col)
             if all_matched and (blank or ns_col - base >= 4):
                 self._report(info, text, base)
                 return
             self.leaf = _Leaf.NONE
 
-        lazy_paragraph = self.leaf is _Leaf.PARAGRAPH
+        lazy_paragraph = self.leaf == _Leaf.PARAGRAPH
         closed = False  # whether the unmatched containers were closed yet
 
         def close_unmatched() -> None:
@@ -395,13 +446,13 @@ class Scanner:
             rest = text[ns_pos:]
             c = rest[0]
             if indent >= 4:
-                if self.leaf is _Leaf.PARAGRAPH:
+                if self.leaf == _Leaf.PARAGRAPH:
                     break
                 close_unmatched()
                 self.leaf = _Leaf.CODE
                 self._report(info, text, base)
                 return
-            in_paragraph = self.leaf is _Leaf.PARAGRAPH and all_matched and not closed
+            in_paragraph = self.leaf == _Leaf.PARAGRAPH and all_matched and not closed
             if c == ">":
                 close_unmatched()
                 note_of = -1
@@ -438,7 +489,7 @@ class Scanner:
                     return
             if c == "<":
                 # Kind 7 never interrupts a paragraph, not even a lazy one.
-                started, html_end = self._html_start(rest, self.leaf is _Leaf.PARAGRAPH)
+                started, html_end = self._html_start(rest, self.leaf == _Leaf.PARAGRAPH)
                 if started:
                     close_unmatched()
                     self.leaf = _Leaf.HTML
@@ -510,7 +561,7 @@ class Scanner:
             pass  # lazy continuation: every container stays open
         else:
             close_unmatched()
-            if self.leaf is not _Leaf.PARAGRAPH:
+            if self.leaf != _Leaf.PARAGRAPH:
                 self.para_task = index if new_task is not None else -1
             self.leaf = _Leaf.PARAGRAPH
         if new_task is not None:
@@ -524,9 +575,9 @@ class Scanner:
         read as markdown again. None when nothing is left open."""
         if self.stack:
             return None  # a line at column 0 closes every container and its leaf
-        if self.leaf is _Leaf.FENCE:
+        if self.leaf == _Leaf.FENCE:
             return self.fence_char * self.fence_len
-        if self.leaf is _Leaf.HTML and self.html_end is not None:
+        if self.leaf == _Leaf.HTML and self.html_end is not None:
             return self.html_closer
         return None
 
@@ -588,17 +639,18 @@ class Scanner:
     def _html_start(rest: str, in_paragraph: bool) -> tuple[bool, re.Pattern[str] | None]:
         """Whether an HTML block starts here, and the pattern that ends it
         (None: it ends at a blank line), per CommonMark's seven kinds."""
-        if _HTML1_RE.match(rest):
-            return True, _HTML1_END_RE
-        for opener, closer in _HTML_ENDS:
+        html = _html_patterns()
+        if html.kind1.match(rest):
+            return True, html.kind1_end
+        for opener, closer in html.ends:
             if rest.startswith(opener):
                 return True, closer
         if len(rest) > 2 and rest[1] == "!" and rest[2].isascii() and rest[2].isalpha():
-            return True, _HTML4_END_RE
-        m = _HTML6_RE.match(rest)
+            return True, html.kind4_end
+        m = html.kind6.match(rest)
         if m and m.group(1).lower() in _HTML_BLOCK_TAGS:
             return True, None
-        if not in_paragraph and _HTML7_RE.match(rest):
+        if not in_paragraph and html.kind7.match(rest):
             return True, None
         return False, None
 
@@ -622,7 +674,7 @@ class Scanner:
             elif cont.is_quote and cont.note_of >= 0 and cont.note_of == owner:
                 note = cont
         info.owner = owner
-        if note is not None and info.kind is LineKind.OTHER:
+        if note is not None and info.kind == LineKind.OTHER:
             info.kind = LineKind.NOTE
             info.note_of = note.note_of
             body = _note_body(text)

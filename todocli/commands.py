@@ -12,7 +12,7 @@ import os
 
 from todocli import config, paths
 from todocli.errors import ConflictError, InvalidParamError, UsageError
-from todocli.markdown import Document, parse
+from todocli.markdown import parse
 from todocli.model import Result, TodoList
 from todocli.outcome import Outcome
 from todocli.store import Store, read_text
@@ -122,14 +122,11 @@ class Context:
             warnings=warnings or [],
         )
 
-    def read(self) -> tuple[Document, dict[str, Any]]:
-        return parse(self.store.read()), self.store.state()
-
 
 def show(ctx: Context, params_input: object = None) -> Outcome:
     doc = parse(ctx.store.read())
-    # Only JSON shows the revision: plain output need not read (or parse) the state.
-    rev = ctx.store.rev(ctx.store.state()) if ctx.options.json else 0
+    # Only JSON shows the revision: plain output need not look it up.
+    rev = ctx.store.rev() if ctx.options.json else 0
     return ctx.outcome(doc.model(), rev, params_input=params_input, warnings=doc.warnings)
 
 
@@ -139,8 +136,7 @@ def run_batch(ctx: Context, ops: Sequence[Op], params_input: object = None) -> O
 
     opts, settings, store = ctx.options, ctx.settings, ctx.store
     with store.locked():
-        state = store.state()
-        rev = store.rev(state)
+        rev = store.rev()
         if opts.if_rev is not None and opts.if_rev != rev:
             raise ConflictError(
                 f"the list is at revision {rev}, not {opts.if_rev}: someone else wrote it "
@@ -158,7 +154,10 @@ def run_batch(ctx: Context, ops: Sequence[Op], params_input: object = None) -> O
             if settings.wipe_on_complete is not None
             else ctx.loc.is_session
         )
-        now = ctx.now()
+        # The clock and state.json are read only when a completion or clear_delay
+        # needs them: an everyday write reads neither.
+        now = ctx.now() if settings.clear_delay >= 0 else None
+        state = store.state() if now is not None else {}
         result, doc = apply(
             doc,
             ops,
@@ -166,7 +165,7 @@ def run_batch(ctx: Context, ops: Sequence[Op], params_input: object = None) -> O
             partial=opts.partial,
             baseline=baseline,
             wipe=wipe,
-            expired=_expired(state, settings.clear_delay, now),
+            expired=_expired(state, settings.clear_delay, now) if now is not None else (),
         )
         if result.query:
             return ctx.outcome(
@@ -179,19 +178,19 @@ def run_batch(ctx: Context, ops: Sequence[Op], params_input: object = None) -> O
         logged_to = None
         if result.ok or opts.partial:
             if result.completed is not None:
-                logged_to = _log(ctx, state, result.completed, now)
-            if settings.clear_delay >= 0:
+                state = state or store.state()
+                logged_to = _log(ctx, state, result.completed, now or ctx.now())
+            if now is not None:
                 _track_closed(state, result.new, now)
-            state.pop("failed", None)
-            state["rounds"] = 0
-            if result.written:
-                rev = store.commit(doc.text(), state)
-            else:
+            if state:
                 store.save_state(state)
+            if result.written:
+                rev = store.commit(doc.text())
+            else:
+                store.restart_rounds()
+            store.clear_failed()
         else:
-            state["failed"] = result.errors[0].message
-            state.pop("failed_told", None)
-            store.save_state(state)
+            store.save_failed(rev, result.errors[0].message)
     return ctx.outcome(
         result.new,
         rev,
@@ -376,7 +375,7 @@ def log_text(ctx: Context, name: str | None, list_all: bool) -> str:
             return f"No completion logs in {directory}.\n"
         return "".join(f"{os.path.join(directory, n)}\n" for n in names)
     if name is None:
-        logged = ctx.store.state().get("log")
+        logged = ctx.store.state().get("log")  # state.json: read for this command only
         if not isinstance(logged, str):
             return "No completions logged for this list yet.\n"
         name = logged

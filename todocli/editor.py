@@ -56,7 +56,7 @@ def edit(ctx: Context, confirm: Callable[[str], bool] | None = None) -> Outcome:
             raise InvalidParamError(f"the editor exited with status {status}; nothing was written")
         edited = path.read_bytes().decode("utf-8", ENCODING_ERRORS)
         if edited == original:
-            outcome = ctx.outcome(parse(original).model(), store.rev(store.state()))
+            outcome = ctx.outcome(parse(original).model(), store.rev())
             outcome.notices.append("No changes.")
             return outcome
         doc = parse(edited)
@@ -76,8 +76,7 @@ def edit(ctx: Context, confirm: Callable[[str], bool] | None = None) -> Outcome:
                     f"the list changed while you were editing; nothing was written. "
                     f"Your edit is kept in {path}"
                 )
-            state = store.state()
-            rev = store.commit(edited, state)
+            rev = store.commit(edited)
         old, new = parse(original).model(), doc.model()
         result = Result(old=old, new=new, written=True, diff=Diff.between(old, new))
         return ctx.outcome(new, rev, result=result, warnings=[])

@@ -41,26 +41,27 @@ def remind(ctx: Context, every: int) -> list[str]:
     """Count one round and return what to tell the agent (often nothing)."""
     store = ctx.store
     with store.locked():
-        state = store.state()
-        rounds = int(state.get("rounds", 0)) + 1
-        state["rounds"] = rounds
+        rev = store.rev()
+        counted_at, rounds, hand_seen, told = store.remind_counter()
+        if counted_at != rev:  # a write since: the count starts again
+            rounds, hand_seen = 0, "-"
+        rounds += 1
         lines: list[str] = []
-        failed = state.get("failed")
-        if failed and not state.get("failed_told"):
+        failed = store.failed()
+        if failed is not None and failed[0] == rev and failed[1] != told:
             lines.append(
-                f"<reminder>Your last todo update failed ({failed}). Todo progress is not "
+                f"<reminder>Your last todo update failed ({failed[2]}). Todo progress is not "
                 "visible until you retry it.</reminder>"
             )
-            state["failed_told"] = True
+            told = failed[1]
         text = store.read()
-        rev = store.rev(state)
         last = store.revision(rev) if rev else None
         if last is not None and last != text:
             import hashlib
 
-            seen = hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
-            if state.get("hand_seen") != seen:
-                state["hand_seen"] = seen
+            seen = hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+            if hand_seen != seen:
+                hand_seen = seen
                 diff = Diff.between(parse(last).model(), parse(text).model())
                 if diff:
                     lines.append(
@@ -72,5 +73,5 @@ def remind(ctx: Context, every: int) -> list[str]:
             lines.append(NAG)
         if lines:
             lines.append(todo.recap())
-        store.save_state(state)
+        store.save_remind_counter(rev, rounds, hand_seen, told)
     return lines

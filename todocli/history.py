@@ -16,8 +16,7 @@ from todocli.outcome import Outcome
 
 def history(ctx: Context) -> str:
     store = ctx.store
-    state = store.state()
-    current = store.rev(state)
+    current = store.rev()
     revs = store.revisions()
     if not revs:
         return "No revisions yet: nothing has been written to this list.\n"
@@ -42,7 +41,7 @@ def diff(ctx: Context, rev: int | None) -> str:
     """``todo diff``: hand edits since the last write, else the last write's change;
     ``todo diff REV``: what revision REV changed."""
     store = ctx.store
-    current = store.rev(store.state())
+    current = store.rev()
     if rev is None:
         text = store.read()
         last = store.revision(current) if current else None
@@ -80,7 +79,7 @@ def undo(ctx: Context, force: bool) -> Outcome:
     store = ctx.store
     with store.locked():
         state = store.state()
-        current = store.rev(state)
+        current = store.rev()
         text = store.read()
         last = store.revision(current) if current else None
         if last is not None and last != text and not force:
@@ -96,7 +95,7 @@ def undo(ctx: Context, force: bool) -> Outcome:
         if restored is None:
             raise InvalidParamError(f"revision #{target} is no longer kept; nothing was undone")
         old, new = parse(text).model(), parse(restored).model()
-        rev = store.commit(restored, state)
+        rev = store.commit(restored)
         state["undo_base"], state["undone"] = target, rev
         store.save_state(state)
     result = Result(old=old, new=new, written=True, diff=Diff.between(old, new))

@@ -343,8 +343,12 @@ class Document:
 
     @staticmethod
     def _note_prefix(task: TaskNode) -> str:
+        """Blank up to the task's content column. What stands before the bullet may be
+        more than whitespace (``- - [ ] a`` nests a list on one line): keep its tabs,
+        turn the rest into spaces."""
+        lead = "".join(c if c == "\t" else " " for c in task.indent)
         width = len(task.bullet) + len(task.gap.expandtabs(4))
-        return task.indent + " " * width + "> "
+        return lead + " " * width + "> "
 
     def _new_task(
         self,
@@ -701,25 +705,25 @@ class _Builder:
             kind = info.kind
             if info.warning:
                 doc.warnings.append(info.warning)
-            if kind is LineKind.TASK:
+            if kind == LineKind.TASK:
                 close_task()
                 flush_raw()
                 node = self._task(i, line, info)
                 self.by_line[i] = node
                 doc._link_after(doc.tail, node)
                 current, current_line = node, i
-            elif kind is LineKind.HEADING:
+            elif kind == LineKind.HEADING:
                 close_task()
                 flush_raw()
                 heading = RawSegment([line], info.heading_level, info.heading_text)
                 doc._link_after(doc.tail, heading)
             elif current is not None and info.owner == current_line:
-                if kind is LineKind.NOTE and info.note_of == current_line:
+                if kind == LineKind.NOTE and info.note_of == current_line:
                     current.note_lines.append(len(current.lines))
                     self._note_line(current, i, line, info)
                 current.lines.append(line)
             else:
-                if kind is LineKind.NOTE:
+                if kind == LineKind.NOTE:
                     owner = self.by_line.get(info.note_of)
                     if owner is not None:  # a note of a task further up: read, not edited
                         self._note_line(owner, i, line, info)

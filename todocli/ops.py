@@ -20,11 +20,12 @@ from todocli.errors import InternalError
 from todocli.markdown import Document, TaskNode, parse
 from todocli.model import DEFAULT_PHASE, Diff, OpError, Result, Status, TodoList, Value
 from todocli.settings import DropPolicy, Settings
-from todocli.snapshot import Item, write_snapshot
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from collections.abc import Collection, Sequence
+
+    from todocli.snapshot import Item
 
 
 class OpKind(StrEnum):
@@ -110,7 +111,9 @@ class OpFailure(Exception):
 
 
 _TASK_REF = re.compile(r"#([0-9]+)")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# Characters no single-line field may hold. (A set, not a regex: compiling a class
+# with these ranges costs a millisecond of start-up.)
+_CONTROL = frozenset(map(chr, [*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029]))
 _GROWING = {OpKind.INIT, OpKind.APPEND, OpKind.WRITE}
 # Ops that change a task line in place and never add, move or remove lines.
 _IN_PLACE = {OpKind.VIEW, OpKind.START, OpKind.DONE, OpKind.DROP, OpKind.UNBLOCK}
@@ -363,7 +366,7 @@ class Engine:
         value = value.strip()
         if not value:
             raise OpFailure(missing)
-        if _CONTROL.search(value):
+        if not _CONTROL.isdisjoint(value):
             raise OpFailure(f"{field} contains a newline or control character")
         if "<!--" in value or "-->" in value:
             raise OpFailure(f'{field} contains "<!--" or "-->", which would break the markdown')
@@ -470,6 +473,8 @@ class Engine:
             self.doc.add_task(phase, content)
 
     def _op_init(self, op: Op) -> None:
+        from todocli.snapshot import Item
+
         if not op.phases:
             raise OpFailure("Missing list for init operation")
         items: list[Item] = []
@@ -486,6 +491,8 @@ class Engine:
         self._replace(items, self._summary(op.summary))
 
     def _op_write(self, op: Op) -> None:
+        from todocli.snapshot import Item
+
         if op.todos is None:
             raise OpFailure("Missing todos for write operation")
         items: list[Item] = []
@@ -534,6 +541,8 @@ class Engine:
         for node in self.doc.tasks():
             if node.status.is_open and node.content not in wanted:
                 self.dropped_open.append(node.content)
+        from todocli.snapshot import write_snapshot
+
         self.doc = write_snapshot(self.doc, items, summary)
         # The document may have been written anew: follow the numbered tasks by content.
         self.numbering = [

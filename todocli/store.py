@@ -154,6 +154,8 @@ class Store:
         self.lock_timeout = lock_timeout
         self.state_file = os.path.join(loc.state_dir, "state.json")
         self.revs_dir = os.path.join(loc.state_dir, "revs")
+        self.remind_file = os.path.join(loc.state_dir, "remind")
+        self.failed_file = os.path.join(loc.state_dir, "failed")
 
     # -- the list ------------------------------------------------------------------------
 
@@ -161,6 +163,11 @@ class Store:
         return read_text(self.loc.list_file)
 
     # -- state ---------------------------------------------------------------------------
+    # What an everyday write needs is cheap to read: the revision is the newest
+    # revision file, and the reminder's counter and the failed-write notice are small
+    # text files tied to a revision (a new write makes them stale without touching
+    # them). state.json holds the rest (completion log, auto-clear times, undo), read
+    # only by the commands that need it.
 
     def state(self) -> dict[str, Any]:
         raw = read_text(self.state_file)
@@ -181,10 +188,51 @@ class Store:
         state["list"] = self.loc.list_file
         atomic_write(self.state_file, json.dumps(state, indent=1, sort_keys=True) + "\n")
 
-    @staticmethod
-    def rev(state: dict[str, Any]) -> int:
-        value = state.get("rev", 0)
-        return value if isinstance(value, int) else 0
+    def rev(self) -> int:
+        """The current revision: the newest one written (0 before the first write)."""
+        revs = self.revisions()
+        return revs[-1] if revs else 0
+
+    def _words(self, path: str) -> list[str]:
+        return read_text(path).split("\n")
+
+    def remind_counter(self) -> tuple[int, int, str, str]:
+        """The reminder's bookkeeping: the revision it counts for, rounds counted,
+        the hand edit last told of (a hash) and the failure last told of (a token)."""
+        parts = self._words(self.remind_file)[0].split()
+        if len(parts) == 4 and parts[0].isdigit() and parts[1].isdigit():
+            return int(parts[0]), int(parts[1]), parts[2], parts[3]
+        return -1, 0, "-", "-"
+
+    def save_remind_counter(self, rev: int, rounds: int, hand_seen: str, told: str) -> None:
+        make_dir(self.loc.state_dir)
+        atomic_write(self.remind_file, f"{rev} {rounds} {hand_seen or '-'} {told or '-'}\n")
+
+    def restart_rounds(self) -> None:
+        """A successful call that wrote nothing still counts as the agent updating its
+        list: the next round starts the count again."""
+        counted_at, _, hand_seen, told = self.remind_counter()
+        if counted_at >= 0:
+            self.save_remind_counter(counted_at, 0, hand_seen, told)
+
+    def failed(self) -> tuple[int, str, str] | None:
+        """The last call's failure, as (revision it failed at, token, message)."""
+        lines = self._words(self.failed_file)
+        if len(lines) >= 3 and lines[0].isdigit():
+            return int(lines[0]), lines[1], lines[2]
+        return None
+
+    def save_failed(self, rev: int, message: str) -> None:
+        make_dir(self.loc.state_dir)
+        token = os.urandom(4).hex()  # each failure is told of once, even at one revision
+        atomic_write(self.failed_file, f"{rev}\n{token}\n{message.replace(chr(10), ' ')}\n")
+
+    def clear_failed(self) -> None:
+        if os.path.exists(self.failed_file):
+            try:  # noqa: SIM105 - contextlib would cost start-up for one suppress
+                os.unlink(self.failed_file)
+            except OSError:
+                pass
 
     # -- revisions -----------------------------------------------------------------------
 
@@ -206,23 +254,22 @@ class Store:
             return []
         return sorted(int(n[:-3]) for n in names if n.endswith(".md") and n[:-3].isdigit())
 
-    def commit(self, text: str, state: dict[str, Any]) -> int:
+    def commit(self, text: str) -> int:
         """Write the list and record it as the next revision; return its number.
 
         Call with the lock held. The list is written first: if anything after it
         fails, the list is still whole and the next write notices the hand edit.
         """
+        revs = self.revisions()
+        rev = (revs[-1] if revs else 0) + 1
         atomic_write(self.loc.list_file, text)
-        rev = self.rev(state) + 1
         make_dir(self.revs_dir)
         atomic_write(self.revision_path(rev), text)
-        for old in self.revisions()[:-KEEP_REVISIONS]:
+        for old in revs[: max(0, len(revs) + 1 - KEEP_REVISIONS)]:
             try:  # noqa: SIM105 - contextlib would cost start-up for one suppress
                 os.unlink(self.revision_path(old))
             except OSError:
                 pass
-        state["rev"] = rev
-        self.save_state(state)
         return rev
 
     # -- the lock ------------------------------------------------------------------------

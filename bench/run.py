@@ -1,0 +1,253 @@
+#!/usr/bin/env python3
+"""Benchmark todocli against a bare interpreter measured in the same run.
+
+Standard library only. Builds its fixtures in a temporary home, times every case
+interleaved with the others (so drift in machine load hits all of them alike),
+takes the median of at least 15 runs each, prints each figure with its ratio to
+``python -c pass`` on the same interpreter, and exits 1 when a target of SPEC
+section 10 is missed:
+
+- ``todo show --plain``, ``todo show --json``, ``todo done X`` and ``todo apply``
+  (5 ops) on a 20-task list: median at most 2.5x bare Python, and faster than
+  todo.txt-cli's ``ls`` when that is installed;
+- a 10,000-task list shows, or takes one ``done``, in under 0.25 s; a 1,000-op
+  batch on it in under 0.5 s;
+- cost grows linearly: from 10,000 to 100,000 tasks the work (time minus bare
+  start-up) grows no more than 15 times;
+- peak RSS of an agent-path call under 25 MB.
+
+Usage: ``python bench/run.py [--runs N] [--quick]`` (``--quick`` skips 100,000).
+Run it from an installed checkout: it calls the ``todo`` script beside this Python.
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+TARGET_RATIO = 2.5
+RSS_LIMIT_MB = 25.0
+
+
+def todo_command() -> list[str]:
+    script = Path(sys.executable).parent / "todo"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "todocli"]
+
+
+def write_list(path: Path, count: int) -> None:
+    lines = ["# Benchmark", "", "## Work"]
+    lines += [f"- [{'/' if i == 0 else ' '}] task {i}" for i in range(count)]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n")
+
+
+class Case:
+    """One command to time, with the state it starts from."""
+
+    def __init__(
+        self,
+        name: str,
+        argv: list[str],
+        env: dict[str, str],
+        stdin: bytes = b"",
+        reset: Path | None = None,
+    ) -> None:
+        self.name = name
+        self.argv = argv
+        self.env = env
+        self.stdin = stdin
+        self.reset = reset  # a home to restore before each run (untimed)
+        self.times: list[float] = []
+        self.rss_kb = 0
+
+    def run_once(self) -> None:
+        if self.reset is not None:
+            home = Path(self.env["TODOCLI_HOME"])
+            shutil.rmtree(home, ignore_errors=True)
+            shutil.copytree(self.reset, home)
+        start = time.perf_counter()
+        proc = subprocess.Popen(
+            self.argv,
+            env=self.env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        assert proc.stdin is not None
+        assert proc.stderr is not None
+        proc.stdin.write(self.stdin)
+        proc.stdin.close()
+        _, status, usage = os.wait4(proc.pid, 0)
+        elapsed = time.perf_counter() - start
+        err = proc.stderr.read()
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode not in (0, 1) or b"Traceback" in err:
+            raise SystemExit(f"{self.name}: exit {proc.returncode}: {err.decode(errors='replace')}")
+        self.times.append(elapsed)
+        self.rss_kb = max(self.rss_kb, usage.ru_maxrss)
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.times)
+
+
+def interleave(cases: list[Case], runs: int) -> None:
+    for case in cases:  # one untimed warm-up each: disk caches, bytecode
+        case.run_once()
+        case.times.clear()
+    for round_ in range(runs):
+        order = cases[round_ % len(cases) :] + cases[: round_ % len(cases)]
+        for case in order:
+            case.run_once()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=15, help="timed runs per case (at least 15)")
+    parser.add_argument("--quick", action="store_true", help="skip the 100,000-task point")
+    args = parser.parse_args()
+    runs = max(args.runs, 15)
+
+    import todocli
+
+    # Installed packages ship bytecode; an editable checkout may not have it yet.
+    compileall.compile_dir(str(Path(todocli.__file__).parent), quiet=1)
+    todo = todo_command()
+    work = Path(tempfile.mkdtemp(prefix="todocli-bench-"))
+    try:
+        return run(work, todo, runs, args.quick)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def run(work: Path, todo: list[str], runs: int, quick: bool) -> int:
+    base_env = {key: value for key, value in os.environ.items() if not key.startswith("TODOCLI_")}
+    base_env.pop("PYTHONDONTWRITEBYTECODE", None)
+    config = work / "config.toml"
+    config.write_text("max_tasks = 1000000\nmax_input_bytes = 100000000\n")
+
+    def env_for(name: str) -> dict[str, str]:
+        return {**base_env, "TODOCLI_HOME": str(work / name), "TODOCLI_CONFIG": str(config)}
+
+    # -- the agent path on 20 tasks ---------------------------------------------------------
+    small = work / "small-pristine"
+    write_list(small / "sessions" / "default.md", 20)
+    shutil.copytree(small, work / "small")
+    five_ops = json.dumps(
+        {
+            "ops": [
+                {"op": "done", "task": "task 0"},
+                {"op": "note", "task": "task 1", "text": "looked into it"},
+                {"op": "start", "task": "task 1"},
+                {"op": "append", "phase": "Work", "items": ["task 20"]},
+                {"op": "block", "task": "task 5", "reason": "waiting"},
+            ]
+        }
+    ).encode()
+    bare = Case("python -c pass", [sys.executable, "-c", "pass"], base_env)
+    agent = [
+        Case("todo show --plain", [*todo, "show", "--plain"], env_for("small")),
+        Case("todo show --json", [*todo, "show", "--json"], env_for("small")),
+        Case("todo done X", [*todo, "done", "task 0"], env_for("small-done"), reset=small),
+        Case("todo apply (5 ops)", [*todo, "apply"], env_for("small-apply"), five_ops, reset=small),
+    ]
+    help_case = Case("todo --help", [*todo, "--help"], env_for("small"))
+    cases = [bare, *agent, help_case]
+    todo_txt = shutil.which("todo-txt") or shutil.which("todo.sh")
+    if todo_txt:
+        txt_dir = work / "todotxt"
+        txt_dir.mkdir()
+        (txt_dir / "todo.txt").write_text("".join(f"task {i}\n" for i in range(20)))
+        (txt_dir / "config").write_text(f'export TODO_DIR="{txt_dir}"\n')
+        cases.append(Case("todo-txt ls", [todo_txt, "-d", str(txt_dir / "config"), "ls"], base_env))
+    interleave(cases, runs)
+
+    failures: list[str] = []
+    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]} ({sys.executable})")
+    print(f"runs: median of {runs}, interleaved\n")
+    print(f"{'case':<30} {'median':>10} {'ratio':>7}")
+    for case in cases:
+        ratio = case.median / bare.median
+        print(f"{case.name:<30} {case.median * 1000:8.1f} ms {ratio:6.2f}x")
+    for case in agent:
+        ratio = case.median / bare.median
+        if ratio > TARGET_RATIO:
+            failures.append(f"{case.name}: {ratio:.2f}x bare Python (target {TARGET_RATIO}x)")
+        if todo_txt and case.median >= cases[-1].median:
+            failures.append(f"{case.name}: not faster than todo-txt ls")
+    if not todo_txt:
+        print("(todo.txt-cli is not installed: no comparison with its ls)")
+
+    # -- scale ---------------------------------------------------------------------------------
+    sizes = [1_000, 10_000] + ([] if quick else [100_000])
+    print(f"\n{'scale':<30} " + " ".join(f"{n:>12,}" for n in sizes))
+    rows: dict[str, dict[int, float]] = {"show": {}, "done": {}, "1000-op batch": {}}
+    scale_runs = max(5, runs // 3)
+    for n in sizes:
+        pristine = work / f"scale-{n}-pristine"
+        write_list(pristine / "sessions" / "default.md", n)
+        batch = json.dumps(
+            {
+                "ops": [
+                    {"op": "done", "task": f"task {i}"}
+                    if i % 2
+                    else {"op": "note", "task": f"task {i}", "text": "n"}
+                    for i in range(1000)
+                ]
+            }
+        ).encode()
+        scale_cases = [
+            Case("show", [*todo, "show", "--plain"], env_for(f"scale-{n}"), reset=pristine),
+            Case(
+                "done", [*todo, "done", f"task {n // 2}"], env_for(f"scale-{n}-d"), reset=pristine
+            ),
+            Case("1000-op batch", [*todo, "apply"], env_for(f"scale-{n}-b"), batch, reset=pristine),
+        ]
+        interleave(scale_cases, scale_runs)
+        for case in scale_cases:
+            rows[case.name][n] = case.median
+    for name, points in rows.items():
+        print(f"{name:<30} " + " ".join(f"{points[n] * 1000:9.1f} ms" for n in sizes))
+    limits = {"show": 0.25, "done": 0.25, "1000-op batch": 0.5}
+    for name, limit in limits.items():
+        if rows[name][10_000] >= limit:
+            failures.append(
+                f"10,000 tasks, {name}: {rows[name][10_000]:.3f} s (target < {limit} s)"
+            )
+    if not quick:
+        for name, points in rows.items():
+            growth = (points[100_000] - bare.median) / max(points[10_000] - bare.median, 1e-9)
+            print(f"  {name}: 10k -> 100k work grows {growth:.1f}x (linear: ~10x)")
+            if growth > 15:
+                failures.append(f"{name}: work grows {growth:.1f}x from 10k to 100k tasks")
+
+    # -- memory ----------------------------------------------------------------------------------
+    print(f"\n{'peak RSS (agent path)':<30}")
+    for case in agent:
+        mb = case.rss_kb / 1024
+        print(f"{case.name:<30} {mb:8.1f} MB")
+        if mb >= RSS_LIMIT_MB:
+            failures.append(f"{case.name}: peak RSS {mb:.1f} MB (target < {RSS_LIMIT_MB} MB)")
+    print(f"{'python -c pass':<30} {bare.rss_kb / 1024:8.1f} MB")
+
+    if failures:
+        print("\nMISSED TARGETS:")
+        for failure in failures:
+            print(f"  - {failure}")
+        return 1
+    print("\nAll targets of SPEC section 10 met.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
