@@ -150,3 +150,33 @@ def vars_of(info: object) -> tuple[object, ...]:
     task = getattr(info, "task", None)
     task_fields = tuple(getattr(task, n) for n in task.__slots__) if task else None
     return (*(getattr(info, n) for n in info.__slots__ if n != "task"), task_fields)  # type: ignore[attr-defined]
+
+
+@settings(max_examples=500)
+@given(st.text(st.sampled_from(list("*-_=`~ \ta")), max_size=12))
+def test_string_checks_match_the_commonmark_patterns_they_replace(rest: str) -> None:
+    import re
+
+    from todocli.blocks import _is_thematic_break
+
+    if rest:
+        c = rest[0]
+        thematic = re.match(r"(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$", rest)
+        if c in "*-_":
+            assert _is_thematic_break(rest, c) == bool(thematic)
+        setext = re.match(r"(?:=+|-+)[ \t]*$", rest)
+        if c in "=-":
+            assert (not rest.rstrip(" \t").strip(c)) == bool(setext)
+        fence = re.match(r"(`{3,}|~{3,})(.*)$", rest)
+        if c in "`~":
+            run = len(rest) - len(rest.lstrip(c))
+            assert (run >= 3) == bool(fence)
+
+
+@given(st.text(max_size=70))
+def test_session_name_check_matches_its_documented_pattern(name: str) -> None:
+    import re
+
+    from todocli.paths import is_session_name
+
+    assert is_session_name(name) == bool(re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", name))

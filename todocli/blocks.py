@@ -17,9 +17,6 @@ from todocli.model import MARKER_STATUS, Status
 
 _BULLET_RE = re.compile(r"([-+*]|[0-9]{1,9}[.)])(?=[ \t]|$)")
 _ATX_RE = re.compile(r"(#{1,6})(?:[ \t]+(.*?))??(?:[ \t]+#+)?[ \t]*$")
-_FENCE_RE = re.compile(r"(`{3,}|~{3,})(.*)$")
-_THEMATIC_RE = re.compile(r"(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
-_SETEXT_RE = re.compile(r"(?:=+|-+)[ \t]*$")
 # A task marker at the start of a list item's content, in any spelling we read:
 # [ ], [x], [/], ..., the empty [] and the backslash-escaped \[x\] that some
 # editors write. Group 1 is the marker character (empty for []).
@@ -228,6 +225,12 @@ class _Container:
         self.task_line = -1  # list items: the line index when the item is a task
         self.note_of = note_of  # block quotes directly inside a task item: that task's line
         self.empty = empty  # list items that have no content yet
+
+
+def _is_thematic_break(rest: str, c: str) -> bool:
+    """Three or more ``c`` (``*``, ``-`` or ``_``) and nothing else but spaces and tabs."""
+    marks = rest.replace(" ", "").replace("\t", "")
+    return len(marks) >= 3 and not marks.strip(c)
 
 
 def split_lines(text: str) -> list[str]:
@@ -478,12 +481,12 @@ class Scanner:
                     self._report(info, text, base)
                     return
             if c in "`~":
-                m = _FENCE_RE.match(rest)
-                if m and not (c == "`" and "`" in m.group(2)):
+                run = len(rest) - len(rest.lstrip(c))
+                if run >= 3 and not (c == "`" and "`" in rest[run:]):
                     close_unmatched()
                     self.leaf = _Leaf.FENCE
                     self.fence_char = c
-                    self.fence_len = len(m.group(1))
+                    self.fence_len = run
                     self.fence_indent = indent
                     self._report(info, text, base)
                     return
@@ -499,7 +502,7 @@ class Scanner:
                         self.leaf = _Leaf.NONE
                     self._report(info, text, base)
                     return
-            if in_paragraph and c in "=-" and _SETEXT_RE.match(rest):
+            if in_paragraph and c in "=-" and not rest.rstrip(" \t").strip(c):
                 # A setext underline turns the paragraph into a heading; it is
                 # not a phase heading (phases are ATX headings). A task item
                 # whose text became a heading is no task, as in GFM.
@@ -508,7 +511,7 @@ class Scanner:
                 self.leaf = _Leaf.NONE
                 self._report(info, text, base)
                 return
-            if c in "*-_" and _THEMATIC_RE.match(rest):
+            if c in "*-_" and _is_thematic_break(rest, c):
                 close_unmatched()
                 self.leaf = _Leaf.NONE
                 self._report(info, text, base)

@@ -10,7 +10,6 @@ process per call, and ``pathlib`` alone costs a few milliseconds to import.
 from __future__ import annotations
 
 import os
-import re
 import sys
 
 from todocli.errors import UsageError
@@ -20,7 +19,7 @@ TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-SESSION_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+_SESSION_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
 SESSION_RULE = (
     "a session name is 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit"
 )
@@ -54,8 +53,13 @@ class Locations(Value):
         return os.path.join(self.state_dir, "lock")
 
 
+def is_session_name(name: str) -> bool:
+    """``[A-Za-z0-9][A-Za-z0-9._-]{0,63}``, checked without compiling a pattern."""
+    return 0 < len(name) <= 64 and name[0] not in "._-" and _SESSION_CHARS.issuperset(name)
+
+
 def check_session(name: str) -> str:
-    if not SESSION_RE.fullmatch(name):
+    if not is_session_name(name):
         raise UsageError(f"invalid session name {name!r}: {SESSION_RULE}")
     return name
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from todocli.commands import Context
 from todocli.errors import StorageError, UsageError
 from todocli.markdown import parse
-from todocli.paths import SESSION_RE
+from todocli.paths import is_session_name
 from todocli.store import read_text
 
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
@@ -35,7 +35,7 @@ def _session_files(ctx: Context) -> list[Path]:
         return []
     except OSError as exc:
         raise StorageError(f"cannot list {folder}: {exc.strerror}") from None
-    return [folder / n for n in names if n.endswith(".md") and SESSION_RE.fullmatch(n[:-3])]
+    return [folder / n for n in names if n.endswith(".md") and is_session_name(n[:-3])]
 
 
 def sessions(ctx: Context) -> str:
