@@ -72,7 +72,10 @@ def test_the_quick_reader_agrees_with_tomllib_whenever_it_answers(
 
 
 def test_typical_configs_are_read_without_tomllib() -> None:
-    text = "# limits\nmax_tasks = 200\nsnapshot_drop = 'reject'\nclear_delay = 60.5\nwipe_on_complete = false\n"
+    text = (
+        "# limits\nmax_tasks = 200\nsnapshot_drop = 'reject'\n"
+        "clear_delay = 60.5\nwipe_on_complete = false\n"
+    )
     assert read_simple_toml(text) == {
         "max_tasks": 200,
         "snapshot_drop": "reject",

@@ -279,7 +279,7 @@ def test_note_copies_the_prefix_of_existing_notes() -> None:
 def test_removing_a_task_removes_its_notes_but_not_nested_tasks() -> None:
     doc = todocli.loads("- [ ] a\n  > note\n  - [ ] child\n- [ ] b\n")
     doc.remove_task(node(doc, "a"))
-    assert doc.text() == "  - [ ] child\n- [ ] b\n"
+    assert doc.text() == "- [ ] child\n- [ ] b\n"
 
 
 def test_removing_a_phases_last_task_removes_its_now_empty_heading() -> None:
@@ -421,3 +421,10 @@ def test_lone_todos_phase_without_summary_is_written_as_h1() -> None:
 
 def test_empty_list_is_an_empty_file() -> None:
     assert todocli.dumps(TodoList()) == ""
+
+
+def test_removing_a_parent_lifts_its_nested_tasks_one_level() -> None:
+    doc = todocli.loads("- [x] done parent\n\t- [ ] child\n      > child note\n- [ ] next\n")
+    doc.remove_task(node(doc, "done parent"))
+    assert doc.text() == "  - [ ] child\n    > child note\n- [ ] next\n"
+    assert [c for c, _ in tasks(doc.text())] == ["child", "next"]

@@ -555,7 +555,9 @@ class Document:
         unless ``drop_heading`` is false.
         """
         phase = task.phase
+        after = task.next
         self._unlink(task)
+        self._lift_nested(after, task)
         if self.index.get(task.content) is task:
             del self.index[task.content]
             if task.content in self.duplicates:  # rare: a hand-made duplicate takes over
@@ -570,6 +572,36 @@ class Document:
             self.phases.remove(phase)
             if phase.heading is not None and drop_heading:
                 self.drop_empty_heading(phase.heading)
+
+    def _lift_nested(self, seg: Segment | None, removed: TaskNode) -> None:
+        """Move what was nested in a removed item up one level.
+
+        Lines indented past the removed item's own indentation belonged to it (its
+        nested tasks, their notes); left as they are, their indentation could turn
+        into an indented code block. They lose the removed item's content offset.
+        """
+        if seg is None or removed.indent.strip(" \t"):
+            return  # an item nested on one line ("- - [ ] a"): left to the safety net
+        base = len(removed.indent.expandtabs(4))
+        width = len(removed.bullet) + len(removed.gap.expandtabs(4))
+        while seg is not None:
+            lines = seg.lines
+            for i, line in enumerate(lines):
+                body = strip_eol(line)
+                if is_blank(body):
+                    continue
+                lead = len(body) - len(body.lstrip(" \t"))
+                cols = len(body[:lead].expandtabs(4))
+                if cols <= base:
+                    return  # back at the removed item's level or shallower
+                keep = max(cols - width, base)
+                lines[i] = " " * keep + body[lead:] + eol_of(line)
+            if isinstance(seg, TaskNode):
+                seg.indent = " " * max(len(seg.indent.expandtabs(4)) - width, base)
+                seg.marker_pos = len(seg.indent) + len(seg.bullet) + len(seg.gap) + 1
+                if seg.note_prefix:
+                    seg.note_prefix = ""  # recomputed from the new indent on the next note
+            seg = seg.next
 
     def drop_empty_heading(self, heading: RawSegment) -> None:
         """Remove a heading (and its blank separator) if nothing but blank lines
