@@ -63,8 +63,13 @@ def make_dir(path: str) -> None:
         raise StorageError(f"cannot create directory {path}: a file is in the way")
 
 
-def atomic_write(path: str, text: str) -> None:
-    """Replace the file's content in one step (temp file, fsync, os.replace)."""
+def atomic_write(path: str, text: str, durable: bool = True) -> None:
+    """Replace the file's content in one step (temp file, fsync, os.replace).
+
+    ``durable=False`` skips the fsyncs: still atomic (a reader or a crash sees the
+    old or the new file), but a power cut may lose it. For revision copies and
+    bookkeeping, never for the list itself.
+    """
     target = os.path.realpath(path)
     if os.path.isdir(target):
         raise StorageError(f"cannot write {path}: it is a directory")
@@ -83,11 +88,13 @@ def atomic_write(path: str, text: str) -> None:
         with os.fdopen(fd, "wb") as handle:
             handle.write(text.encode("utf-8", ENCODING_ERRORS))
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
         os.chmod(tmp, mode)
         os.replace(tmp, target)
         tmp = ""
-        _fsync_dir(folder)
+        if durable:
+            _fsync_dir(folder)
     except OSError as exc:
         raise StorageError(f"cannot write {path}: {_reason(exc)}") from None
     finally:
@@ -186,7 +193,7 @@ class Store:
 
         make_dir(self.loc.state_dir)
         state["list"] = self.loc.list_file
-        atomic_write(self.state_file, json.dumps(state, indent=1, sort_keys=True) + "\n")
+        atomic_write(self.state_file, json.dumps(state, indent=1, sort_keys=True) + "\n", False)
 
     def rev(self) -> int:
         """The current revision: the newest one written (0 before the first write)."""
@@ -206,7 +213,7 @@ class Store:
 
     def save_remind_counter(self, rev: int, rounds: int, hand_seen: str, told: str) -> None:
         make_dir(self.loc.state_dir)
-        atomic_write(self.remind_file, f"{rev} {rounds} {hand_seen or '-'} {told or '-'}\n")
+        atomic_write(self.remind_file, f"{rev} {rounds} {hand_seen or '-'} {told or '-'}\n", False)
 
     def restart_rounds(self) -> None:
         """A successful call that wrote nothing still counts as the agent updating its
@@ -225,7 +232,7 @@ class Store:
     def save_failed(self, rev: int, message: str) -> None:
         make_dir(self.loc.state_dir)
         token = os.urandom(4).hex()  # each failure is told of once, even at one revision
-        atomic_write(self.failed_file, f"{rev}\n{token}\n{message.replace(chr(10), ' ')}\n")
+        atomic_write(self.failed_file, f"{rev}\n{token}\n{message.replace(chr(10), ' ')}\n", False)
 
     def clear_failed(self) -> None:
         if os.path.exists(self.failed_file):
@@ -264,7 +271,7 @@ class Store:
         rev = (revs[-1] if revs else 0) + 1
         atomic_write(self.loc.list_file, text)
         make_dir(self.revs_dir)
-        atomic_write(self.revision_path(rev), text)
+        atomic_write(self.revision_path(rev), text, durable=False)  # a copy: history
         for old in revs[: max(0, len(revs) + 1 - KEEP_REVISIONS)]:
             try:  # noqa: SIM105 - contextlib would cost start-up for one suppress
                 os.unlink(self.revision_path(old))
