@@ -128,6 +128,11 @@ def add(tasks: Tasks = None, phase: PhaseOpt = None) -> None:
     finish(commands.add(Context(_options), tasks or [], phase), _options)
 
 
+# Aliases users of todo tools expect.
+app.command("ls", help="Show the list (alias of show).")(show)
+app.command("a", help="Append tasks (alias of add).")(add)
+
+
 @app.command()
 def start(task: Annotated[str, typer.Argument(help="Task content, or #N.")]) -> None:
     """Mark a task in progress."""
@@ -289,6 +294,20 @@ def gc(
     from todocli.sessions import gc as collect
 
     write(collect(Context(_options), older_than))
+
+
+@app.command()
+def config() -> None:
+    """Print the effective settings and where each came from."""
+    done_with(entry.config(_options))
+
+
+@app.command("__complete", hidden=True)
+def complete(
+    kind: Annotated[str, typer.Argument(help="sessions, tasks or phases.")],
+) -> None:
+    """Candidates for shell completion, one a line (used by the completion scripts)."""
+    done_with(entry.complete(_options, kind))
 
 
 @app.command()

@@ -218,3 +218,78 @@ def remind(opts: Options, every: int | None) -> int:
 def path(opts: Options) -> int:
     write(commands.list_path(Context(opts)) + "\n")
     return 0
+
+
+def config(opts: Options) -> int:
+    """``todo config``: every setting with its value and source, then the locations."""
+    ctx = Context(opts)
+    settings, sources = ctx.settings, ctx.config.sources
+    names: tuple[str, ...] = settings.__slots__
+    locations = {
+        "home": ctx.loc.home,
+        "session": ctx.loc.session if ctx.loc.is_session else None,
+        "list": ctx.loc.list_file,
+        "memory_dir": ctx.loc.memory_dir,
+        "config": ctx.config.path,
+    }
+    if opts.json:
+        import json
+
+        data = {
+            "settings": {
+                n: {"value": _plain_value(getattr(settings, n)), "source": sources[n]}
+                for n in names
+            },
+            "locations": locations,
+        }
+        write(json.dumps(data, ensure_ascii=False) + "\n")
+        return 0
+    width = max(len(n) for n in names)
+    lines = ["# settings (value, then where it came from)"]
+    for n in names:
+        value = _plain_value(getattr(settings, n))
+        shown = "(session: on; --file: off)" if value is None else repr(value).lower()
+        if isinstance(value, str):
+            shown = f'"{value}"'
+        lines.append(f"{n:<{width}} = {shown:<28} # {sources[n]}")
+    lines.append("")
+    lines.append("# locations")
+    lines += [
+        f"{k:<{width}} = {v if v is not None else '(a --file list)'}" for k, v in locations.items()
+    ]
+    write("\n".join(lines) + "\n")
+    return 0
+
+
+def _plain_value(value: object) -> object:
+    return str(value) if isinstance(value, str) else value
+
+
+def complete(opts: Options, kind: str) -> int:
+    """``todo __complete KIND``: completion candidates, one a line; never fails."""
+    try:
+        ctx = Context(opts)
+        if kind == "sessions":
+            folder = os.path.join(ctx.loc.home, "sessions")
+            try:
+                names = sorted(n[:-3] for n in os.listdir(folder) if n.endswith(".md"))
+            except OSError:
+                names = []
+            candidates = names
+        else:
+            from todocli.markdown import parse
+
+            todo = parse(ctx.store.read()).model()
+            if kind == "phases":
+                candidates = [p.name for p in todo.phases]
+            else:  # tasks: open ones first, as an agent or a person most often wants them
+                tasks = [t for _, t in todo.tasks()]
+                ordered = [t for t in tasks if t.status.is_open] + [
+                    t for t in tasks if not t.status.is_open
+                ]
+                candidates = [t.content for t in ordered]
+    except TodoError:
+        return 0
+    if candidates:
+        write("\n".join(candidates) + "\n")
+    return 0

@@ -67,7 +67,9 @@ COMMANDS = {
     "check": Spec(0),
     "remind": Spec(0, {"--every": ("every", True), "-e": ("every", True)}),
     "path": Spec(0),
+    "__complete": Spec(1),
 }
+ALIASES = {"ls": "show", "a": "add"}
 INT_OPTIONS = {"if_rev", "every"}
 
 
@@ -122,9 +124,9 @@ def parse(tokens: Sequence[str]) -> Call | None:
         i = nxt
     command = "show"
     if i < len(tokens):
-        if tokens[i] not in COMMANDS:
+        command = ALIASES.get(tokens[i], tokens[i])
+        if command not in COMMANDS:
             return None
-        command = tokens[i]
         i += 1
     spec = COMMANDS[command]
     args: list[str] = []
@@ -205,6 +207,8 @@ def _body(call: Call) -> Callable[[], int]:
             return entry.remind(opts, _int(v.get("every")))
         if name == "path":
             return entry.path(opts)
+        if name == "__complete":
+            return entry.complete(opts, args[0])
         ctx = Context(opts)
         if name == "init":
             outcome = commands.init(ctx, args, phase, _text(v.get("summary")))

@@ -1,0 +1,92 @@
+# bash completion for todo                                    -*- shell-script -*-
+# Generated from the command line by tools/generate.py: do not edit by hand.
+# Install: source this file, or copy it to ~/.local/share/bash-completion/completions/todo
+
+_todo_candidates() {
+    # One candidate a line, from the fast path, for the list the line names.
+    todo "${_todo_scope[@]}" __complete "$1" 2>/dev/null
+}
+
+_todo() {
+    local cur prev cmd="" opts="" i word
+    cur="${COMP_WORDS[COMP_CWORD]}"
+    prev="${COMP_WORDS[COMP_CWORD-1]}"
+    _todo_scope=()
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        word="${COMP_WORDS[i]}"
+        case "$word" in
+            --session|-s|--file|--home)
+                # Its value, once typed (the word under the cursor is not yet one).
+                ((i + 1 < COMP_CWORD)) && _todo_scope+=("$word" "${COMP_WORDS[i+1]}")
+                ((i++)) ;;
+            --session=*|--file=*|--home=*|-s?*)
+                _todo_scope+=("$word") ;;
+            --every|--if-rev|--input|--memory-dir|--note|--older-than|--phase|--reason|--summary|-e|-i|-n|-p|-r)
+                ((i++)) ;;
+            -*) ;;
+            *) [[ -z "$cmd" ]] && cmd="$word" ;;
+        esac
+    done
+    case "$prev" in
+        --session|-s)
+            mapfile -t COMPREPLY < <(compgen -W "$(_todo_candidates sessions)" -- "$cur"); return ;;
+        --file|--home|--memory-dir|--input|-i)
+            mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
+        --phase|-p)
+            local IFS=$'\n'
+            mapfile -t COMPREPLY < <(compgen -W "$(_todo_candidates phases)" -- "$cur")
+            COMPREPLY=("${COMPREPLY[@]// /\\ }"); return ;;
+        --if-rev|--summary|--note|-n|--reason|-r|--every|-e|--older-than)
+            return ;;
+    esac
+    if [[ -z "$cmd" ]]; then
+        if [[ "$cur" == -* ]]; then
+            mapfile -t COMPREPLY < <(compgen -W "--session -s --file --home --memory-dir --json --plain --quiet -q --no-color --if-rev --partial --keep --version --help -h" -- "$cur")
+        else
+            mapfile -t COMPREPLY < <(compgen -W "show init add ls a start done drop rm note block unblock clear apply log path check remind schema history diff undo sessions gc config edit watch" -- "$cur")
+        fi
+        return
+    fi
+    case "$cmd" in
+        show) opts="--all -a" ;;
+        init) opts="--phase -p --summary" ;;
+        add) opts="--phase -p" ;;
+        ls) opts="--all -a" ;;
+        a) opts="--phase -p" ;;
+        start) opts="" ;;
+        done) opts="--phase -p --all -a --note -n" ;;
+        drop) opts="--phase -p --all -a" ;;
+        rm) opts="--phase -p --all -a" ;;
+        note) opts="" ;;
+        block) opts="--reason -r" ;;
+        unblock) opts="" ;;
+        clear) opts="--all -a" ;;
+        apply) opts="--input -i --markdown" ;;
+        log) opts="--list -l" ;;
+        path) opts="" ;;
+        check) opts="" ;;
+        remind) opts="--every -e" ;;
+        schema) opts="" ;;
+        history) opts="" ;;
+        diff) opts="" ;;
+        undo) opts="--force" ;;
+        sessions) opts="" ;;
+        gc) opts="--older-than" ;;
+        config) opts="" ;;
+        edit) opts="" ;;
+        watch) opts="--all -a" ;;
+    esac
+    if [[ "$cur" == -* ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "$opts --session -s --file --home --memory-dir --json --plain --quiet -q --no-color --if-rev --partial --keep --version --help -h" -- "$cur")
+        return
+    fi
+    case "$cmd" in
+        start|done|drop|rm|note|block|unblock)
+            local IFS=$'\n'
+            mapfile -t COMPREPLY < <(compgen -W "$(_todo_candidates tasks)" -- "$cur")
+            COMPREPLY=("${COMPREPLY[@]// /\\ }") ;;
+        schema)
+            mapfile -t COMPREPLY < <(compgen -W "ops snapshot" -- "$cur") ;;
+    esac
+}
+complete -F _todo todo

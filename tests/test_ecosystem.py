@@ -1,0 +1,224 @@
+"""Completions, the man page, docs that cannot drift, and packaging."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+from tests.support_cli import todo_process
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import generate  # noqa: E402 - the generator lives in tools/, not in the package
+
+
+def visible_commands() -> list[str]:
+    return [c.name for c in generate.spec().commands]
+
+
+# -- drift ---------------------------------------------------------------------------------
+
+
+def test_generated_files_match_the_command_line() -> None:
+    for path, text in generate.outputs().items():
+        assert path.read_text(encoding="utf-8") == text, (
+            f"{path.relative_to(ROOT)} is out of date: run python tools/generate.py"
+        )
+
+
+def test_every_command_is_in_help_readme_and_man_page() -> None:
+    help_text = todo_process("--help").out
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    man = (ROOT / "man" / "todo.1").read_text(encoding="utf-8")
+    for name in visible_commands():
+        assert re.search(rf"^\s+{re.escape(name)}\b", help_text, re.M), f"{name} not in --help"
+        assert f"todo {name}" in readme or f"`todo {name}`" in readme, f"{name} not in README"
+        assert f"\\fB{name}\\fR" in man, f"{name} not in the man page"
+
+
+def test_every_global_option_is_in_readme_and_man_page() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    man = (ROOT / "man" / "todo.1").read_text(encoding="utf-8")
+    for option in generate.spec().global_options:
+        long = option.names[0]
+        if long == "--help":
+            continue
+        assert long in readme, f"{long} not in README"
+        assert long.replace("-", "\\-") in man, f"{long} not in the man page"
+
+
+def test_every_config_key_is_documented() -> None:
+    from todocli.settings import Settings
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    man = (ROOT / "man" / "todo.1").read_text(encoding="utf-8")
+    for key in Settings.__slots__:
+        assert f"`{key}`" in readme, f"config key {key} not in README"
+        assert key.replace("_", "_") in man, f"config key {key} not in the man page"
+
+
+# -- the man page ---------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(shutil.which("man") is None, reason="man is not installed")
+def test_man_page_renders_without_warnings() -> None:
+    proc = subprocess.run(
+        ["man", "--warnings", "-l", str(ROOT / "man" / "todo.1")],
+        env={**os.environ, "MANWIDTH": "80", "MANPAGER": "cat", "PAGER": "cat"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0
+    assert proc.stderr == ""
+    assert "EXIT STATUS" in proc.stdout
+    assert "EXAMPLES" in proc.stdout
+
+
+# -- completions in real shells ---------------------------------------------------------------
+
+
+@pytest.fixture
+def shell_env(tmp_path: Path) -> dict[str, str]:
+    env = {
+        **os.environ,
+        "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}",
+        "TODOCLI_HOME": str(tmp_path / "home"),
+        "TODOCLI_CONFIG": str(tmp_path / "none.toml"),
+    }
+    for args in (["add", "Run the tests", "Fix the bug"], ["-s", "other", "add", "Elsewhere"]):
+        assert todo_process(*args, env=env).code == 0
+    return env
+
+
+def bash_complete(env: dict[str, str], *words: str) -> list[str]:
+    script = (
+        f"source {ROOT / 'completions' / 'todo.bash'}\n"
+        f"COMP_WORDS=({' '.join(repr(w) for w in words)})\n"
+        "COMP_CWORD=$((${#COMP_WORDS[@]} - 1))\n"
+        "COMPREPLY=()\n_todo\nprintf '%s\\n' \"${COMPREPLY[@]}\"\n"
+    )
+    proc = subprocess.run(
+        ["bash", "-c", script], env=env, capture_output=True, text=True, check=True
+    )
+    return [line for line in proc.stdout.split("\n") if line]
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
+def test_bash_completes_commands_tasks_and_sessions(shell_env: dict[str, str]) -> None:
+    assert bash_complete(shell_env, "todo", "d") == ["done", "drop", "diff"]
+    assert bash_complete(shell_env, "todo", "done", "") == ["Run\\ the\\ tests", "Fix\\ the\\ bug"]
+    assert bash_complete(shell_env, "todo", "start", "F") == ["Fix\\ the\\ bug"]
+    assert bash_complete(shell_env, "todo", "--session", "") == ["default", "other"]
+    assert bash_complete(shell_env, "todo", "-s", "other", "done", "") == ["Elsewhere"]
+    assert "--note" in bash_complete(shell_env, "todo", "done", "--")
+    assert bash_complete(shell_env, "todo", "schema", "") == ["ops", "snapshot"]
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
+def test_the_completion_helper_is_served_by_the_fast_path(shell_env: dict[str, str]) -> None:
+    probe = (
+        "import sys\nsys.argv = ['todo', '__complete', 'tasks']\n"
+        "from todocli.__main__ import main\ntry:\n    main()\nexcept SystemExit:\n    pass\n"
+        "sys.stderr.write(str('typer' in sys.modules))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", probe], env=shell_env, capture_output=True, text=True
+    )
+    assert proc.stdout.splitlines() == ["Run the tests", "Fix the bug"]
+    assert proc.stderr == "False"
+
+
+@pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed")
+def test_zsh_completion_parses() -> None:
+    proc = subprocess.run(
+        ["zsh", "-n", str(ROOT / "completions" / "_todo")], capture_output=True, text=True
+    )
+    assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.skipif(shutil.which("fish") is None, reason="fish is not installed")
+def test_fish_completion_parses() -> None:
+    proc = subprocess.run(
+        ["fish", "--no-execute", str(ROOT / "completions" / "todo.fish")],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+
+
+# -- aliases, version, config ------------------------------------------------------------------
+
+
+def test_ls_and_a_are_aliases(tmp_path: Path) -> None:
+    env = {"TODOCLI_HOME": str(tmp_path / "h"), "TODOCLI_CONFIG": str(tmp_path / "c.toml")}
+    assert todo_process("a", "X", env=env).code == 0
+    assert todo_process("ls", env=env).out == todo_process("show", env=env).out
+
+
+def test_version_comes_from_the_package_metadata() -> None:
+    from importlib.metadata import version
+
+    assert todo_process("--version").out == f"todo {version('todocli')}\n"
+
+
+def test_config_prints_each_setting_with_its_source(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("max_tasks = 80\n")
+    env = {
+        "TODOCLI_HOME": str(tmp_path / "h"),
+        "TODOCLI_CONFIG": str(config),
+        "TODOCLI_REMIND_EVERY": "5",
+    }
+    out = todo_process("config", env=env).out
+    assert re.search(rf"^max_tasks\s+= 80\s+# {re.escape(str(config))}$", out, re.M)
+    assert re.search(r"^remind_every\s+= 5\s+# TODOCLI_REMIND_EVERY$", out, re.M)
+    assert re.search(r"^max_in_progress\s+= 1\s+# default$", out, re.M)
+    data = __import__("json").loads(todo_process("config", "--json", env=env).out)
+    assert data["settings"]["max_tasks"] == {"value": 80, "source": str(config)}
+    assert data["locations"]["home"] == str(tmp_path / "h")
+
+
+# -- packaging ----------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_built_wheel_installs_in_a_fresh_venv_with_its_man_page(tmp_path: Path) -> None:
+    dist = tmp_path / "dist"
+    build = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "build",
+            "--wheel",
+            "--no-isolation",
+            "--outdir",
+            str(dist),
+            str(ROOT),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert build.returncode == 0, build.stdout + build.stderr
+    wheel = next(dist.glob("todocli-*.whl"))
+    target = tmp_path / "venv"
+    venv.create(target, with_pip=True)
+    pip = target / "bin" / "pip"
+    install = subprocess.run(
+        [str(pip), "install", "--quiet", str(wheel)], capture_output=True, text=True, timeout=600
+    )
+    assert install.returncode == 0, install.stderr
+    version = subprocess.run(
+        [str(target / "bin" / "todo"), "--version"], capture_output=True, text=True
+    )
+    assert version.returncode == 0
+    assert version.stdout.startswith("todo ")
+    assert (target / "share" / "man" / "man1" / "todo.1").exists()

@@ -1,0 +1,492 @@
+#!/usr/bin/env python3
+"""Generate the shell completions and the man page from the Typer app.
+
+    python tools/generate.py          # write completions/ and man/todo.1
+    python tools/generate.py --check  # exit 1 if a checked-in file is out of date
+
+Commands, options and their help come from the app itself, so the files cannot
+drift from the command line (tests/test_ecosystem.py runs --check). Completion of
+session names and task contents calls ``todo __complete``, which the fast path
+serves without importing Typer, so a TAB press stays quick.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from typer._click.core import Parameter  # Typer's own copy of Click
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+TASK_COMMANDS = ("start", "done", "drop", "rm", "note", "block", "unblock")
+DATE_RE = re.compile(r"^## \[[0-9][^\]]*\] - ([0-9]{4}-[0-9]{2}-[0-9]{2})", re.M)
+
+
+@dataclass
+class Option:
+    names: list[str]
+    takes_value: bool
+    help: str
+    metavar: str = ""
+
+
+@dataclass
+class Command:
+    name: str
+    help: str
+    options: list[Option] = field(default_factory=list)
+    arguments: list[str] = field(default_factory=list)  # metavars, "..." for many
+
+
+@dataclass
+class Spec:
+    global_options: list[Option]
+    commands: list[Command]
+
+
+def _option(param: Parameter) -> Option:
+    opts = [*param.opts, *param.secondary_opts]
+    names = sorted(opts, key=lambda o: (not o.startswith("--"), o))
+    takes_value = not getattr(param, "is_flag", False)
+    metavar = str(getattr(param, "name", "")).upper().replace("_", "-") if takes_value else ""
+    return Option(names, takes_value, str(getattr(param, "help", "") or ""), metavar)
+
+
+def spec() -> Spec:
+    import typer.main
+
+    from todocli.cli import app
+
+    group = typer.main.get_command(app)
+    global_options = [_option(p) for p in group.params if p.param_type_name == "option"]
+    global_options.append(Option(["--help", "-h"], False, "Show help and exit."))
+    commands = []
+    for name, command in group.commands.items():  # type: ignore[attr-defined]
+        if command.hidden:
+            continue
+        options, arguments = [], []
+        for param in command.params:
+            if param.param_type_name == "option":
+                options.append(_option(param))
+            else:
+                metavar = param.name.upper()
+                arguments.append(f"{metavar}..." if param.nargs == -1 else metavar)
+        text = (command.help or "").strip().split("\n\n")[0].replace("\n", " ")
+        commands.append(Command(name, text, options, arguments))
+    return Spec(global_options, commands)
+
+
+# -- bash ---------------------------------------------------------------------------------
+
+
+def bash(s: Spec) -> str:
+    command_names = " ".join(c.name for c in s.commands)
+    global_words = " ".join(n for o in s.global_options for n in o.names)
+    value_globals = "|".join(n for o in s.global_options if o.takes_value for n in o.names)
+    cases = []
+    for c in s.commands:
+        words = " ".join(n for o in c.options for n in o.names)
+        cases.append(f'        {c.name}) opts="{words}" ;;')
+    value_options = sorted(
+        {n for c in s.commands for o in c.options if o.takes_value for n in o.names}
+        | {n for o in s.global_options if o.takes_value for n in o.names}
+    )
+    task_commands = "|".join(TASK_COMMANDS)
+    return f"""# bash completion for todo                                    -*- shell-script -*-
+# Generated from the command line by tools/generate.py: do not edit by hand.
+# Install: source this file, or copy it to ~/.local/share/bash-completion/completions/todo
+
+_todo_candidates() {{
+    # One candidate a line, from the fast path, for the list the line names.
+    todo "${{_todo_scope[@]}}" __complete "$1" 2>/dev/null
+}}
+
+_todo() {{
+    local cur prev cmd="" opts="" i word
+    cur="${{COMP_WORDS[COMP_CWORD]}}"
+    prev="${{COMP_WORDS[COMP_CWORD-1]}}"
+    _todo_scope=()
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        word="${{COMP_WORDS[i]}}"
+        case "$word" in
+            --session|-s|--file|--home)
+                # Its value, once typed (the word under the cursor is not yet one).
+                ((i + 1 < COMP_CWORD)) && _todo_scope+=("$word" "${{COMP_WORDS[i+1]}}")
+                ((i++)) ;;
+            --session=*|--file=*|--home=*|-s?*)
+                _todo_scope+=("$word") ;;
+            {"|".join(o for o in value_options if o not in ("--session", "-s", "--file", "--home"))})
+                ((i++)) ;;
+            -*) ;;
+            *) [[ -z "$cmd" ]] && cmd="$word" ;;
+        esac
+    done
+    case "$prev" in
+        --session|-s)
+            mapfile -t COMPREPLY < <(compgen -W "$(_todo_candidates sessions)" -- "$cur"); return ;;
+        --file|--home|--memory-dir|--input|-i)
+            mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
+        --phase|-p)
+            local IFS=$'\\n'
+            mapfile -t COMPREPLY < <(compgen -W "$(_todo_candidates phases)" -- "$cur")
+            COMPREPLY=("${{COMPREPLY[@]// /\\\\ }}"); return ;;
+        {value_globals.replace("--session|-s|", "").replace("--file|", "").replace("--home|", "").replace("--memory-dir|", "")}|--summary|--note|-n|--reason|-r|--every|-e|--older-than)
+            return ;;
+    esac
+    if [[ -z "$cmd" ]]; then
+        if [[ "$cur" == -* ]]; then
+            mapfile -t COMPREPLY < <(compgen -W "{global_words}" -- "$cur")
+        else
+            mapfile -t COMPREPLY < <(compgen -W "{command_names}" -- "$cur")
+        fi
+        return
+    fi
+    case "$cmd" in
+{chr(10).join(cases)}
+    esac
+    if [[ "$cur" == -* ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "$opts {global_words}" -- "$cur")
+        return
+    fi
+    case "$cmd" in
+        {task_commands})
+            local IFS=$'\\n'
+            mapfile -t COMPREPLY < <(compgen -W "$(_todo_candidates tasks)" -- "$cur")
+            COMPREPLY=("${{COMPREPLY[@]// /\\\\ }}") ;;
+        schema)
+            mapfile -t COMPREPLY < <(compgen -W "ops snapshot" -- "$cur") ;;
+    esac
+}}
+complete -F _todo todo
+"""
+
+
+# -- zsh ----------------------------------------------------------------------------------
+
+
+def _zsh_escape(text: str) -> str:
+    return text.replace("'", "'\\''").replace("[", "\\[").replace("]", "\\]").replace(":", "\\:")
+
+
+def zsh(s: Spec) -> str:
+    described = "\n".join(f"        '{c.name}:{_zsh_escape(c.help)}'" for c in s.commands)
+    lines = []
+    for c in s.commands:
+        specs = []
+        for o in c.options:
+            value = ":value:" if o.takes_value else ""
+            if o.names[0] == "--phase":
+                value = ":phase:_todo_phases"
+            for n in o.names:
+                specs.append(f"'{n}[{_zsh_escape(o.help)}]{value}'")
+        if c.name in TASK_COMMANDS:
+            specs.append("'*:task:_todo_tasks'")
+        elif c.name == "schema":
+            specs.append("'1:schema:(ops snapshot)'")
+        body = " \\\n                ".join(specs) if specs else "'*::'"
+        lines.append(
+            f"            {c.name})\n                _arguments {body}\n                ;;"
+        )
+    global_specs = []
+    for o in s.global_options:
+        value = ""
+        if o.takes_value:
+            value = ":session:_todo_sessions" if o.names[0] == "--session" else ":value:_files"
+        for n in o.names:
+            global_specs.append(f"'{n}[{_zsh_escape(o.help)}]{value}'")
+    globals_joined = " \\\n        ".join(global_specs)
+    return f"""#compdef todo
+# zsh completion for todo. Generated from the command line by tools/generate.py:
+# do not edit by hand. Install: put this file, named _todo, in a folder on $fpath.
+
+_todo_scope() {{
+    local -a scope
+    local i
+    for ((i = 2; i < CURRENT; i++)); do
+        case "${{words[i]}}" in
+            --session|-s|--file|--home)
+                (( i + 1 < CURRENT )) && scope+=("${{words[i]}}" "${{words[i+1]}}") ;;
+            --session=*|--file=*|--home=*) scope+=("${{words[i]}}") ;;
+        esac
+    done
+    print -r -- "${{(j: :)${{(q)scope[@]}}}}"
+}}
+
+_todo_candidates() {{
+    local -a found
+    found=("${{(@f)$(eval todo $(_todo_scope) __complete $1 2>/dev/null)}}")
+    compadd -a found
+}}
+_todo_sessions() {{ _todo_candidates sessions }}
+_todo_tasks() {{ _todo_candidates tasks }}
+_todo_phases() {{ _todo_candidates phases }}
+
+_todo() {{
+    local -a commands
+    commands=(
+{described}
+    )
+    _arguments -C \\
+        {globals_joined} \\
+        '1: :->command' \\
+        '*:: :->args'
+    case $state in
+        command)
+            _describe -t commands 'todo command' commands
+            ;;
+        args)
+            case ${{words[1]}} in
+{chr(10).join(lines)}
+            esac
+            ;;
+    esac
+}}
+
+_todo "$@"
+"""
+
+
+# -- fish ---------------------------------------------------------------------------------
+
+
+def _fish_escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("'", "\\'")
+
+
+def fish(s: Spec) -> str:
+    out = [
+        "# fish completion for todo. Generated from the command line by tools/generate.py:",
+        "# do not edit by hand. Install: copy to ~/.config/fish/completions/todo.fish",
+        "",
+        "function __todo_scope",
+        "    set -l tokens (commandline -opc)",
+        "    set -l scope",
+        "    for i in (seq 2 (count $tokens))",
+        "        switch $tokens[$i]",
+        "            case --session -s --file --home",
+        "                if test (math $i + 1) -le (count $tokens)",
+        "                    set -a scope $tokens[$i] $tokens[(math $i + 1)]",
+        "                end",
+        "            case '--session=*' '--file=*' '--home=*'",
+        "                set -a scope $tokens[$i]",
+        "        end",
+        "    end",
+        "    printf '%s\\n' $scope",
+        "end",
+        "",
+        "function __todo_candidates",
+        "    todo (__todo_scope) __complete $argv[1] 2>/dev/null",
+        "end",
+        "",
+        "complete -c todo -f",
+    ]
+    for c in s.commands:
+        out.append(
+            f"complete -c todo -n __fish_use_subcommand -a {c.name} -d '{_fish_escape(c.help)}'"
+        )
+    for o in s.global_options:
+        out.append(_fish_option("", o))
+    for c in s.commands:
+        condition = f"__fish_seen_subcommand_from {c.name}"
+        for o in c.options:
+            out.append(_fish_option(condition, o))
+    tasks = " ".join(TASK_COMMANDS)
+    out.append(
+        f"complete -c todo -n '__fish_seen_subcommand_from {tasks}' -a '(__todo_candidates tasks)'"
+    )
+    out.append("complete -c todo -n '__fish_seen_subcommand_from schema' -a 'ops snapshot'")
+    return "\n".join(out) + "\n"
+
+
+def _fish_option(condition: str, o: Option) -> str:
+    parts = ["complete -c todo"]
+    if condition:
+        parts.append(f"-n '{condition}'")
+    for n in o.names:
+        parts.append(f"-l {n[2:]}" if n.startswith("--") else f"-s {n[1:]}")
+    if o.takes_value:
+        parts.append("-r")
+        if o.names[0] == "--session":
+            parts.append("-a '(__todo_candidates sessions)'")
+        elif o.names[0] == "--phase":
+            parts.append("-a '(__todo_candidates phases)'")
+        elif o.names[0] in ("--file", "--home", "--memory-dir", "--input"):
+            parts.append("-F")
+    parts.append(f"-d '{_fish_escape(o.help)}'")
+    return " ".join(parts)
+
+
+# -- man page -------------------------------------------------------------------------------
+
+
+def _roff(text: str) -> str:
+    text = text.replace("\\", "\\e").replace("-", "\\-")
+    return "\n".join(
+        ("\\&" + line if line.startswith((".", "'")) else line) for line in text.split("\n")
+    )
+
+
+def _option_item(o: Option) -> str:
+    names = ", ".join(f"\\fB{_roff(n)}\\fR" for n in o.names)
+    value = f" \\fI{o.metavar}\\fR" if o.takes_value else ""
+    return f".TP\n{names}{value}\n{_roff(o.help)}"
+
+
+def man(s: Spec, version: str, date: str) -> str:
+    parts = [
+        f'.TH TODO 1 "{date}" "todocli {version}" "User Commands"',
+        ".SH NAME",
+        "todo \\- a markdown todo checklist for coding agents and the people beside them",
+        ".SH SYNOPSIS",
+        ".B todo",
+        "[\\fIGLOBAL OPTIONS\\fR] [\\fICOMMAND\\fR] [\\fIARGUMENTS\\fR]",
+        ".SH DESCRIPTION",
+        "\\fBtodo\\fR keeps a per\\-session markdown checklist. An agent calls it once per",
+        "step with a command or a JSON payload on standard input; a person opens the same",
+        "file in any editor. Edits made by hand survive every later write byte for byte.",
+        "With no command, \\fBtodo\\fR shows the list. Global options may stand before or",
+        "after the command. Output is plain text when standard output is not a terminal,",
+        "or with \\fB\\-\\-plain\\fR; one JSON object with \\fB\\-\\-json\\fR.",
+        ".SH COMMANDS",
+    ]
+    for c in s.commands:
+        args = " ".join(f"\\fI{_roff(a)}\\fR" for a in c.arguments)
+        parts.append(f".TP\n\\fB{c.name}\\fR {args}".rstrip())
+        parts.append(_roff(c.help))
+        if c.options:
+            parts.append(".RS")
+            parts += [_option_item(o) for o in c.options]
+            parts.append(".RE")
+    parts.append(".SH GLOBAL OPTIONS")
+    parts += [_option_item(o) for o in s.global_options]
+    parts += [
+        ".SH FILE FORMAT",
+        "A list is a markdown file. Task markers: \\fB[ ]\\fR pending, \\fB[/]\\fR in progress,",
+        "\\fB[x]\\fR completed, \\fB[\\-]\\fR abandoned, \\fB[!]\\fR blocked. A phase is an ATX",
+        "heading with tasks directly under it; the first \\fB#\\fR heading with no task under",
+        "it is the summary. Notes are block\\-quote lines indented under a task; the active",
+        "form is a trailing \\fB<!\\-\\- active: ... \\-\\->\\fR.",
+        ".SH FILES",
+        ".TP",
+        "\\fI<home>/sessions/<session>.md\\fR",
+        "A session's list. The home is \\fB$XDG_DATA_HOME/todocli\\fR or",
+        "\\fB~/.local/share/todocli\\fR (platformdirs' user data directory).",
+        ".TP",
+        "\\fI<home>/memory/todos/todoList\\-YYYYMMDD\\-HHMMSS.md\\fR",
+        "The session's completion log: a block is appended each time the list is finished.",
+        ".TP",
+        "\\fI<home>/state/\\fR",
+        "Locks, revisions and counters; nothing is written beside a \\fB\\-\\-file\\fR list.",
+        ".TP",
+        "\\fI~/.config/todocli/config.toml\\fR",
+        "Settings (platformdirs' user config directory): \\fBmax_tasks\\fR,",
+        "\\fBmax_field_bytes\\fR, \\fBmax_note_bytes\\fR, \\fBmax_input_bytes\\fR,",
+        "\\fBmax_in_progress\\fR, \\fBsnapshot_drop\\fR, \\fBwipe_on_complete\\fR,",
+        "\\fBclear_delay\\fR, \\fBlock_timeout\\fR, \\fBremind_every\\fR; and \\fBhome\\fR,",
+        "\\fBsession\\fR, \\fBmemory_dir\\fR. \\fBtodo config\\fR prints them all.",
+        ".SH ENVIRONMENT",
+        ".TP",
+        "\\fBTODOCLI_HOME\\fR, \\fBTODOCLI_SESSION\\fR, \\fBTODOCLI_FILE\\fR, \\fBTODOCLI_MEMORY_DIR\\fR",
+        "Where lists live, as the global options of the same names.",
+        ".TP",
+        "\\fBTODOCLI_CONFIG\\fR",
+        "The config file to read.",
+        ".TP",
+        "\\fBTODOCLI_\\fR\\fIKEY\\fR",
+        "Any config key, in upper case (e.g. \\fBTODOCLI_MAX_TASKS\\fR).",
+        ".TP",
+        "\\fBNO_COLOR\\fR, \\fBTERM=dumb\\fR",
+        "No colour on a terminal.",
+        ".TP",
+        "\\fBVISUAL\\fR, \\fBEDITOR\\fR",
+        "The editor \\fBtodo edit\\fR runs (split like a shell would, run without one).",
+        ".TP",
+        "\\fBTODOCLI_DEBUG=1\\fR",
+        "Print a traceback for an internal error.",
+        ".TP",
+        "\\fBTODOCLI_NOW\\fR",
+        "An ISO 8601 time to use instead of the clock (for tests and replays).",
+        ".SH EXIT STATUS",
+        ".TP\n\\fB0\\fR\nSuccess.",
+        ".TP\n\\fB1\\fR\nThe request was rejected (\\fBINVALID_PARAM\\fR, \\fBNOT_FOUND\\fR); "
+        "\\fBtodo check\\fR: tasks are open.",
+        ".TP\n\\fB2\\fR\nUsage error: unknown command or option, bad session name, malformed config.",
+        ".TP\n\\fB3\\fR\nUnexpected internal error.",
+        ".TP\n\\fB4\\fR\n\\fBCONFLICT\\fR: \\fB\\-\\-if\\-rev\\fR named a revision the list is no longer at.",
+        ".TP\n\\fB5\\fR\n\\fBBUSY\\fR: the list's lock was not free in time.",
+        ".TP\n\\fB6\\fR\n\\fBSTORAGE\\fR: a file could not be read or written.",
+        ".SH EXAMPLES",
+        "For an agent, one call per step:",
+        ".PP",
+        ".nf",
+        ".RS",
+        'todo init \\-\\-summary "Fix the bug" Reproduce Patch "Add a test"',
+        "todo done Reproduce",
+        'todo note Patch "off\\-by\\-one at the range end"',
+        'echo \'{"todos": [{"content": "Patch", "status": "completed"}]}\' | todo apply',
+        'todo check || echo "tasks are still open"',
+        ".RE",
+        ".fi",
+        ".PP",
+        "For a person:",
+        ".PP",
+        ".nf",
+        ".RS",
+        "todo                      # show the list",
+        "todo watch                # a live view while an agent works",
+        "todo edit                 # edit it in $EDITOR, checked on save",
+        "todo \\-\\-file TODO.md done 3   # any markdown file works",
+        "todo undo                 # take the last write back",
+        ".RE",
+        ".fi",
+        ".SH SEE ALSO",
+        "The README of todocli, and \\fBtodo schema\\fR for the JSON accepted by \\fBtodo apply\\fR.",
+    ]
+    return "\n".join(parts) + "\n"
+
+
+# -- driver ---------------------------------------------------------------------------------
+
+
+def outputs() -> dict[Path, str]:
+    from importlib.metadata import version
+
+    s = spec()
+    match = DATE_RE.search((ROOT / "CHANGELOG.md").read_text(encoding="utf-8"))
+    date = match.group(1) if match else "unreleased"
+    return {
+        ROOT / "completions" / "todo.bash": bash(s),
+        ROOT / "completions" / "_todo": zsh(s),
+        ROOT / "completions" / "todo.fish": fish(s),
+        ROOT / "man" / "todo.1": man(s, version("todocli"), date),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="Generate completions and the man page.")
+    parser.add_argument("--check", action="store_true", help="fail if a file is out of date")
+    args = parser.parse_args()
+    stale = []
+    for path, text in outputs().items():
+        current = path.read_text(encoding="utf-8") if path.exists() else None
+        if current == text:
+            continue
+        if args.check:
+            stale.append(str(path.relative_to(ROOT)))
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            print(f"wrote {path.relative_to(ROOT)}")
+    if stale:
+        print("out of date (run: python tools/generate.py): " + ", ".join(stale))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
