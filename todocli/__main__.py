@@ -10,6 +10,12 @@ import sys
 
 
 def main() -> None:
+    import gc
+
+    # One command, then exit: the process frees everything at once, so the cyclic
+    # collector (which rescans every live object, millions on a large list) only
+    # costs time. `todo watch`, which runs on, turns it back on.
+    gc.disable()
     from todocli.fastpath import run
 
     argv = sys.argv[1:]

@@ -11,21 +11,21 @@ task item the line belongs to. It never changes a line.
 
 from __future__ import annotations
 
-import re
-
 from todocli.model import MARKER_STATUS, Status
 
-_BULLET_RE = re.compile(r"([-+*]|[0-9]{1,9}[.)])(?=[ \t]|$)")
-_ATX_RE = re.compile(r"(#{1,6})(?:[ \t]+(.*?))??(?:[ \t]+#+)?[ \t]*$")
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    import re
+
 # A task marker at the start of a list item's content, in any spelling we read:
 # [ ], [x], [/], ..., the empty [] and the backslash-escaped \[x\] that some
 # editors write. Group 1 is the marker character (empty for []).
-_TASK_RE = re.compile(r"(?:\[([^\]\\]?)\]|\\\[([^\]\\])\\\])(?=[ \t]|$)")
-_ACTIVE_RE = re.compile(r"[ \t]*<!--[ \t]*active:(.*?)-->[ \t]*$")
-_WS_RE = re.compile(r"[ \t]*")
-# The commonest line of a checklist: a task item at column 0 with text after its
-# marker. Scanner._line serves it without the general machinery (same result).
-_SIMPLE_TASK_RE = re.compile(r"([-*+]) (?=(?:\[[^\]\\]?\]|\\\[[^\]\\]\\\])[ \t]+[^ \t])")
+# The recognisers below are string functions rather than regular expressions: the
+# tool starts once per agent step and compiling patterns costs start-up. Each is
+# checked against the CommonMark pattern it stands for by a property test
+# (tests/test_blocks_patterns.py); the patterns are quoted in their docstrings.
+_DIGITS = "0123456789"
+_ACTIVE_RE: re.Pattern[str] | None = None  # compiled on first use
 
 _HTML_BLOCK_TAGS = frozenset(
     [
@@ -103,6 +103,8 @@ class _Html:
     compiling them costs start-up on every call."""
 
     def __init__(self) -> None:
+        import re
+
         self.kind1 = re.compile(r"<(?:script|pre|style|textarea)(?:[ \t>]|$)", re.IGNORECASE)
         self.kind1_end = re.compile(r"</(?:script|pre|style|textarea)>", re.IGNORECASE)
         self.kind6 = re.compile(r"</?([A-Za-z][A-Za-z0-9]*)(?:[ \t]|/?>|$)")
@@ -128,6 +130,7 @@ def _html_patterns() -> _Html:
 
 
 BOM = "\ufeff"
+_NOT_LINE_BREAKS = "\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 
 
 class LineKind:
@@ -245,7 +248,22 @@ def split_lines(text: str) -> list[str]:
         if parts[-1]:
             lines.append(parts[-1])
         return lines
-    return re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", text)
+    # str.splitlines also breaks at \v, \f, \x1c-\x1e, \x85, \u2028 and \u2029, which
+    # CommonMark does not: glue those pieces back to the line they belong to.
+    pieces = text.splitlines(keepends=True)
+    if not any(c in text for c in _NOT_LINE_BREAKS):
+        return pieces
+    glued: list[str] = []
+    carry = ""
+    for piece in pieces:
+        if piece[-1] in _NOT_LINE_BREAKS:
+            carry += piece
+        else:
+            glued.append(carry + piece)
+            carry = ""
+    if carry:
+        glued.append(carry)
+    return glued
 
 
 def strip_eol(line: str) -> str:
@@ -268,7 +286,10 @@ def is_blank(text: str) -> bool:
 
 def _skip_ws(text: str, pos: int, col: int) -> tuple[int, int]:
     """Advance over spaces and tabs; tabs stop at multiples of 4 as CommonMark says."""
-    end = _WS_RE.match(text, pos).end()  # type: ignore[union-attr]  # always matches
+    if pos >= len(text) or text[pos] not in " \t":
+        return pos, col
+    rest = text[pos:]
+    end = pos + len(rest) - len(rest.lstrip(" \t"))
     if "\t" not in text[pos:end]:
         return end, col + end - pos
     for c in text[pos:end]:
@@ -276,8 +297,87 @@ def _skip_ws(text: str, pos: int, col: int) -> tuple[int, int]:
     return end, col
 
 
+def bullet_at(rest: str) -> str | None:
+    """The list marker ``rest`` starts with: ``([-+*]|[0-9]{1,9}[.)])(?=[ \\t]|$)``."""
+    if not rest:
+        return None
+    if rest[0] in "-+*":
+        end = 1
+    else:
+        digits = 0
+        while digits < len(rest) and rest[digits] in _DIGITS:
+            digits += 1
+        if not 1 <= digits <= 9 or digits >= len(rest) or rest[digits] not in ".)":
+            return None
+        end = digits + 1
+    if end < len(rest) and rest[end] not in " \t":
+        return None
+    return rest[:end]
+
+
+def task_marker_at(content: str) -> tuple[str, bool, int] | None:
+    """The task marker an item's content starts with, as (the character inside it,
+    backslash-escaped?, its length). The pattern it stands for:
+    ``(?:\\[([^\\]\\\\]?)\\]|\\\\\\[([^\\]\\\\])\\\\\\])(?=[ \\t]|$)``."""
+    if content.startswith("["):
+        if content[1:2] == "]":
+            char, end = "", 2
+        elif len(content) >= 3 and content[2] == "]" and content[1] not in "]\\":
+            char, end = content[1], 3
+        else:
+            return None
+        escaped = False
+    elif content.startswith("\\["):
+        if len(content) >= 5 and content[2] not in "]\\" and content[3:5] == "\\]":
+            char, end, escaped = content[2], 5, True
+        else:
+            return None
+    else:
+        return None
+    if end < len(content) and content[end] not in " \t":
+        return None
+    return char, escaped, end
+
+
+def atx_heading_at(rest: str) -> tuple[int, str] | None:
+    """An ATX heading ``rest`` starts with, as (level, text without its closing
+    hashes): ``(#{1,6})(?:[ \\t]+(.*?))??(?:[ \\t]+#+)?[ \\t]*$``."""
+    level = len(rest) - len(rest.lstrip("#"))
+    if not 1 <= level <= 6:
+        return None
+    after = rest[level:]
+    if after and after[0] not in " \t":
+        return None
+    text = after.strip(" \t")
+    bare = text.rstrip("#")
+    if not bare:
+        return level, ""
+    if bare != text and bare[-1] in " \t":
+        text = bare.rstrip(" \t")
+    return level, text
+
+
+def simple_task_at(text: str) -> bool:
+    """A task item at column 0 with text after its marker:
+    ``([-*+]) (?=(?:\\[[^\\]\\\\]?\\]|\\\\\\[[^\\]\\\\]\\\\\\])[ \\t]+[^ \\t])``."""
+    if len(text) < 6 or text[0] not in "-*+" or text[1] != " ":
+        return False
+    marker = task_marker_at(text[2:])
+    if marker is None:
+        return False
+    after = text[2 + marker[2] :]
+    return bool(after) and after[0] in " \t" and bool(after.strip(" \t"))
+
+
 def split_active(text: str) -> tuple[str, str | None]:
     """Split a task's text into its content and the ``<!-- active: ... -->`` form."""
+    if "<!--" not in text:
+        return text.strip(), None
+    global _ACTIVE_RE
+    if _ACTIVE_RE is None:
+        import re
+
+        _ACTIVE_RE = re.compile(r"[ \t]*<!--[ \t]*active:(.*?)-->[ \t]*$")
     m = _ACTIVE_RE.search(text)
     if m is None:
         return text.strip(), None
@@ -286,8 +386,8 @@ def split_active(text: str) -> tuple[str, str | None]:
 
 def heading_text(raw: str) -> str:
     """The text of an ATX heading line, without hashes or closing sequence."""
-    m = _ATX_RE.match(raw.lstrip(" "))
-    return (m.group(2) or "") if m else ""
+    found = atx_heading_at(raw.lstrip(" "))
+    return found[1] if found else ""
 
 
 class Scanner:
@@ -354,8 +454,7 @@ class Scanner:
         leaf = self.leaf
         if leaf != _Leaf.NONE and leaf != _Leaf.PARAGRAPH:
             return False
-        m = _SIMPLE_TASK_RE.match(text)
-        if m is None:
+        if not simple_task_at(text):
             return False
         stack = self.stack
         for cont in stack:
@@ -365,9 +464,9 @@ class Scanner:
         item = _Container(is_quote=False, content_col=2)
         stack.append(item)
         self.leaf = _Leaf.NONE
-        tm = _TASK_RE.match(text[2:])
-        assert tm is not None  # the regex above saw a marker there
-        new_task = self._task_start(index, text, 0, m.group(1), 2, tm, 2, info)
+        marker = task_marker_at(text[2:])
+        assert marker is not None  # simple_task_at saw one there
+        new_task = self._task_start(index, text, 0, text[0], 2, marker, 2, info)
         if new_task is not None:
             item.task_line = index
             info.kind = LineKind.TASK
@@ -470,14 +569,13 @@ class Scanner:
                 all_matched = True
                 continue
             if c == "#":
-                m = _ATX_RE.match(rest)
-                if m:
+                heading = atx_heading_at(rest)
+                if heading:
                     close_unmatched()
                     self.leaf = _Leaf.NONE
                     if not stack:
                         info.kind = LineKind.HEADING
-                        info.heading_level = len(m.group(1))
-                        info.heading_text = m.group(2) or ""
+                        info.heading_level, info.heading_text = heading
                     self._report(info, text, base)
                     return
             if c in "`~":
@@ -516,10 +614,9 @@ class Scanner:
                 self.leaf = _Leaf.NONE
                 self._report(info, text, base)
                 return
-            m = _BULLET_RE.match(rest)
-            if m:
-                bullet = m.group(1)
-                after = m.end()
+            bullet = bullet_at(rest)
+            if bullet:
+                after = len(bullet)
                 a_pos, a_col = _skip_ws(text, ns_pos + after, ns_col + after)
                 empty = a_pos == len(text)
                 ordered = bullet[-1] in ".)"
@@ -544,11 +641,10 @@ class Scanner:
                     self.leaf = _Leaf.CODE
                     self._report(info, text, base)
                     return
-                content = text[a_pos:]
-                tm = _TASK_RE.match(content)
-                if tm is not None:
+                marker = task_marker_at(text[a_pos:])
+                if marker is not None:
                     new_task = self._task_start(
-                        index, text, ns_pos, bullet, a_pos, tm, content_col, info
+                        index, text, ns_pos, bullet, a_pos, marker, content_col, info
                     )
                     if new_task is not None:
                         item.task_line = index
@@ -604,14 +700,13 @@ class Scanner:
         bullet_pos: int,
         bullet: str,
         content_pos: int,
-        tm: re.Match[str],
+        marker: tuple[str, bool, int],
         content_col: int,
         info: LineInfo,
     ) -> TaskStart | None:
         in_quote = any(c.is_quote for c in self.stack)
-        escaped = tm.group(2) is not None
-        char = tm.group(2) if escaped else tm.group(1)
-        after = text[content_pos + tm.end() :]
+        char, escaped, length = marker
+        after = text[content_pos + length :]
         status = MARKER_STATUS.get(char)
         if status is None and char == "\t":
             status = Status.PENDING
@@ -623,7 +718,8 @@ class Scanner:
             self.bare_task = index
         elif status is None:
             info.warning = (
-                f'Line {index + 1}: unknown status marker "{tm.group(0)}" (use [ ], [x], [/], [-])'
+                f"Line {index + 1}: unknown status marker "
+                f'"{text[content_pos : content_pos + length]}" (use [ ], [x], [/], [-])'
             )
             return None
         marker_pos = content_pos + (2 if escaped else 1)
@@ -693,6 +789,8 @@ def _note_body(text: str) -> str:
 
 
 def _html_closer(rest: str) -> str:
+    import re
+
     m = re.match(r"<(script|pre|style|textarea)", rest, re.IGNORECASE)
     if m:
         return f"</{m.group(1)}>"

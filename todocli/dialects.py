@@ -19,11 +19,12 @@ from todocli.errors import InvalidParamError
 from todocli.markdown import parse
 from todocli.model import Status, Value
 from todocli.ops import Op, OpKind, PhaseItems
-from todocli.snapshot import Item
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from typing import Any
+
+    from todocli.snapshot import Item
 
 TEXT_KEYS = ("content", "title", "description", "text", "step")
 IGNORED_ITEM_KEYS = frozenset({"id", "priority"})
@@ -127,16 +128,62 @@ def decode(data: bytes, limit: int) -> object:
     text = text.removeprefix("\ufeff")  # some Windows tools write one; RFC 8259 allows ignoring it
     if not text.strip():
         raise InputError("input is empty: send a JSON document (see: todo schema)")
-    import json
-
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
-        ) from None
+        return loads_json(text)
+    except ValueError as exc:  # json.JSONDecodeError, without importing json for it
+        import json
+
+        if isinstance(exc, json.JSONDecodeError):
+            raise InputError(
+                f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+            ) from None
+        raise InputError(f"invalid JSON: {exc}") from None  # e.g. an over-long integer
     except RecursionError:
         raise InputError("invalid JSON: nested too deeply") from None
+
+
+class _ScannerContext:
+    """What ``json.JSONDecoder`` hands its C scanner, with its defaults."""
+
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = int
+
+    @staticmethod
+    def parse_constant(name: str) -> float:
+        return {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")}[name]
+
+
+def loads_json(text: str) -> object:
+    """``json.loads(text)``, run through CPython's C scanner directly when it can.
+
+    ``json.loads`` is this same scanner behind the ``json`` package, whose import
+    (with the regexes it compiles) costs a few milliseconds of every ``todo apply``.
+    Whenever the shortcut is unavailable (no ``_json``) or the text is not a single
+    valid document, ``json.loads`` itself runs: its results and its error messages
+    are the reference (a property test compares the two).
+    """
+    try:
+        import _json
+    except ImportError:  # not CPython: json.loads below
+        pass
+    else:
+        start = len(text) - len(text.lstrip(" \t\n\r"))
+        try:
+            # typeshed types the context as the scanner class; the C code reads the
+            # attributes of any object (json.JSONDecoder passes itself).
+            scan = _json.make_scanner(_ScannerContext())  # type: ignore[arg-type]
+            value, end = scan(text, start)
+        except Exception:  # json.loads below raises the error, worded as json words it
+            pass
+        else:
+            if not text[end:].strip(" \t\n\r"):
+                return value
+    import json
+
+    return json.loads(text)
 
 
 def request(value: object) -> Request:
@@ -261,6 +308,8 @@ def _snapshot(values: object, name: str, summary: str | None) -> Op:
 
 
 def _item(raw: object, path: str) -> Item:
+    from todocli.snapshot import Item  # snapshots only: op batches need none of it
+
     if isinstance(raw, str):  # a bare string is a pending task
         return Item(raw, path=path, key="", keep_active_form=True)
     _expect(raw, "object", path)
@@ -309,6 +358,8 @@ def _item(raw: object, path: str) -> Item:
 
 
 def from_markdown(text: str) -> Request:
+    from todocli.snapshot import Item
+
     """Markdown on stdin replaces the list like a snapshot."""
     todo = parse(text).model()
     items = tuple(

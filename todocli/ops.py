@@ -13,7 +13,6 @@ of in-progress tasks is kept up to date rather than searched for.
 
 from __future__ import annotations
 
-import re
 from enum import StrEnum
 
 from todocli.errors import InternalError
@@ -110,7 +109,6 @@ class OpFailure(Exception):
         self.path = path
 
 
-_TASK_REF = re.compile(r"#([0-9]+)")
 # Characters no single-line field may hold. (A set, not a regex: compiling a class
 # with these ranges costs a millisecond of start-up.)
 _CONTROL = frozenset(map(chr, [*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029]))
@@ -310,9 +308,9 @@ class Engine:
         node = self.doc.find(ref) or self.doc.find(ref.strip())
         if node is not None:
             return node
-        m = _TASK_REF.fullmatch(ref.strip())
-        if m:
-            n = int(m.group(1))
+        number = task_number(ref)
+        if number is not None:
+            n = number
             if 1 <= n <= len(self.numbering):
                 candidate = self.numbering[n - 1]
                 if candidate is not None and candidate.prev is not None:  # still listed
@@ -383,7 +381,8 @@ class Engine:
 
     def _phase_name(self, value: str, missing: str = "Missing phase name") -> str:
         name = self._text(value, "Phase name", self.settings.max_field_bytes, missing)
-        if re.search(r"[ \t]#+$", name) or name.startswith("#"):
+        hashes = name.rstrip("#")
+        if name.startswith("#") or (hashes != name and hashes[-1:] in (" ", "\t")):
             raise OpFailure(f'Phase name "{name}" cannot start or end with "#"')
         return name
 
@@ -549,6 +548,14 @@ class Engine:
             self.doc.find(t.content) if t is not None else None for t in self.numbering
         ]
         self.active = {t: None for t in self.doc.tasks() if t.status is Status.IN_PROGRESS}
+
+
+def task_number(ref: str) -> int | None:
+    """N for a reference written ``#N`` (the pattern ``#([0-9]+)``), else None."""
+    digits = ref.strip()[1:]
+    if ref.strip()[:1] == "#" and digits.isascii() and digits.isdigit():
+        return int(digits)
+    return None
 
 
 def _finished(todo: TodoList) -> bool:

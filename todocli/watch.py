@@ -24,6 +24,9 @@ def _signature(ctx: Context) -> tuple[int, int, int] | None:
 def watch(ctx: Context, color: bool, show_all: bool, once: bool = False) -> int:
     """Re-render on every change. On a terminal: a rich live view; otherwise the plain
     view again after each change. Returns the exit status (0 on Ctrl-C)."""
+    import gc
+
+    gc.enable()  # this one runs on: collect the cycles each re-render leaves
     try:
         if sys.stdout.isatty():
             return _live(ctx, color, show_all, once)

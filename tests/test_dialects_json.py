@@ -1,0 +1,52 @@
+"""The JSON shortcut of ``todo apply`` gives what ``json.loads`` gives."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from todocli.dialects import InputError, decode, loads_json
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4)
+    ),
+    max_leaves=15,
+)
+
+
+def same(a: object, b: object) -> bool:
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True) or (
+        isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b)
+    )
+
+
+@settings(max_examples=1000)
+@given(JSON, st.sampled_from(["", " ", "\n", "\t\r\n "]))
+def test_valid_documents_decode_as_json_loads_decodes_them(value: object, pad: str) -> None:
+    text = pad + json.dumps(value, indent=None if len(pad) % 2 else 1) + pad
+    assert same(loads_json(text), json.loads(text))
+
+
+@settings(max_examples=1000)
+@given(st.text(st.sampled_from(list('{}[]",:0123456789.eE-+ tnrufalsNI\\\x00')), max_size=16))
+def test_any_text_decodes_or_fails_as_json_loads_does(text: str) -> None:
+    def outcome(loader: Callable[[str], object]) -> tuple[str, object]:
+        try:
+            return "value", json.dumps(loader(text), sort_keys=True)
+        except ValueError as error:
+            return type(error).__name__, str(error)
+
+    assert outcome(loads_json) == outcome(json.loads)
+
+
+def test_an_over_long_integer_is_invalid_input_not_a_crash() -> None:
+    with pytest.raises(InputError) as caught:
+        decode(b"[" + b"1" * 5000 + b"]", 1 << 20)
+    assert caught.value.message.startswith("invalid JSON: ")
