@@ -196,7 +196,17 @@ def run(work: Path, todo: list[str], runs: int, quick: bool) -> int:
         txt_dir = work / "todotxt"
         txt_dir.mkdir()
         (txt_dir / "todo.txt").write_text("".join(f"task {i}\n" for i in range(20)))
-        (txt_dir / "config").write_text(f'export TODO_DIR="{txt_dir}"\n')
+        (txt_dir / "config").write_text(
+            f'export TODO_DIR="{txt_dir}"\n'
+            'export TODO_FILE="$TODO_DIR/todo.txt"\n'
+            'export DONE_FILE="$TODO_DIR/done.txt"\n'
+            'export REPORT_FILE="$TODO_DIR/report.txt"\n'
+        )
+        check = subprocess.run(
+            [todo_txt, "-d", str(txt_dir / "config"), "ls"], capture_output=True, text=True
+        )
+        if check.returncode != 0 or "task 19" not in check.stdout:
+            raise SystemExit(f"todo-txt ls does not list its fixture: {check.stdout}{check.stderr}")
         cases.append(Case("todo-txt ls", [todo_txt, "-d", str(txt_dir / "config"), "ls"], base_env))
     interleave(cases, runs)
 

@@ -19,10 +19,10 @@ PHASES = st.sampled_from(["P", "Todos", "New", "H"])
 
 @st.composite
 def ops(draw: st.DrawFn) -> Op:
-    kind = draw(st.sampled_from(list(OpKind)))
+    kind = draw(st.sampled_from(list(OpKind.ALL)))
     if kind is OpKind.WRITE:
         contents = draw(st.lists(st.sampled_from("abcdefgh"), unique=True, max_size=5))
-        items = tuple(Item(c, draw(st.sampled_from(list(Status)))) for c in contents)
+        items = tuple(Item(c, draw(st.sampled_from(list(Status.ALL)))) for c in contents)
         return Op(kind, todos=items)
     if kind is OpKind.APPEND:
         return Op(

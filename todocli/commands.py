@@ -254,7 +254,7 @@ def _target_ops(
     chosen = sum([bool(tasks), phase is not None, everything])
     if chosen > 1:
         raise UsageError(f"todo {command}: give tasks, --phase or --all, not more than one")
-    op = OpKind(kind)
+    op = OpKind.of(kind)
     if tasks:
         return [Op(op, task=t) for t in tasks]
     if phase is not None:

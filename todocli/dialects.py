@@ -245,7 +245,7 @@ def _ops(values: list[Any], name: str, root: str) -> tuple[Op, ...]:
                 allowed = ", ".join(sorted(OP_FIELDS[kind_name])) or "no other fields"
                 head = f"{prefix}: " if prefix else ""
                 raise InputError(f'{head}unknown key "{key}" for op "{kind_name}" ({allowed})')
-        ops.append(_op(OpKind(kind_name), raw, prefix or "op"))
+        ops.append(_op(OpKind.of(kind_name), raw, prefix or "op"))
     return tuple(ops)
 
 

@@ -11,9 +11,51 @@ tool starts once per agent step.
 
 from __future__ import annotations
 
-from enum import StrEnum
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from typing import ClassVar, Self
 
 DEFAULT_PHASE = "Todos"
+
+
+class Choice(str):
+    """One of a closed set of named string values: a light stand-in for
+    ``enum.StrEnum``, whose import (with ``functools`` and ``collections``) costs
+    about 4 ms of every call. Members are canonical instances, compared with ``is``
+    or ``==``; ``ALL`` lists them in order; ``of`` looks one up by value."""
+
+    __slots__ = ()
+    ALL: ClassVar[tuple[Choice, ...]] = ()
+    _by_value: ClassVar[dict[str, Choice]] = {}
+    _names: ClassVar[dict[str, str]] = {}
+
+    @property
+    def value(self) -> str:
+        return str.__str__(self)
+
+    @property
+    def name(self) -> str:
+        return type(self)._names[self]
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}.{self.name}: {str.__repr__(self)}>"
+
+    @classmethod
+    def of(cls, value: str) -> Self:
+        """The member with this value; ValueError if there is none."""
+        member = cls._by_value.get(value)
+        if member is None:
+            raise ValueError(f"{value!r} is not a valid {cls.__name__}")
+        return member  # type: ignore[return-value]  # _by_value holds cls's members
+
+    @classmethod
+    def _define(cls, **members: str) -> None:
+        made = [str.__new__(cls, value) for value in members.values()]
+        for name, member in zip(members, made, strict=True):
+            setattr(cls, name, member)
+        cls.ALL = tuple(made)
+        cls._by_value = {m.value: m for m in made}
+        cls._names = {m.value: name for name, m in zip(members, made, strict=True)}
 
 
 class Value:
@@ -41,14 +83,16 @@ class Value:
         return f"{type(self).__name__}({pairs})"
 
 
-class Status(StrEnum):
+class Status(Choice):
     """A task's state. The value is the name used in JSON and plain output."""
 
-    PENDING = "pending"
-    IN_PROGRESS = "in_progress"
-    COMPLETED = "completed"
-    ABANDONED = "abandoned"
-    BLOCKED = "blocked"
+    __slots__ = ()
+    ALL: ClassVar[tuple[Status, ...]]
+    PENDING: ClassVar[Status]
+    IN_PROGRESS: ClassVar[Status]
+    COMPLETED: ClassVar[Status]
+    ABANDONED: ClassVar[Status]
+    BLOCKED: ClassVar[Status]
 
     @property
     def marker(self) -> str:
@@ -70,6 +114,14 @@ class Status(StrEnum):
             raise ValueError(f'unknown status "{text}"') from None
 
 
+Status._define(
+    PENDING="pending",
+    IN_PROGRESS="in_progress",
+    COMPLETED="completed",
+    ABANDONED="abandoned",
+    BLOCKED="blocked",
+)
+
 _MARKER_OF = {
     Status.PENDING: " ",
     Status.IN_PROGRESS: "/",
@@ -78,7 +130,7 @@ _MARKER_OF = {
     Status.BLOCKED: "!",
 }
 
-_ALIASES = {s.value: s for s in Status} | {
+_ALIASES = {s.value: s for s in Status.ALL} | {
     "done": Status.COMPLETED,
     "complete": Status.COMPLETED,
     "cancelled": Status.ABANDONED,
@@ -148,7 +200,7 @@ class TodoList(Value):
 
     def stats(self) -> dict[str, int]:
         """Counts by status, plus the total."""
-        counts = {"total": 0} | {s.value: 0 for s in Status}
+        counts = {"total": 0} | {s.value: 0 for s in Status.ALL}
         for _, task in self.tasks():
             counts["total"] += 1
             counts[task.status.value] += 1
@@ -165,7 +217,7 @@ class TodoList(Value):
         if not tasks:
             return "[0/0] No tasks."
         done = sum(1 for t in tasks if not t.status.is_open)
-        by = {s: [t.content for t in tasks if t.status is s] for s in Status}
+        by = {s: [t.content for t in tasks if t.status is s] for s in Status.ALL}
         for width in (None, 60, 40, 24, 12):
             text = f"[{done}/{len(tasks)}]"
             for label, status, most in _RECAP_PARTS:

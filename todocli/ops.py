@@ -13,33 +13,50 @@ of in-progress tasks is kept up to date rather than searched for.
 
 from __future__ import annotations
 
-from enum import StrEnum
-
 from todocli.errors import InternalError
 from todocli.markdown import Document, TaskNode, parse
-from todocli.model import DEFAULT_PHASE, Diff, OpError, Result, Status, TodoList, Value
+from todocli.model import DEFAULT_PHASE, Choice, Diff, OpError, Result, Status, TodoList, Value
 from todocli.settings import DropPolicy, Settings
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from collections.abc import Collection, Sequence
+    from typing import ClassVar
 
     from todocli.snapshot import Item
 
 
-class OpKind(StrEnum):
-    INIT = "init"
-    START = "start"
-    DONE = "done"
-    DROP = "drop"
-    RM = "rm"
-    APPEND = "append"
-    NOTE = "note"
-    BLOCK = "block"
-    UNBLOCK = "unblock"
-    VIEW = "view"
-    WRITE = "write"
-    CLEAR = "clear"
+class OpKind(Choice):
+    __slots__ = ()
+    ALL: ClassVar[tuple[OpKind, ...]]
+    INIT: ClassVar[OpKind]
+    START: ClassVar[OpKind]
+    DONE: ClassVar[OpKind]
+    DROP: ClassVar[OpKind]
+    RM: ClassVar[OpKind]
+    APPEND: ClassVar[OpKind]
+    NOTE: ClassVar[OpKind]
+    BLOCK: ClassVar[OpKind]
+    UNBLOCK: ClassVar[OpKind]
+    VIEW: ClassVar[OpKind]
+    WRITE: ClassVar[OpKind]
+    CLEAR: ClassVar[OpKind]
+
+
+OpKind._define(
+    INIT="init",
+    START="start",
+    DONE="done",
+    DROP="drop",
+    RM="rm",
+    APPEND="append",
+    NOTE="note",
+    BLOCK="block",
+    UNBLOCK="unblock",
+    VIEW="view",
+    WRITE="write",
+    CLEAR="clear",
+)
 
 
 class PhaseItems(Value):

@@ -6,17 +6,24 @@ module only says what they are.
 
 from __future__ import annotations
 
-from enum import StrEnum
+from todocli.model import Choice, Value
 
-from todocli.model import Value
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from typing import ClassVar
 
 
-class DropPolicy(StrEnum):
+class DropPolicy(Choice):
     """What a snapshot that removes open tasks does."""
 
-    WARN = "warn"
-    REJECT = "reject"
-    ALLOW = "allow"
+    __slots__ = ()
+    ALL: ClassVar[tuple[DropPolicy, ...]]
+    WARN: ClassVar[DropPolicy]
+    REJECT: ClassVar[DropPolicy]
+    ALLOW: ClassVar[DropPolicy]
+
+
+DropPolicy._define(WARN="warn", REJECT="reject", ALLOW="allow")
 
 
 class Settings(Value):
