@@ -406,32 +406,20 @@ class Document:
         phase, anchor = self._phase_for_new_task(phase_name)
         return self._new_task(anchor, None, content, status, active_form, notes, phase)
 
-    def insert_task_after(
+    def insert_task_beside(
         self,
         sibling: TaskNode,
         content: str,
         status: Status = Status.PENDING,
         active_form: str | None = None,
         notes: Sequence[str] = (),
+        before: bool = False,
     ) -> TaskNode:
-        """Add a task right after another, in its style and phase."""
+        """Add a task right after (or before) another, in its style and phase."""
         assert sibling.phase is not None
-        return self._new_task(sibling, sibling, content, status, active_form, notes, sibling.phase)
-
-    def insert_task_before(
-        self,
-        sibling: TaskNode,
-        content: str,
-        status: Status = Status.PENDING,
-        active_form: str | None = None,
-        notes: Sequence[str] = (),
-    ) -> TaskNode:
-        """Add a task right before another, in its style and phase."""
-        assert sibling.phase is not None
-        assert sibling.prev is not None
-        return self._new_task(
-            sibling.prev, sibling, content, status, active_form, notes, sibling.phase
-        )
+        anchor = sibling.prev if before else sibling
+        assert anchor is not None
+        return self._new_task(anchor, sibling, content, status, active_form, notes, sibling.phase)
 
     def move_after(self, task: TaskNode, anchor: Segment) -> None:
         """Move a task's own lines to just after ``anchor`` (call ``reindex`` after)."""

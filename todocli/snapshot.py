@@ -149,10 +149,10 @@ def _insert(doc: Document, name: str, previous: TaskNode | None, item: Item) -> 
     notes = item.notes or ()
     active = None if item.keep_active_form else item.active_form
     if previous is not None:
-        return doc.insert_task_after(previous, item.content, item.status, active, notes)
+        return doc.insert_task_beside(previous, item.content, item.status, active, notes)
     first = _first_in(doc, name)
     if first is not None:
-        return doc.insert_task_before(first, item.content, item.status, active, notes)
+        return doc.insert_task_beside(first, item.content, item.status, active, notes, before=True)
     return doc.add_task(name, item.content, item.status, active, notes)
 
 
