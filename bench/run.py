@@ -36,7 +36,6 @@ import tempfile
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
 TARGET_RATIO = 2.5
 RSS_LIMIT_MB = 25.0
 

@@ -495,3 +495,19 @@ def test_each_failure_is_told_once_even_at_the_same_revision(todo: Todo) -> None
     todo("done", "nope again")
     assert 'failed (Task "nope again" not found' in todo("remind", "-e", "10").out
     assert todo("remind", "-e", "10").out == ""
+
+
+@pytest.mark.parametrize(
+    "args", [("remind", "--every", "1"), ("check",), ("sessions",), ("diff",), ("history",)]
+)
+def test_text_commands_escape_control_characters_from_the_file(
+    todo: Todo, home: Path, args: tuple[str, ...]
+) -> None:
+    todo("add", "A")
+    with listing(home).open("ab") as file:
+        file.write(b"- [ ] clear\x1b[2J screen\n")
+    if args == ("history",):
+        todo("add", "B")  # a revision that holds the hand-added line
+    result = todo(*args)
+    assert "\x1b" not in result.out
+    assert "clear\\x1b[2J screen" in result.out

@@ -398,7 +398,6 @@ class Scanner:
         self.leaf = _Leaf.NONE
         self.fence_char = ""
         self.fence_len = 0
-        self.fence_indent = 0
         self.html_end: re.Pattern[str] | None = None  # None: ends at a blank line
         self.html_closer = ""  # a line that ends the open HTML block
         self.para_task = -1  # the task line the open paragraph began on, if any
@@ -585,7 +584,6 @@ class Scanner:
                     self.leaf = _Leaf.FENCE
                     self.fence_char = c
                     self.fence_len = run
-                    self.fence_indent = indent
                     self._report(info, text, base)
                     return
             if c == "<":

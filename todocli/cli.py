@@ -17,7 +17,7 @@ from typer._click.exceptions import ClickException
 
 from todocli import commands, entry
 from todocli.commands import Context, Options
-from todocli.entry import color_allowed, write
+from todocli.entry import color_allowed, write, write_escaped
 from todocli.errors import UsageError
 from todocli.outcome import Outcome
 
@@ -92,7 +92,6 @@ def main(
     _options = Options(
         session, file, home, memory_dir, json_output, plain, quiet, no_color, if_rev, partial, keep
     )
-    ctx.obj = _options
     if ctx.invoked_subcommand is None:
         finish(commands.show(Context(_options)), _options)
 
@@ -257,7 +256,7 @@ def history() -> None:
     """List the revisions of the list."""
     from todocli.history import history as list_revisions
 
-    write(list_revisions(Context(_options)))
+    write_escaped(list_revisions(Context(_options)))
 
 
 @app.command()
@@ -265,7 +264,7 @@ def diff(rev: Annotated[int | None, typer.Argument(help="A revision number.")] =
     """Show hand edits since the last write, or what revision REV changed."""
     from todocli.history import diff as show_diff
 
-    write(show_diff(Context(_options), rev))
+    write_escaped(show_diff(Context(_options), rev))
 
 
 @app.command()
@@ -283,7 +282,7 @@ def sessions() -> None:
     """List every session with its progress and last update."""
     from todocli.sessions import sessions as list_sessions
 
-    write(list_sessions(Context(_options)))
+    write_escaped(list_sessions(Context(_options)))
 
 
 @app.command()

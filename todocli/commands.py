@@ -202,11 +202,12 @@ def run_batch(ctx: Context, ops: Sequence[Op], params_input: object = None) -> O
 
 
 def _log(ctx: Context, state: dict[str, Any], completed: TodoList, now: datetime) -> str:
+    from todocli.memory import append_block, completion_block, log_name
+
     name = state.get("log")
     if not isinstance(name, str) or not name:
-        name = f"todoList-{now:%Y%m%d-%H%M%S}.md"
+        name = log_name(now)
     number = int(state.get("completions", 0)) + 1
-    from todocli.memory import append_block, completion_block
 
     path = os.path.join(ctx.loc.memory_dir, name)
     append_block(path, completion_block(number, now, completed))

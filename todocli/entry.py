@@ -70,6 +70,14 @@ def write(text: str, stream: TextIO | None = None) -> None:
         out.write(text)
 
 
+def write_escaped(text: str) -> None:
+    """Write plain text made from a list's content with its control characters shown
+    as escapes, so nothing a task holds ever drives the terminal."""
+    from todocli.render import safe
+
+    write(safe(text))
+
+
 def color_allowed(opts: Options) -> bool:
     env = os.environ
     return not (opts.no_color or "NO_COLOR" in env or env.get("TERM") == "dumb")
@@ -180,7 +188,6 @@ def check(opts: Options) -> int:
     """``todo check``: exit 0 when nothing is open, 1 listing the open tasks."""
     from todocli.errors import OpenTasksError
     from todocli.gate import check as check_list
-    from todocli.render import safe
 
     outcome, open_tasks = check_list(Context(opts))
     if open_tasks:
@@ -190,11 +197,11 @@ def check(opts: Options) -> int:
         return emit(outcome, opts)
     if open_tasks:
         lines = [f"Open tasks ({len(open_tasks)}):"]
-        lines += [f"  - {safe(c)} [{s.value}] ({safe(p)})" for c, s, p in open_tasks]
+        lines += [f"  - {c} [{s.value}] ({p})" for c, s, p in open_tasks]
     else:
         lines = ["Nothing open."]
     if not opts.quiet:
-        write("\n".join([*lines, safe(outcome.todo.recap())]) + "\n")
+        write_escaped("\n".join([*lines, outcome.todo.recap()]) + "\n")
     return 1 if open_tasks else 0
 
 
@@ -211,7 +218,7 @@ def remind(opts: Options, every: int | None) -> int:
         write(f"todo: {one_line(error.message)}\n", sys.stderr)
         return 0
     if lines:
-        write("\n".join(lines) + "\n")
+        write_escaped("\n".join(lines) + "\n")
     return 0
 
 

@@ -70,7 +70,6 @@ COMMANDS = {
     "__complete": Spec(1),
 }
 ALIASES = {"ls": "show", "a": "add"}
-INT_OPTIONS = {"if_rev", "every"}
 
 
 class Call:

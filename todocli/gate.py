@@ -13,6 +13,7 @@ from todocli.commands import Context, show
 from todocli.markdown import parse
 from todocli.model import Diff, Status, TodoList
 from todocli.outcome import Outcome
+from todocli.render import describe_diff
 
 NAG = "<reminder>Update your todos.</reminder>"
 
@@ -25,16 +26,6 @@ def check(ctx: Context) -> tuple[Outcome, list[tuple[str, Status, str]]]:
     """The list and its open tasks (the caller exits 1 while there are any)."""
     outcome = show(ctx)
     return outcome, open_tasks(outcome.todo)
-
-
-def describe(diff: Diff) -> str:
-    parts = []
-    if diff.added:
-        parts.append("added " + ", ".join(f'"{c}"' for c in diff.added))
-    if diff.removed:
-        parts.append("removed " + ", ".join(f'"{c}"' for c in diff.removed))
-    parts += [f'"{c.content}" {c.old.value} -> {c.new.value}' for c in diff.changed]
-    return "; ".join(parts)
 
 
 def remind(ctx: Context, every: int) -> list[str]:
@@ -66,7 +57,7 @@ def remind(ctx: Context, every: int) -> list[str]:
                 if diff:
                     lines.append(
                         "<reminder>The todo list was edited by hand since your last update: "
-                        f"{describe(diff)}.</reminder>"
+                        f"{describe_diff(diff)}.</reminder>"
                     )
         todo = parse(text).model()
         if every > 0 and rounds % every == 0 and open_tasks(todo):

@@ -11,6 +11,8 @@ tool starts once per agent step.
 
 from __future__ import annotations
 
+from todocli.errors import InvalidParamError
+
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from typing import ClassVar, Self
@@ -237,7 +239,7 @@ class OpError(Value):
     __slots__ = ("code", "index", "message", "path")
 
     def __init__(
-        self, index: int, message: str, code: str = "INVALID_PARAM", path: str = ""
+        self, index: int, message: str, code: str = InvalidParamError.code, path: str = ""
     ) -> None:
         self.index = index
         self.message = message

@@ -13,7 +13,7 @@ of in-progress tasks is kept up to date rather than searched for.
 
 from __future__ import annotations
 
-from todocli.errors import InternalError
+from todocli.errors import InternalError, InvalidParamError, NotFoundError
 from todocli.markdown import Document, TaskNode, parse
 from todocli.model import DEFAULT_PHASE, Choice, Diff, OpError, Result, Status, TodoList, Value
 from todocli.settings import DropPolicy, Settings
@@ -119,7 +119,7 @@ class Op(Value):
 class OpFailure(Exception):
     """An operation that cannot be applied; the batch records it and goes on."""
 
-    def __init__(self, message: str, code: str = "INVALID_PARAM", path: str = "") -> None:
+    def __init__(self, message: str, code: str = InvalidParamError.code, path: str = "") -> None:
         super().__init__(message)
         self.message = message
         self.code = code
@@ -335,9 +335,9 @@ class Engine:
             raise OpFailure(
                 f'Task "{ref}" not found: the list has {len(self.numbering)} tasks '
                 "(see: todo show)",
-                "NOT_FOUND",
+                NotFoundError.code,
             )
-        raise OpFailure(self._not_found(ref), "NOT_FOUND")
+        raise OpFailure(self._not_found(ref), NotFoundError.code)
 
     def _not_found(self, ref: str) -> str:
         if not self.doc.index:
@@ -369,7 +369,7 @@ class Engine:
             if not phases:
                 close = _closest(op.phase, [p.name for p in self.doc.phases])
                 hint = f" Did you mean {_or_list(close)}?" if close else ""
-                raise OpFailure(f'Phase "{op.phase}" not found.{hint}', "NOT_FOUND")
+                raise OpFailure(f'Phase "{op.phase}" not found.{hint}', NotFoundError.code)
             return [t for p in phases for t in p.tasks]
         return list(self.doc.tasks())
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from todocli.errors import TodoError
+from todocli.errors import InvalidParamError, TodoError
 from todocli.model import Result, TodoList
 
 
@@ -60,5 +60,5 @@ class Outcome:
             return self.error.code
         if self.result is not None and self.result.errors:
             codes = {e.code for e in self.result.errors}
-            return codes.pop() if len(codes) == 1 else "INVALID_PARAM"
+            return codes.pop() if len(codes) == 1 else InvalidParamError.code
         return None

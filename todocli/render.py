@@ -9,7 +9,7 @@ progress; and last the recap line.
 
 from __future__ import annotations
 
-from todocli.model import Phase, Result, Status, Task, TodoList
+from todocli.model import Diff, Phase, Result, Status, Task, TodoList
 from todocli.outcome import Outcome
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
@@ -98,7 +98,8 @@ def change_lines(outcome: Outcome) -> list[str]:
         )
     if result.hand_edit:
         lines.append(
-            f"Note: the file was edited by hand since the last write: {hand_edit_text(result)}"
+            "Note: the file was edited by hand since the last write: "
+            + describe_diff(result.hand_edit)
         )
     if result.overridden:
         lines.append(
@@ -111,9 +112,8 @@ def change_lines(outcome: Outcome) -> list[str]:
     return lines
 
 
-def hand_edit_text(result: Result) -> str:
-    edit = result.hand_edit
-    assert edit is not None
+def describe_diff(edit: Diff) -> str:
+    """A diff in one line: what was added, removed, and moved between states."""
     parts = []
     if edit.added:
         parts.append(f"added {_quoted(edit.added)}")

@@ -48,7 +48,7 @@ def tree(todo: TodoList, show_all: bool) -> Group:
         node = Tree(label, guide_style="dim")
         numbered = [(n + i + 1, t.status) for i, t in enumerate(phase.tasks)]
         shown = _visible(numbered, show_all)
-        for i, task in enumerate(phase.tasks):
+        for task in phase.tasks:
             n += 1
             if n not in shown:
                 continue
@@ -66,7 +66,6 @@ def tree(todo: TodoList, show_all: bool) -> Group:
             if task.status is Status.IN_PROGRESS:
                 for note in task.notes:
                     branch.add(Text(safe(note), style="italic"))
-            del i
         hidden = len(phase.tasks) - len(shown)
         if hidden:
             node.add(Text(f"… {hidden} more (todo show --all)", style="dim"))
