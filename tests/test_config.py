@@ -101,7 +101,7 @@ def test_settings_come_from_the_file_then_the_environment(tmp_path: Path) -> Non
         ("max_tasks = 1\nmax_tasks = 2\n", "line 2"),
         ("bogus = 1\n", "unknown key 'bogus'"),
         ("max_tasks = 'many'\n", "max_tasks must be a number"),
-        ("max_tasks = 0\n", "max_tasks must be greater than 0"),
+        ("max_tasks = 0\n", "max_tasks must be a number from 1 to 1000000, got 0"),
         ("snapshot_drop = 'maybe'\n", "snapshot_drop must be warn, reject or allow"),
     ],
 )

@@ -259,7 +259,16 @@ def test_a_failing_write_keeps_the_old_file_and_exits_6(
     todo("add", "A")
     listing = home / "sessions" / "default.md"
     before = listing.read_bytes()
-    monkeypatch.setattr(os, target, failing(code, str(listing)))
+    real = getattr(os, target)
+
+    def fail_for_the_list(*args: object) -> object:
+        # os.replace(tmp, dst): only the list's replace fails; fsync: only the list
+        # is fsynced (revision copies are not).
+        if target == "fsync" or args[-1] == str(listing):
+            failing(code, str(listing))()
+        return real(*args)
+
+    monkeypatch.setattr(os, target, fail_for_the_list)
     result = todo("add", "B")
     monkeypatch.undo()
     assert result.code == 6
@@ -315,18 +324,16 @@ def test_a_failing_completion_log_writes_nothing(
 def test_an_unreadable_list_exits_6(
     todo: Todo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import builtins
-
     target = tmp_path / "TODO.md"
     target.write_text("- [ ] a\n")
-    real_open = builtins.open
+    real_open = os.open
 
-    def deny(file: object, *args: object, **kwargs: object) -> object:
+    def deny(file: str, *args: int) -> int:
         if str(file) == str(target):
             raise PermissionError(errno.EACCES, "Permission denied", str(file))
-        return real_open(file, *args, **kwargs)  # type: ignore[call-overload]
+        return real_open(file, *args)
 
-    monkeypatch.setattr(builtins, "open", deny)
+    monkeypatch.setattr(os, "open", deny)
     result = todo("--file", str(target))
     monkeypatch.undo()
     assert result.code == 6

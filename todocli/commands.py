@@ -12,14 +12,15 @@ import os
 
 from todocli import config, paths
 from todocli.errors import ConflictError, InvalidParamError, UsageError
+from todocli.files import read_text
 from todocli.markdown import parse
 from todocli.model import Result, TodoList
 from todocli.outcome import Outcome
-from todocli.store import Store, read_text
+from todocli.store import Store
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Callable, Mapping, Sequence
     from datetime import datetime
     from typing import Any
 
@@ -88,7 +89,7 @@ class Context:
             env=self.env,
             config=cfg.locations,
         )
-        self.store = Store(self.loc, self.settings.lock_timeout)
+        self.store = Store(self.loc, self.settings.lock_timeout, self.settings.max_file_bytes)
 
     def now(self) -> datetime:
         """The time; ``TODOCLI_NOW`` (ISO 8601) fixes it, for tests and replays."""
@@ -136,13 +137,14 @@ def run_batch(ctx: Context, ops: Sequence[Op], params_input: object = None) -> O
 
     opts, settings, store = ctx.options, ctx.settings, ctx.store
     with store.locked():
+        text = store.read()
+        store.recover(text)
         rev = store.rev()
         if opts.if_rev is not None and opts.if_rev != rev:
             raise ConflictError(
                 f"the list is at revision {rev}, not {opts.if_rev}: someone else wrote it "
                 "first; read it again (todo show) and retry"
             )
-        text = store.read()
         doc = parse(text)
         baseline = None
         if rev:
@@ -177,16 +179,17 @@ def run_batch(ctx: Context, ops: Sequence[Op], params_input: object = None) -> O
             )
         logged_to = None
         if result.ok or opts.partial:
+            steps = []
             if result.completed is not None:
                 state = state or store.state()
-                logged_to = _log(ctx, state, result.completed, now or ctx.now())
+                logged_to, step = _log(ctx, state, result.completed, now or ctx.now())
+                steps.append(step)
             if now is not None:
                 _track_closed(state, result.new, now)
-            if state:
-                store.save_state(state)
-            if result.written:
-                rev = store.commit(doc.text())
-            else:
+            # The log, the state and the revision copy first, the list last: exit 6
+            # means none of them changed.
+            rev = store.commit(doc.text() if result.written else None, state, steps)
+            if not result.written:
                 store.restart_rounds()
             store.clear_failed()
         else:
@@ -201,18 +204,20 @@ def run_batch(ctx: Context, ops: Sequence[Op], params_input: object = None) -> O
     )
 
 
-def _log(ctx: Context, state: dict[str, Any], completed: TodoList, now: datetime) -> str:
+def _log(
+    ctx: Context, state: dict[str, Any], completed: TodoList, now: datetime
+) -> tuple[str, Callable[[], Callable[[], None]]]:
+    """The completion log's path, and the step of the write that appends to it."""
     from todocli.memory import append_block, completion_block, log_name
 
     name = state.get("log")
     if not isinstance(name, str) or not name:
         name = log_name(now)
     number = int(state.get("completions", 0)) + 1
-
     path = os.path.join(ctx.loc.memory_dir, name)
-    append_block(path, completion_block(number, now, completed))
+    block = completion_block(number, now, completed)
     state["log"], state["completions"] = name, number
-    return path
+    return path, lambda: append_block(path, block)
 
 
 def _expired(state: dict[str, Any], delay: float, now: datetime) -> set[str]:
@@ -382,7 +387,7 @@ def log_text(ctx: Context, name: str | None, list_all: bool) -> str:
         name = logged
     if os.sep in name or name in ("", ".", ".."):
         raise UsageError(f"todo log: {name!r} is not a log file name (see: todo log --list)")
-    text = read_text(os.path.join(directory, name))
+    text = read_text(os.path.join(directory, name), ctx.settings.max_file_bytes, "max_file_bytes")
     if not text:
         return f"No completion log {os.path.join(directory, name)}.\n"
     return text if text.endswith("\n") else text + "\n"

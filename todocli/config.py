@@ -7,6 +7,7 @@ file and the line.
 from __future__ import annotations
 
 from todocli.errors import UsageError
+from todocli.files import read_bytes
 from todocli.model import Value
 from todocli.settings import DropPolicy, Settings
 
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
+CONFIG_BYTES = 64 * 1024  # a config is a few lines; more is not a config
 # Location keys the config file may also hold (flags and environment win).
 LOCATION_KEYS = ("home", "session", "memory_dir")
 
@@ -33,6 +35,21 @@ class Config(Value):
         self.locations = locations  # home / session / memory_dir from the file
         self.sources = sources  # for each setting: "default", the file, or the variable
         self.path = path
+
+
+# The range of each numeric setting: limits a person may want raised, but never
+# past what the machine can do (a read of 2**63 bytes, a lock wait of a year).
+RANGES: dict[str, tuple[float, float]] = {
+    "max_tasks": (1, 1_000_000),
+    "max_field_bytes": (1, 1 << 20),
+    "max_note_bytes": (1, 1 << 20),
+    "max_input_bytes": (1, 1 << 30),
+    "max_file_bytes": (1, 1 << 30),
+    "max_in_progress": (0, 1_000_000),
+    "remind_every": (0, 1_000_000),
+    "lock_timeout": (0, 86_400),
+    "clear_delay": (-1, 1e9),  # seconds; -1 (or any negative): never
+}
 
 
 def _convert(key: str, value: object, where: str) -> object:
@@ -56,27 +73,25 @@ def _convert(key: str, value: object, where: str) -> object:
         if isinstance(value, bool):
             raise ValueError
         converted = kind(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise UsageError(f"{where}: {key} must be a number, got {value!r}") from None
-    if key in ("max_tasks", "max_field_bytes", "max_note_bytes", "max_input_bytes") and (
-        converted <= 0
-    ):
-        raise UsageError(f"{where}: {key} must be greater than 0")
-    if key in ("max_in_progress", "remind_every", "lock_timeout") and converted < 0:
-        raise UsageError(f"{where}: {key} must not be negative")
+    low, high = RANGES[key]
+    # `not low <= x <= high` also refuses nan, which no comparison holds for.
+    if not low <= converted <= high:
+        raise UsageError(
+            f"{where}: {key} must be a number from {_number(low)} to {_number(high)}, got {value!r}"
+        )
     return converted
 
 
+def _number(bound: float) -> str:
+    return str(int(bound)) if bound == int(bound) else str(bound)
+
+
 def _read_file(path: str) -> dict[str, Any]:
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except FileNotFoundError:
+    data = read_bytes(path, CONFIG_BYTES)
+    if data is None:
         return {}
-    except IsADirectoryError:
-        raise UsageError(f"config file {path} is a directory") from None
-    except OSError as exc:
-        raise UsageError(f"cannot read config file {path}: {exc.strerror}") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:

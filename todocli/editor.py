@@ -14,11 +14,11 @@ from pathlib import Path
 
 from todocli.commands import Context
 from todocli.errors import ConflictError, InvalidParamError, UsageError
+from todocli.files import ENCODING_ERRORS, make_dir, read_text
 from todocli.markdown import parse
 from todocli.model import Diff, Result
 from todocli.outcome import Outcome
 from todocli.render import one_line
-from todocli.store import ENCODING_ERRORS, make_dir
 
 
 def editor_command(env: dict[str, str] | os._Environ[str]) -> list[str]:
@@ -54,7 +54,7 @@ def edit(ctx: Context, confirm: Callable[[str], bool] | None = None) -> Outcome:
             raise UsageError(f"cannot run the editor {command[0]!r}: {exc.strerror}") from None
         if status != 0:
             raise InvalidParamError(f"the editor exited with status {status}; nothing was written")
-        edited = path.read_bytes().decode("utf-8", ENCODING_ERRORS)
+        edited = read_text(name, ctx.settings.max_file_bytes, "max_file_bytes")
         if edited == original:
             outcome = ctx.outcome(parse(original).model(), store.rev())
             outcome.notices.append("No changes.")
@@ -70,7 +70,9 @@ def edit(ctx: Context, confirm: Callable[[str], bool] | None = None) -> Outcome:
                     f"was written. Your edit is kept in {path}"
                 )
         with store.locked():
-            if store.read() != original:
+            now = store.read()
+            store.recover(now)
+            if now != original:
                 keep = True
                 raise ConflictError(
                     f"the list changed while you were editing; nothing was written. "

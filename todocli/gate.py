@@ -32,6 +32,8 @@ def remind(ctx: Context, every: int) -> list[str]:
     """Count one round and return what to tell the agent (often nothing)."""
     store = ctx.store
     with store.locked():
+        text = store.read()
+        store.recover(text)
         rev = store.rev()
         counted_at, rounds, hand_seen, told = store.remind_counter()
         if counted_at != rev:  # a write since: the count starts again
@@ -45,7 +47,6 @@ def remind(ctx: Context, every: int) -> list[str]:
                 "visible until you retry it.</reminder>"
             )
             told = failed[1]
-        text = store.read()
         last = store.revision(rev) if rev else None
         if last is not None and last != text:
             import hashlib

@@ -16,17 +16,18 @@ from todocli.outcome import Outcome
 
 def history(ctx: Context) -> str:
     store = ctx.store
-    current = store.rev()
+    text = store.read()
+    current, last = store.last_written(text)
     revs = store.revisions()
+    if current and current not in revs:
+        revs.append(current)  # written, its copy still pending (its writer was stopped)
     if not revs:
         return "No revisions yet: nothing has been written to this list.\n"
     lines = []
-    text = store.read()
-    last = store.revision(current)
     if last is not None and last != text:
         lines.append(f"(edited by hand since #{current}; see: todo diff)")
     for rev in reversed(revs):
-        body = store.revision(rev) or ""
+        body = (text if rev == current else store.revision(rev)) or ""
         try:
             stamp = os.path.getmtime(store.revision_path(rev))
             when = datetime.fromtimestamp(stamp).strftime("%Y-%m-%d %H:%M:%S")
@@ -41,10 +42,9 @@ def diff(ctx: Context, rev: int | None) -> str:
     """``todo diff``: hand edits since the last write, else the last write's change;
     ``todo diff REV``: what revision REV changed."""
     store = ctx.store
-    current = store.rev()
+    text = store.read()
+    current, last = store.last_written(text)
     if rev is None:
-        text = store.read()
-        last = store.revision(current) if current else None
         if last is not None and last != text:
             return _unified(last, text, f"#{current}", "the file now (edited by hand)")
         rev = current
@@ -52,7 +52,7 @@ def diff(ctx: Context, rev: int | None) -> str:
         raise InvalidParamError(
             f"no revision #{rev} (this list is at #{current}; see: todo history)"
         )
-    after = store.revision(rev)
+    after = text if rev == current and last == text else store.revision(rev)
     before = store.revision(rev - 1) if rev > 1 else ""
     if after is None or before is None:
         raise InvalidParamError(f"revision #{rev} is no longer kept (see: todo history)")
@@ -79,8 +79,9 @@ def undo(ctx: Context, force: bool) -> Outcome:
     store = ctx.store
     with store.locked():
         state = store.state()
-        current = store.rev()
         text = store.read()
+        store.recover(text)
+        current = store.rev()
         last = store.revision(current) if current else None
         if last is not None and last != text and not force:
             raise ConflictError(
@@ -95,9 +96,8 @@ def undo(ctx: Context, force: bool) -> Outcome:
         if restored is None:
             raise InvalidParamError(f"revision #{target} is no longer kept; nothing was undone")
         old, new = parse(text).model(), parse(restored).model()
-        rev = store.commit(restored)
-        state["undo_base"], state["undone"] = target, rev
-        store.save_state(state)
+        state["undo_base"], state["undone"] = target, current + 1
+        rev = store.commit(restored, state)
     result = Result(old=old, new=new, written=True, diff=Diff.between(old, new))
     outcome = ctx.outcome(new, rev, result=result)
     outcome.notices.append(f"Restored revision #{target} (now #{rev}).")

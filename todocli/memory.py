@@ -18,14 +18,12 @@ Earlier blocks are never rewritten.
 
 from __future__ import annotations
 
-import os
-
-from todocli.errors import StorageError
+from todocli.files import ENCODING_ERRORS, append, truncate
 from todocli.model import Status, TodoList
-from todocli.store import ENCODING_ERRORS, make_dir
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from datetime import datetime
 
 
@@ -58,19 +56,12 @@ def completion_block(number: int, when: datetime, todo: TodoList) -> str:
     return "\n".join(lines)
 
 
-def append_block(path: str, block: str) -> None:
-    """Append a block, with a blank line before it when the file has text already.
+def append_block(path: str, block: str) -> Callable[[], None]:
+    """Append a block, with a blank line before it when the file has text already;
+    return how to take the append back (a write that fails after it must leave the
+    log as it was).
 
     Opened in append mode: earlier blocks are never rewritten.
     """
-    make_dir(os.path.dirname(path))
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        with os.fdopen(fd, "ab") as handle:
-            size = handle.seek(0, os.SEEK_END)
-            prefix = "\n" if size else ""
-            handle.write((prefix + block).encode("utf-8", ENCODING_ERRORS))
-            handle.flush()
-            os.fsync(handle.fileno())
-    except OSError as exc:
-        raise StorageError(f"cannot write {path}: {exc.strerror or exc}") from None
+    size = append(path, block.encode("utf-8", ENCODING_ERRORS), separator=b"\n")
+    return lambda: truncate(path, size)

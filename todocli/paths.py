@@ -138,7 +138,11 @@ def resolve(
     chosen = pick(session, "TODOCLI_SESSION", "session")
     name = check_session(DEFAULT_SESSION if chosen is None else chosen)
     file_text = pick(file, "TODOCLI_FILE", "file")
+    if file_text == "":
+        raise UsageError("--file needs a path (it was given an empty one)")
     memory_text = pick(memory_dir, "TODOCLI_MEMORY_DIR", "memory_dir")
+    if memory_text == "":
+        raise UsageError("--memory-dir needs a directory (it was given an empty one)")
     memory = (
         os.path.abspath(os.path.expanduser(memory_text))
         if memory_text

@@ -12,9 +12,9 @@ from pathlib import Path
 
 from todocli.commands import Context
 from todocli.errors import StorageError, UsageError
+from todocli.files import kind_of, read_text
 from todocli.markdown import parse
 from todocli.paths import is_session_name
-from todocli.store import read_text
 
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 
@@ -38,6 +38,15 @@ def _session_files(ctx: Context) -> list[Path]:
     return [folder / n for n in names if n.endswith(".md") and is_session_name(n[:-3])]
 
 
+def _odd(path: Path) -> str | None:
+    """What is wrong with an entry that is not a session list (None: nothing)."""
+    try:
+        what = kind_of(path.stat().st_mode)
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return f"{what}, not a regular file" if what else None
+
+
 def sessions(ctx: Context) -> str:
     files = _session_files(ctx)
     if not files:
@@ -45,11 +54,21 @@ def sessions(ctx: Context) -> str:
     width = max(len(f.stem) for f in files)
     lines = []
     for path in files:
-        todo = parse(read_text(str(path))).model()
+        current = "*" if ctx.loc.is_session and path.stem == ctx.loc.session else " "
+        try:
+            odd = _odd(path)
+            if odd is not None:
+                raise StorageError(odd)
+            text = read_text(str(path), ctx.settings.max_file_bytes, "max_file_bytes")
+            when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+        except (StorageError, OSError) as exc:
+            # One odd entry must not hide the others: it is listed, and skipped.
+            problem = exc.message if isinstance(exc, StorageError) else exc.strerror
+            lines.append(f"{current} {path.stem:<{width}}  skipped: {problem}")
+            continue
+        todo = parse(text).model()
         stats = todo.stats()
         done = stats["completed"] + stats["abandoned"]
-        when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
-        current = "*" if ctx.loc.is_session and path.stem == ctx.loc.session else " "
         lines.append(
             f"{current} {path.stem:<{width}}  {done}/{stats['total']} done  updated {when}"
             f"  {todo.recap()}"
@@ -63,6 +82,8 @@ def gc(ctx: Context, older_than: str) -> str:
     cutoff = time.time() - age
     removed = []
     for path in _session_files(ctx):
+        if _odd(path) is not None:
+            continue  # not a session list: not ours to remove
         try:
             if path.stat().st_mtime >= cutoff:
                 continue

@@ -33,6 +33,7 @@ class Settings(Value):
         "clear_delay",
         "lock_timeout",
         "max_field_bytes",
+        "max_file_bytes",
         "max_in_progress",
         "max_input_bytes",
         "max_note_bytes",
@@ -48,6 +49,7 @@ class Settings(Value):
         max_field_bytes: int = 200,
         max_note_bytes: int = 2000,
         max_input_bytes: int = 1024 * 1024,
+        max_file_bytes: int = 16 * 1024 * 1024,
         max_in_progress: int = 1,
         snapshot_drop: DropPolicy = DropPolicy.WARN,
         wipe_on_complete: bool | None = None,
@@ -59,6 +61,7 @@ class Settings(Value):
         self.max_field_bytes = max_field_bytes
         self.max_note_bytes = max_note_bytes
         self.max_input_bytes = max_input_bytes
+        self.max_file_bytes = max_file_bytes  # the most a list (or a revision) may hold
         self.max_in_progress = max_in_progress  # 0: unlimited
         self.snapshot_drop = snapshot_drop
         self.wipe_on_complete = wipe_on_complete  # None: on for sessions, off for --file lists

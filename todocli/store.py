@@ -1,24 +1,30 @@
-"""Storage: the lock, atomic writes, revisions and the state kept beside a list.
+"""Storage: the lock, revisions and the state kept beside a list.
 
 Everything but the list itself lives under the home (``Locations.state_dir``), so a
 ``--file TODO.md`` in a person's project gets no lock or history files next to it.
-A list is written to a temporary file in its own directory, fsynced, and moved over
-the old one with ``os.replace``: a killed process leaves the old or the new file,
-never a torn one. A list that is a symlink stays one: the write goes to its target.
+The files themselves are read and written by ``files`` (regular files only, bounded
+reads, atomic replaces). A list that is a symlink stays one: the write goes to its
+target.
 
-Files are read and written as UTF-8 with ``surrogateescape``, so even bytes that are
-not UTF-8 come back out exactly as they went in. Paths are strings (see ``paths``).
+A write is a transaction: the revision copy, the state and the completion log are
+written first, the list last; if any step fails, the steps before it are taken
+back, so exit 6 always means nothing changed. The revision copy is written as
+``NNNNNNNN.md.pending`` and renamed into place once the list is replaced: a writer
+killed in between leaves a pending copy that equals the list, which the next
+writer adopts (it is no hand edit); one killed before the replace leaves a pending
+copy that does not, which is dropped.
 """
 
 from __future__ import annotations
 
 import os
-import time
 
-from todocli.errors import BusyError, StorageError
+from todocli.errors import BusyError, StorageError, TodoError
+from todocli.files import atomic_write, make_dir, read_text, reason, remove
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
     from types import TracebackType
     from typing import Any
 
@@ -26,139 +32,22 @@ if TYPE_CHECKING:
     from todocli.paths import Locations
 
 KEEP_REVISIONS = 100  # the spec asks for at least 50
-ENCODING_ERRORS = "surrogateescape"
-TEMP_SUFFIX = ".todo-tmp"
-STALE_TEMP_SECONDS = 30
-_ENOSPC = 28
-
-
-def _reason(exc: OSError) -> str:
-    if exc.errno == _ENOSPC:
-        return "no space left on the device"
-    return exc.strerror or str(exc)
-
-
-def read_text(path: str) -> str:
-    """The file's text; an empty string when it does not exist yet."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except FileNotFoundError:
-        return ""
-    except IsADirectoryError:
-        raise StorageError(f"cannot read {path}: it is a directory") from None
-    except OSError as exc:
-        raise StorageError(f"cannot read {path}: {_reason(exc)}") from None
-    return data.decode("utf-8", ENCODING_ERRORS)
-
-
-def make_dir(path: str) -> None:
-    try:
-        os.makedirs(path, mode=0o700, exist_ok=True)
-    except FileExistsError:
-        pass  # a file is in the way: reported just below
-    except OSError as exc:
-        raise StorageError(f"cannot create directory {path}: {_reason(exc)}") from None
-    if not os.path.isdir(path):
-        raise StorageError(f"cannot create directory {path}: a file is in the way")
-
-
-def atomic_write(path: str, text: str, durable: bool = True) -> None:
-    """Replace the file's content in one step (temp file, fsync, os.replace).
-
-    ``durable=False`` skips the fsyncs: still atomic (a reader or a crash sees the
-    old or the new file), but a power cut may lose it. For revision copies and
-    bookkeeping, never for the list itself.
-    """
-    target = os.path.realpath(path)
-    if os.path.isdir(target):
-        raise StorageError(f"cannot write {path}: it is a directory")
-    folder, name = os.path.split(target)
-    make_dir(folder)
-    try:
-        mode = os.stat(target).st_mode & 0o7777
-    except FileNotFoundError:
-        mode = 0o600
-    except OSError as exc:
-        raise StorageError(f"cannot write {path}: {_reason(exc)}") from None
-    _remove_stale_temps(folder, name)
-    tmp = ""
-    try:
-        fd, tmp = _make_temp(folder, name)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(text.encode("utf-8", ENCODING_ERRORS))
-            handle.flush()
-            if durable:
-                os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, target)
-        tmp = ""
-        if durable:
-            _fsync_dir(folder)
-    except OSError as exc:
-        raise StorageError(f"cannot write {path}: {_reason(exc)}") from None
-    finally:
-        if tmp:
-            try:  # noqa: SIM105 - contextlib would cost start-up for one suppress
-                os.unlink(tmp)
-            except OSError:
-                pass
-
-
-def _make_temp(folder: str, name: str) -> tuple[int, str]:
-    """A new file beside the target, created exclusively (``tempfile`` costs more to
-    import than this does to write)."""
-    for _ in range(100):
-        tmp = os.path.join(folder, f".{name}.{os.urandom(6).hex()}{TEMP_SUFFIX}")
-        try:
-            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), tmp
-        except FileExistsError:
-            continue
-    raise FileExistsError(f"no free temporary name beside {name}")
-
-
-def _remove_stale_temps(folder: str, name: str) -> None:
-    """Remove temp files a killed writer of this file left behind.
-
-    Writers hold the list's lock, so another writer's temp file can only be a
-    dead one's; the age check spares a writer that reached the same file through
-    another home (and so another lock).
-    """
-    prefix = f".{name}."
-    try:
-        names = os.listdir(folder)
-    except OSError:
-        return
-    cutoff = time.time() - STALE_TEMP_SECONDS
-    for entry in names:
-        if entry.startswith(prefix) and entry.endswith(TEMP_SUFFIX):
-            stale = os.path.join(folder, entry)
-            try:
-                if os.stat(stale).st_mtime < cutoff:
-                    os.unlink(stale)
-            except OSError:
-                pass
-
-
-def _fsync_dir(path: str) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return  # some platforms cannot open directories; the replace still happened
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024
+PENDING = ".pending"
 
 
 class Store:
     """One list's file, lock, revisions and state."""
 
-    def __init__(self, loc: Locations, lock_timeout: float = 10) -> None:
+    def __init__(
+        self,
+        loc: Locations,
+        lock_timeout: float = 10,
+        max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+    ) -> None:
         self.loc = loc
         self.lock_timeout = lock_timeout
+        self.max_file_bytes = max_file_bytes
         self.state_file = os.path.join(loc.state_dir, "state.json")
         self.revs_dir = os.path.join(loc.state_dir, "revs")
         self.remind_file = os.path.join(loc.state_dir, "remind")
@@ -167,7 +56,7 @@ class Store:
     # -- the list ------------------------------------------------------------------------
 
     def read(self) -> str:
-        return read_text(self.loc.list_file)
+        return read_text(self.loc.list_file, self.max_file_bytes, "max_file_bytes")
 
     # -- state ---------------------------------------------------------------------------
     # What an everyday write needs is cheap to read: the revision is the newest
@@ -188,12 +77,25 @@ class Store:
             return {}  # a damaged state file is rebuilt; it holds nothing irreplaceable
         return data if isinstance(data, dict) else {}
 
-    def save_state(self, state: dict[str, Any]) -> None:
+    def save_state(self, state: dict[str, Any]) -> Callable[[], None]:
+        """Write state.json; return how to put the old one back."""
         import json
 
+        before = read_text(self.state_file)
         make_dir(self.loc.state_dir)
         state["list"] = self.loc.list_file
         atomic_write(self.state_file, json.dumps(state, indent=1, sort_keys=True) + "\n", False)
+
+        def restore() -> None:
+            try:
+                if before:
+                    atomic_write(self.state_file, before, False)
+                else:
+                    remove(self.state_file)
+            except TodoError:
+                pass
+
+        return restore
 
     def rev(self) -> int:
         """The current revision: the newest one written (0 before the first write)."""
@@ -217,10 +119,14 @@ class Store:
 
     def restart_rounds(self) -> None:
         """A successful call that wrote nothing still counts as the agent updating its
-        list: the next round starts the count again."""
+        list: the next round starts the count again. (Bookkeeping: a failure to
+        record it is not the call's failure.)"""
         counted_at, _, hand_seen, told = self.remind_counter()
         if counted_at >= 0:
-            self.save_remind_counter(counted_at, 0, hand_seen, told)
+            try:  # noqa: SIM105 - contextlib would cost start-up for one suppress
+                self.save_remind_counter(counted_at, 0, hand_seen, told)
+            except TodoError:
+                pass
 
     def failed(self) -> tuple[int, str, str] | None:
         """The last call's failure, as (revision it failed at, token, message)."""
@@ -230,16 +136,20 @@ class Store:
         return None
 
     def save_failed(self, rev: int, message: str) -> None:
-        make_dir(self.loc.state_dir)
+        """Remember a failed call for the reminder (best effort: the call has failed
+        already, and saying so matters more than this note)."""
         token = os.urandom(4).hex()  # each failure is told of once, even at one revision
-        atomic_write(self.failed_file, f"{rev}\n{token}\n{message.replace(chr(10), ' ')}\n", False)
+        try:
+            make_dir(self.loc.state_dir)
+            atomic_write(
+                self.failed_file, f"{rev}\n{token}\n{message.replace(chr(10), ' ')}\n", False
+            )
+        except TodoError:
+            pass
 
     def clear_failed(self) -> None:
         if os.path.exists(self.failed_file):
-            try:  # noqa: SIM105 - contextlib would cost start-up for one suppress
-                os.unlink(self.failed_file)
-            except OSError:
-                pass
+            remove(self.failed_file)
 
     # -- revisions -----------------------------------------------------------------------
 
@@ -249,34 +159,100 @@ class Store:
     def revision(self, rev: int) -> str | None:
         """The text written as revision ``rev``, if it is still kept."""
         try:
-            with open(self.revision_path(rev), "rb") as handle:
-                return handle.read().decode("utf-8", ENCODING_ERRORS)
-        except OSError:
+            path = self.revision_path(rev)
+            return read_text(path, self.max_file_bytes) if os.path.exists(path) else None
+        except TodoError:
             return None
 
-    def revisions(self) -> list[int]:
+    def _names(self) -> list[str]:
         try:
-            names = os.listdir(self.revs_dir)
+            return os.listdir(self.revs_dir)
         except OSError:
             return []
-        return sorted(int(n[:-3]) for n in names if n.endswith(".md") and n[:-3].isdigit())
 
-    def commit(self, text: str) -> int:
-        """Write the list and record it as the next revision; return its number.
+    def revisions(self) -> list[int]:
+        return sorted(int(n[:-3]) for n in self._names() if n.endswith(".md") and n[:-3].isdigit())
 
-        Call with the lock held. The list is written first: if anything after it
-        fails, the list is still whole and the next write notices the hand edit.
+    def last_written(self, text: str) -> tuple[int, str | None]:
+        """The current revision and the text it wrote, for comparing with the list's
+        ``text`` now (a difference is a hand edit). A pending revision that equals
+        the list is the current one: its writer replaced the list and was stopped
+        before it could rename the copy."""
+        rev = self.rev()
+        last = self.revision(rev) if rev else None
+        if last != text:
+            pending = self.revision_path(rev + 1) + PENDING
+            if os.path.exists(pending) and read_text(pending, self.max_file_bytes) == text:
+                return rev + 1, text
+        return rev, last
+
+    def recover(self, text: str) -> None:
+        """Settle what a killed writer left (call with the lock held): adopt the
+        pending revision that reached the list, drop any that did not."""
+        pending = [n for n in self._names() if n.endswith(".md" + PENDING)]
+        if not pending:
+            return
+        rev = self.rev()
+        for name in pending:
+            path = os.path.join(self.revs_dir, name)
+            number = name[: -len(".md" + PENDING)]
+            landed = (
+                number.isdigit()
+                and int(number) == rev + 1
+                and read_text(path, self.max_file_bytes) == text
+            )
+            if landed:
+                try:
+                    os.replace(path, self.revision_path(rev + 1))
+                    continue
+                except OSError:
+                    pass
+            remove(path)
+
+    def commit(
+        self,
+        text: str | None,
+        state: dict[str, Any] | None = None,
+        steps: Sequence[Callable[[], Callable[[], None]]] = (),
+    ) -> int:
+        """Write the list as the next revision; return the list's revision after.
+
+        Call with the lock held. The revision copy, ``state`` and ``steps`` (each
+        does its write and returns how to take it back) are written first and the
+        list last; if any of it fails, what was done is taken back and the error
+        raised, so the list and its history are as they were. ``text`` None writes
+        no list (the state and steps only).
         """
         revs = self.revisions()
-        rev = (revs[-1] if revs else 0) + 1
-        atomic_write(self.loc.list_file, text)
-        make_dir(self.revs_dir)
-        atomic_write(self.revision_path(rev), text, durable=False)  # a copy: history
+        rev = revs[-1] if revs else 0
+        pending = ""
+        undo: list[Callable[[], None]] = []
+        try:
+            if text is not None:
+                make_dir(self.revs_dir)
+                pending = self.revision_path(rev + 1) + PENDING
+                atomic_write(pending, text, durable=False)
+            for step in steps:
+                undo.append(step())
+            if state:
+                undo.append(self.save_state(state))
+            if text is not None:
+                atomic_write(self.loc.list_file, text)
+        except BaseException:
+            for back in reversed(undo):
+                back()
+            if pending:
+                remove(pending)
+            raise
+        if text is None:
+            return rev
+        rev += 1
+        try:  # noqa: SIM105 - a copy left pending is adopted by the next writer
+            os.replace(pending, self.revision_path(rev))
+        except OSError:
+            pass
         for old in revs[: max(0, len(revs) + 1 - KEEP_REVISIONS)]:
-            try:  # noqa: SIM105 - contextlib would cost start-up for one suppress
-                os.unlink(self.revision_path(old))
-            except OSError:
-                pass
+            remove(self.revision_path(old))
         return rev
 
     # -- the lock ------------------------------------------------------------------------
@@ -307,7 +283,7 @@ class Held:
                 f"(waited {self.store.lock_timeout:g} s; raise lock_timeout to wait longer)"
             ) from None
         except OSError as exc:
-            raise StorageError(f"cannot lock {loc.lock_file}: {_reason(exc)}") from None
+            raise StorageError(f"cannot lock {loc.lock_file}: {reason(exc)}") from None
         self.lock = lock
         return self
 

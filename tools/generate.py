@@ -385,7 +385,7 @@ def man(s: Spec, version: str, date: str) -> str:
         ".TP",
         "\\fI~/.config/todocli/config.toml\\fR",
         "Settings (platformdirs' user config directory): \\fBmax_tasks\\fR,",
-        "\\fBmax_field_bytes\\fR, \\fBmax_note_bytes\\fR, \\fBmax_input_bytes\\fR,",
+        "\\fBmax_field_bytes\\fR, \\fBmax_note_bytes\\fR, \\fBmax_input_bytes\\fR, \\fBmax_file_bytes\\fR,",
         "\\fBmax_in_progress\\fR, \\fBsnapshot_drop\\fR, \\fBwipe_on_complete\\fR,",
         "\\fBclear_delay\\fR, \\fBlock_timeout\\fR, \\fBremind_every\\fR; and \\fBhome\\fR,",
         "\\fBsession\\fR, \\fBmemory_dir\\fR. \\fBtodo config\\fR prints them all.",

@@ -1,0 +1,292 @@
+"""Files on disk: only regular files, bounded reads, private folders, atomic replaces.
+
+Everything the tool reads or writes (lists, revisions, state, logs, configs) goes
+through here, so three rules hold everywhere at once:
+
+- Only regular files. A FIFO, a device, a socket or a folder where a file should be
+  is refused (``StorageError``, exit 6, naming the path and what it is) before it is
+  opened for writing, and opened for reading without blocking: a FIFO never hangs
+  a call and ``/dev/null`` is never replaced by a list.
+- Every read is bounded: a file over its limit is an error that names the limit,
+  never memory exhaustion.
+- Folders are created private (0700), each missing level of them.
+
+Text is UTF-8 with ``surrogateescape``: bytes that are not UTF-8 come back out
+exactly as they went in. Paths are strings (``pathlib`` costs start-up).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import time
+
+from todocli.errors import StorageError
+
+ENCODING_ERRORS = "surrogateescape"
+TEMP_SUFFIX = ".todo-tmp"
+STALE_TEMP_SECONDS = 30
+# What the tool's own bookkeeping files may hold: they are small by construction.
+SMALL_FILE_BYTES = 1024 * 1024
+_ENOSPC = 28
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def reason(exc: OSError) -> str:
+    if exc.errno == _ENOSPC:
+        return "no space left on the device"
+    return exc.strerror or str(exc)
+
+
+def kind_of(mode: int) -> str | None:
+    """What a file that is not a regular file is (None for a regular file)."""
+    if stat.S_ISREG(mode):
+        return None
+    for test, name in _KINDS:
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def not_regular(path: str, what: str, verb: str = "read") -> StorageError:
+    return StorageError(f"cannot {verb} {path}: it is {what}, not a regular file")
+
+
+def read_bytes(path: str, limit: int, setting: str | None = None) -> bytes | None:
+    """The file's bytes, or None when it does not exist.
+
+    Opened without blocking and checked to be a regular file before anything is
+    read; more than ``limit`` bytes is an error naming the limit (and the setting
+    that raises it, when there is one).
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        return None
+    except IsADirectoryError:
+        raise not_regular(path, "a directory") from None
+    except OSError as exc:
+        raise StorageError(f"cannot read {path}: {reason(exc)}") from None
+    try:
+        info = os.fstat(fd)
+        what = kind_of(info.st_mode)
+        if what is not None:
+            raise not_regular(path, what)
+        if info.st_size > limit:
+            raise _too_big(path, info.st_size, limit, setting)
+        chunks = []
+        size = 0
+        want = min(info.st_size, limit) + 1  # st_size can be stale: read to the end
+        while size <= limit:
+            chunk = os.read(fd, min(want, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            want = 1 << 16
+        if size > limit:
+            raise _too_big(path, size, limit, setting)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise StorageError(f"cannot read {path}: {reason(exc)}") from None
+    finally:
+        os.close(fd)
+
+
+def _too_big(path: str, size: int, limit: int, setting: str | None) -> StorageError:
+    more = f"; raise {setting} to read it" if setting else ""
+    return StorageError(
+        f"cannot read {path}: it is over the limit of {limit} bytes "
+        f"({'at least ' if size == limit + 1 else ''}{size} bytes{more})"
+    )
+
+
+def read_text(path: str, limit: int = SMALL_FILE_BYTES, setting: str | None = None) -> str:
+    """The file's text; an empty string when it does not exist yet."""
+    data = read_bytes(path, limit, setting)
+    return "" if data is None else data.decode("utf-8", ENCODING_ERRORS)
+
+
+def check_writable_target(path: str) -> int | None:
+    """The permission bits of the regular file at ``path`` (None: it does not exist);
+    anything that is not a regular file is refused before it is opened."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise StorageError(f"cannot write {path}: {reason(exc)}") from None
+    what = kind_of(info.st_mode)
+    if what is not None:
+        raise not_regular(path, what, "write")
+    return info.st_mode & 0o7777
+
+
+def make_dir(path: str) -> None:
+    """Create a folder and each missing folder above it with mode 0700.
+
+    (``os.makedirs(mode=...)`` gives the mode to the last level only: the levels
+    above it would be created with the umask's default, world-readable.)
+    """
+    missing = []
+    current = os.path.abspath(path)
+    while not os.path.isdir(current):
+        if os.path.lexists(current):
+            raise _in_the_way(path)
+        missing.append(current)
+        parent = os.path.dirname(current)
+        if parent == current:
+            break
+        current = parent
+    for folder in reversed(missing):
+        try:
+            os.mkdir(folder, 0o700)
+        except FileExistsError:
+            if not os.path.isdir(folder):
+                raise StorageError(
+                    f"cannot create directory {path}: a file is in the way"
+                ) from None
+        except OSError as exc:
+            raise StorageError(f"cannot create directory {path}: {reason(exc)}") from None
+
+
+def _in_the_way(path: str) -> StorageError:
+    return StorageError(f"cannot create directory {path}: a file is in the way")
+
+
+def atomic_write(path: str, text: str, durable: bool = True) -> None:
+    """Replace the file's content in one step (temp file, fsync, os.replace).
+
+    The target (through any symlink) must be a regular file or not exist yet.
+    ``durable=False`` skips the fsyncs: still atomic (a reader or a crash sees the
+    old or the new file), but a power cut may lose it. For revision copies and
+    bookkeeping, never for the list itself.
+    """
+    target = os.path.realpath(path)
+    mode = check_writable_target(target)
+    folder, name = os.path.split(target)
+    make_dir(folder)
+    _remove_stale_temps(folder, name)
+    tmp = ""
+    try:
+        fd, tmp = _make_temp(folder, name)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(text.encode("utf-8", ENCODING_ERRORS))
+            handle.flush()
+            if durable:
+                os.fsync(handle.fileno())
+        os.chmod(tmp, 0o600 if mode is None else mode)
+        os.replace(tmp, target)
+        tmp = ""
+        if durable:
+            _fsync_dir(folder)
+    except OSError as exc:
+        raise StorageError(f"cannot write {path}: {reason(exc)}") from None
+    finally:
+        if tmp:
+            try:  # noqa: SIM105 - contextlib would cost start-up for one suppress
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+def append(path: str, data: bytes, separator: bytes = b"") -> int:
+    """Append to a regular file (created 0600), fsynced; ``separator`` goes first
+    when the file already has content. Returns the size before, so a caller can
+    take the append back with ``truncate``."""
+    make_dir(os.path.dirname(path))
+    check_writable_target(path)
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags, 0o600)
+    except OSError as exc:
+        raise StorageError(f"cannot write {path}: {reason(exc)}") from None
+    try:
+        info = os.fstat(fd)
+        what = kind_of(info.st_mode)
+        if what is not None:  # swapped in since the check above
+            raise not_regular(path, what, "write")
+        before = info.st_size
+        payload = (separator if before else b"") + data
+        written = 0
+        while written < len(payload):
+            written += os.write(fd, payload[written:])
+        os.fsync(fd)
+        return before
+    except OSError as exc:
+        raise StorageError(f"cannot write {path}: {reason(exc)}") from None
+    finally:
+        os.close(fd)
+
+
+def truncate(path: str, size: int) -> None:
+    """Take back an append (best effort: used while undoing a failed write)."""
+    try:
+        if size:
+            os.truncate(path, size)
+        else:
+            os.unlink(path)
+    except OSError:
+        pass
+
+
+def remove(path: str) -> None:
+    """Remove a file if it is there (best effort)."""
+    try:  # noqa: SIM105 - contextlib would cost start-up for one suppress
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _make_temp(folder: str, name: str) -> tuple[int, str]:
+    """A new file beside the target, created exclusively (``tempfile`` costs more to
+    import than this does to write)."""
+    for _ in range(100):
+        tmp = os.path.join(folder, f".{name}.{os.urandom(6).hex()}{TEMP_SUFFIX}")
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name beside {name}")
+
+
+def _remove_stale_temps(folder: str, name: str) -> None:
+    """Remove temp files a killed writer of this file left behind.
+
+    Writers hold the list's lock, so another writer's temp file can only be a
+    dead one's; the age check spares a writer that reached the same file through
+    another home (and so another lock).
+    """
+    prefix = f".{name}."
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    cutoff = time.time() - STALE_TEMP_SECONDS
+    for entry in names:
+        if entry.startswith(prefix) and entry.endswith(TEMP_SUFFIX):
+            stale = os.path.join(folder, entry)
+            try:
+                if os.stat(stale).st_mtime < cutoff:
+                    os.unlink(stale)
+            except OSError:
+                pass
+
+
+def _fsync_dir(path: str) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return  # some platforms cannot open directories; the replace still happened
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
