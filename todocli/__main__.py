@@ -16,6 +16,12 @@ def main() -> None:
     # collector (which rescans every live object, millions on a large list) only
     # costs time. `todo watch`, which runs on, turns it back on.
     gc.disable()
+    if sys.stdin is None or sys.stdout is None or sys.stderr is None:
+        from todocli.entry import closed_standard_streams
+
+        closed = closed_standard_streams()
+        if closed is not None:
+            sys.exit(closed)
     from todocli.fastpath import run
 
     argv = sys.argv[1:]

@@ -338,10 +338,11 @@ def watch(
 def run(argv: Sequence[str]) -> int:
     """Run the command line through Typer; return the exit status."""
     global _options
-    args = entry.hoist(argv)
-    _options = Options(json="--json" in args, plain="--plain" in args)
+    _options = Options(json="--json" in argv, plain="--plain" in argv)
 
     def body() -> int:
+        entry.check_arguments(argv)
+        args = entry.hoist(argv)
         try:
             code = app(args=args, prog_name="todo", standalone_mode=False)
         except ClickException as exc:

@@ -350,9 +350,9 @@ def apply_input(ctx: Context, data: bytes, markdown: bool) -> Outcome:
     req: Request
     if markdown:
         if len(data) > limit:
-            raise InvalidParamError(
-                f"input is {len(data)} bytes; the limit is {limit} (max_input_bytes)"
-            )
+            from todocli.dialects import input_too_big
+
+            raise input_too_big(limit)
         try:
             req = from_markdown(data.decode("utf-8"))
         except UnicodeDecodeError as exc:

@@ -120,7 +120,7 @@ def _str_list(value: object, path: str) -> tuple[str, ...]:
 def decode(data: bytes, limit: int) -> object:
     """Bytes from stdin or a file → a JSON value, with one-line errors."""
     if len(data) > limit:
-        raise InputError(f"input is {len(data)} bytes; the limit is {limit} (max_input_bytes)")
+        raise input_too_big(limit)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -129,7 +129,12 @@ def decode(data: bytes, limit: int) -> object:
     if not text.strip():
         raise InputError("input is empty: send a JSON document (see: todo schema)")
     try:
-        return loads_json(text)
+        value = loads_json(text)
+    except DuplicateKeyError as exc:
+        raise InputError(
+            f'duplicate key "{exc.key}" in a JSON object: each key may appear once '
+            "(JSON parsers disagree on which one wins)"
+        ) from None
     except ValueError as exc:  # json.JSONDecodeError, without importing json for it
         import json
 
@@ -140,6 +145,68 @@ def decode(data: bytes, limit: int) -> object:
         raise InputError(f"invalid JSON: {exc}") from None  # e.g. an over-long integer
     except RecursionError:
         raise InputError("invalid JSON: nested too deeply") from None
+    if "\\u" in text:  # only an escape can make a lone surrogate in valid UTF-8
+        _refuse_surrogates(value, "")
+    return value
+
+
+def input_too_big(limit: int) -> InputError:
+    # The input is read up to one byte past the limit: its real size is not known.
+    return InputError(f"input is over the limit of {limit} bytes (max_input_bytes)")
+
+
+class DuplicateKeyError(ValueError):
+    """A JSON object with the same key twice."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refusing a key given twice (``json`` would keep the last)."""
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise DuplicateKeyError(key)
+            seen.add(key)
+    return value
+
+
+def _is_text(value: str) -> bool:
+    if value.isascii():
+        return True
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+LONE_SURROGATE = "a lone surrogate escape (\\ud800-\\udfff), which is not text"
+
+
+def _refuse_surrogates(value: object, path: str) -> None:
+    """A ``\\ud800`` escape with no partner decodes to a lone surrogate: no text
+    can hold it (it cannot be written as UTF-8), so it is refused, by its path."""
+    if isinstance(value, str):
+        if not _is_text(value):
+            raise InputError(
+                f"{path or 'input'}: a lone surrogate escape (\\ud800-\\udfff) is not text"
+            )
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _refuse_surrogates(item, f"{path}[{i}]")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            where = f"{path}.{key}" if path else key
+            if not _is_text(key):
+                raise InputError(
+                    f"{path or 'input'}: a key holds a lone surrogate escape, which is not text"
+                )
+            _refuse_surrogates(item, where)
 
 
 class _ScannerContext:
@@ -147,7 +214,7 @@ class _ScannerContext:
 
     strict = True
     object_hook = None
-    object_pairs_hook = None
+    object_pairs_hook = staticmethod(_object)
     parse_float = float
     parse_int = int
 
@@ -176,6 +243,8 @@ def loads_json(text: str) -> object:
             # attributes of any object (json.JSONDecoder passes itself).
             scan = _json.make_scanner(_ScannerContext())  # type: ignore[arg-type]
             value, end = scan(text, start)
+        except DuplicateKeyError:
+            raise
         except Exception:  # json.loads below raises the error, worded as json words it
             pass
         else:
@@ -183,7 +252,7 @@ def loads_json(text: str) -> object:
                 return value
     import json
 
-    return json.loads(text)
+    return json.loads(text, object_pairs_hook=_object)
 
 
 def request(value: object) -> Request:
@@ -354,6 +423,7 @@ def _item(raw: object, path: str) -> Item:
         keep_active_form=not has_active,
         path=path,
         key=key,
+        active_key=active_key,
     )
 
 

@@ -43,10 +43,15 @@ def hoist(argv: Sequence[str]) -> list[str]:
         if name in SWITCHES:
             front.append(arg)
         elif name in VALUE_OPTIONS:
-            front.append(arg)
-            if "=" not in arg and i + 1 < len(argv):
+            if "=" not in arg:
+                if i + 1 >= len(argv):
+                    # Hoisted alone it would take the command's name as its value.
+                    raise UsageError(f"option {arg} needs a value (see: todo --help)")
+                front.append(arg)
                 front.append(argv[i + 1])
                 i += 1
+            else:
+                front.append(arg)
         elif arg.startswith("-s") and len(arg) > 2 and not arg.startswith("--"):
             front.append(arg)  # -sNAME
         else:
@@ -58,16 +63,85 @@ def hoist(argv: Sequence[str]) -> list[str]:
 # -- output --------------------------------------------------------------------------------
 
 
+class OutputError(StorageError):
+    """Standard output could not be written (closed, or its disk full)."""
+
+
 def write(text: str, stream: TextIO | None = None) -> None:
-    """Write text as UTF-8; bytes that were not UTF-8 in a file show as escapes."""
-    out = stream if stream is not None else sys.stdout
-    buffer = getattr(out, "buffer", None)
-    if buffer is not None:
-        out.flush()
-        buffer.write(text.encode("utf-8", "backslashreplace"))
-        buffer.flush()
-    else:
-        out.write(text)
+    """Write text as UTF-8 to stdout (or ``stream``); bytes that were not UTF-8 in
+    a file show as escapes. A failing stdout is an ``OutputError``; a failing or
+    closed stderr is ignored (there is nowhere left to say so)."""
+    out = sys.stdout if stream is None else stream
+    to_stdout = stream is None or stream is sys.stdout
+    if out is None:
+        if to_stdout:
+            raise OutputError("standard output is closed")
+        return
+    try:
+        buffer = getattr(out, "buffer", None)
+        if buffer is not None:
+            out.flush()
+            buffer.write(text.encode("utf-8", "backslashreplace"))
+            buffer.flush()
+        else:
+            out.write(text)
+    except BrokenPipeError:
+        if to_stdout:
+            raise
+    except OSError as exc:
+        if to_stdout:
+            from todocli.files import reason
+
+            raise OutputError(f"cannot write to standard output: {reason(exc)}") from None
+
+
+def silence_stdout() -> None:
+    """Point stdout at the null device, so that the interpreter's last flush of a
+    failed or broken stdout does not print an error of its own at exit."""
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, 1)
+        os.close(fd)
+    except OSError:
+        pass
+
+
+def closed_standard_streams() -> int | None:
+    """Guard against a standard stream that was closed (``todo >&-``).
+
+    A closed descriptor 0, 1 or 2 would be handed to the next file opened, and
+    output meant for the terminal would land in the list: each is pointed at the
+    null device first. With stdout closed, nothing is done (exit 6): the call
+    could not report what it did.
+    """
+    stdout_closed = sys.stdout is None
+    try:
+        while True:
+            fd = os.open(os.devnull, os.O_RDWR)
+            if fd > 2:
+                os.close(fd)
+                break
+    except OSError:
+        pass
+    if stdout_closed:
+        write("todo: standard output is closed; nothing was done\n", sys.stderr)
+        return OutputError.exit_code
+    return None
+
+
+def check_arguments(argv: Sequence[str]) -> None:
+    """Refuse an argument that is not UTF-8 (on POSIX, Python hands such bytes
+    over as lone surrogates, which no list, JSON or terminal can hold)."""
+    for number, arg in enumerate(argv, start=1):
+        if arg.isascii():
+            continue
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            shown = arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+            raise UsageError(
+                f"argument {number} is not valid UTF-8: \"{shown}\" (todo takes UTF-8 text)"
+            ) from None
 
 
 def write_escaped(text: str) -> None:
@@ -96,6 +170,18 @@ def emit(outcome: Outcome, opts: Options, show_all: bool = False) -> int:
 
         for warning in outcome.warnings:
             write(f"todo: warning: {one_line(warning)}\n", sys.stderr)
+    try:
+        _emit_output(outcome, opts, show_all)
+    except OutputError as error:
+        raise OutputError(
+            f"{error.message}; the command itself ran (any change it made stands)"
+        ) from None
+    if outcome.failed:
+        write(f"todo: {failure_message(outcome)}\n", sys.stderr)
+    return outcome.exit_code
+
+
+def _emit_output(outcome: Outcome, opts: Options, show_all: bool) -> None:
     if not (opts.quiet and not outcome.failed):
         if opts.json:
             from todocli.render import to_json
@@ -109,9 +195,6 @@ def emit(outcome: Outcome, opts: Options, show_all: bool = False) -> int:
             from todocli import render_rich
 
             render_rich.render(outcome, sys.stdout, show_all, color_allowed(opts))
-    if outcome.failed:
-        write(f"todo: {failure_message(outcome)}\n", sys.stderr)
-    return outcome.exit_code
 
 
 def failure_message(outcome: Outcome) -> str:
@@ -131,10 +214,13 @@ def report(error: TodoError, opts: Options) -> int:
     there too (or carries the JSON envelope); a person at a terminal gets stderr."""
     outcome = Outcome(todo=TodoList(), error=error)
     message = failure_message(outcome)
-    if opts.json:
-        emit_error_json(error)
-    elif not sys.stdout.isatty():
-        write(f"Errors: {message}\n")
+    try:
+        if opts.json:
+            emit_error_json(error)
+        elif sys.stdout is None or not sys.stdout.isatty():
+            write(f"Errors: {message}\n")
+    except (OutputError, BrokenPipeError):
+        silence_stdout()  # stderr below still says what went wrong
     write(f"todo: {message}\n", sys.stderr)
     return error.exit_code
 
@@ -150,11 +236,16 @@ def guard(body: Callable[[], int], opts: Callable[[], Options]) -> int:
     ``opts`` gives the global options as parsed so far."""
     try:
         return body()
+    except OutputError as error:
+        silence_stdout()
+        write(f"todo: {error.message}\n", sys.stderr)
+        return error.exit_code
     except TodoError as error:
         return report(error, opts())
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
+    except BrokenPipeError:  # the reader went away (todo show | head -1): not an error
+        silence_stdout()
         return 0
     except Exception as exc:  # the last line of defence: no traceback unless asked
         if os.environ.get("TODOCLI_DEBUG") == "1":

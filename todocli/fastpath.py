@@ -179,8 +179,13 @@ def _int(value: str | bool | None) -> int | None:
 def run(argv: Sequence[str]) -> int | None:
     """Serve the call, or return None to hand it to the Typer app."""
     from todocli import entry
+    from todocli.errors import UsageError
 
-    call = parse(entry.hoist(argv))
+    try:
+        entry.check_arguments(argv)
+        call = parse(entry.hoist(argv))
+    except UsageError:
+        return None  # the Typer app reports it, in the form the options ask for
     if call is None or not entry.plain_output(call.options):
         return None
     return entry.guard(_body(call), lambda: call.options)

@@ -513,13 +513,16 @@ class Engine:
             raise OpFailure("Missing todos for write operation")
         items: list[Item] = []
         for item in op.todos:
-            where = item.path + (f".{item.key}" if item.key and item.path else "")
+            where = item.at(item.key)
             try:
                 content = self._content(item.content)
+                where = item.at(item.active_key)
                 active = item.active_form
                 if active is not None:
                     active = self._text(active, "Active form", self.settings.max_field_bytes, "")
+                where = item.at("phase")
                 phase = None if item.phase is None else self._phase_name(item.phase)
+                where = item.at("notes")
                 notes = None if item.notes is None else tuple(self._note(n) for n in item.notes)
             except OpFailure as failure:
                 raise OpFailure(failure.message, failure.code, failure.path or where) from None
@@ -548,8 +551,7 @@ class Engine:
         seen: set[str] = set()
         for item in items:
             if item.content in seen:
-                where = item.path + (f".{item.key}" if item.key and item.path else "")
-                raise OpFailure(f'Duplicate task "{item.content}"', path=where)
+                raise OpFailure(f'Duplicate task "{item.content}"', path=item.at(item.key))
             seen.add(item.content)
 
     def _replace(self, items: Sequence[Item], summary: str | None) -> None:
