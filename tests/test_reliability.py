@@ -188,6 +188,8 @@ def test_writers_killed_at_random_moments_leave_a_whole_file(tmp_path: Path) -> 
     # A later run is not tripped up by anything a killed writer left.
     final = todo_process("apply", stdin=json.dumps(snapshot(3)), env=env)
     assert final.code == 0
+    # A writer killed between the list and its revision copy is no hand edit.
+    assert "edited by hand" not in final.out
     assert listing.read_text() == _canonical_of(3)
 
 
