@@ -497,3 +497,47 @@ def test_every_folder_created_is_private_whatever_the_umask(tmp_path: Path) -> N
     for path in home.rglob("*"):
         if path.is_file():
             assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+
+
+# -- fuzzing JSON text: duplicate keys and lone surrogates anywhere -------------------------
+
+ODD_TEXT = st.text(
+    st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF) | st.sampled_from("ab #1\n"),
+    max_size=4,
+)
+PAIR_KEYS = st.sampled_from(["op", "task", "todos", "content", "status", "text", "items", "x"])
+PAIR_VALUES = st.one_of(
+    ODD_TEXT, st.sampled_from(["start", "done", "pending", "in_progress", "a", "b"]), st.none()
+)
+
+
+@st.composite
+def raw_json(draw: st.DrawFn) -> str:
+    """JSON text with keys that may repeat and strings with lone surrogate escapes
+    (json.dumps writes them as \\udxxx), at the top level or inside a todo item."""
+
+    def obj() -> str:
+        pairs = draw(st.lists(st.tuples(PAIR_KEYS, PAIR_VALUES), max_size=4))
+        return "{" + ",".join(f"{json.dumps(k)}:{json.dumps(v)}" for k, v in pairs) + "}"
+
+    if draw(st.booleans()):
+        return obj()
+    return '{"todos":[' + ",".join(obj() for _ in range(draw(st.integers(0, 3)))) + "]}"
+
+
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(raw_json())
+def test_any_json_text_never_exits_3_and_a_refused_one_writes_nothing(
+    todo: Todo, home: Path, text: str
+) -> None:
+    path = listing(home)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("# Todos\n- [/] a\n- [ ] b\n")
+    before = path.read_bytes()
+    result = todo("apply", stdin=text)
+    assert result.code in (0, 1), (text, result)
+    assert result.err.count("\n") <= 2
+    if result.code == 1:
+        assert path.read_bytes() == before
