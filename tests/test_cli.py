@@ -425,7 +425,11 @@ def test_exit_5_when_the_lock_is_held(
 
     todo("add", "A")
     monkeypatch.setenv("TODOCLI_LOCK_TIMEOUT", "0.2")
-    lock = FileLock(str(home / "state" / "sessions" / "default" / "lock"))
+    from todocli.paths import lock_path
+
+    lock_file = lock_path(str(home / "sessions" / "default.md"))
+    os.makedirs(os.path.dirname(lock_file), mode=0o700, exist_ok=True)
+    lock = FileLock(lock_file)
     with lock:
         result = todo("done", "A")
     assert result.code == 5
@@ -490,7 +494,7 @@ def test_file_list_on_a_corpus_file_keeps_every_untouched_byte(
     for i in changed:
         diff = [k for k, (a, b) in enumerate(zip(original[i], after[i], strict=True)) if a != b]
         assert len(diff) == 1
-    assert sorted(os.listdir(tmp_path)) == ["TODO.md", "home"]
+    assert sorted(os.listdir(tmp_path)) == ["TODO.md", "home", "run"]  # run: the fixture's locks
 
 
 def test_file_lists_keep_state_under_the_home_not_beside_the_file(

@@ -216,7 +216,10 @@ def test_a_stale_temp_file_is_cleared_by_the_next_write(todo: Todo, home: Path) 
 def test_a_lock_held_by_a_killed_process_does_not_deadlock(tmp_path: Path) -> None:
     env = base_env(tmp_path)
     assert todo_process("add", "A", env=env).code == 0
-    lock = tmp_path / "home" / "state" / "sessions" / "default" / "lock"
+    from todocli.paths import lock_path
+
+    lock = Path(lock_path(str(tmp_path / "home" / "sessions" / "default.md")))
+    lock.parent.mkdir(parents=True, exist_ok=True)
     holder = subprocess.Popen(
         [
             sys.executable,

@@ -125,75 +125,99 @@ class Context:
 
 
 def show(ctx: Context, params_input: object = None) -> Outcome:
-    doc = parse(ctx.store.read())
-    # Only JSON shows the revision: plain output need not look it up.
-    rev = ctx.store.rev() if ctx.options.json else 0
+    # Only JSON shows the revision (plain output need not look it up); it and the
+    # list come from the same moment, so a snapshot built on them can use --if-rev.
+    if ctx.options.json:
+        text, rev = ctx.store.consistent_read()
+    else:
+        text, rev = ctx.store.read(), 0
+    doc = parse(text)
     return ctx.outcome(doc.model(), rev, params_input=params_input, warnings=doc.warnings)
 
 
+WRITE_ATTEMPTS = 5  # a batch re-applied this often to a list that keeps changing
+
+
 def run_batch(ctx: Context, ops: Sequence[Op], params_input: object = None) -> Outcome:
-    """Apply a batch under the list's lock; write, log and record it."""
+    """Apply a batch under the list's lock; write, log and record it.
+
+    An editor does not take the lock: when the file changes between reading it and
+    replacing it, the batch is applied again to what is there now (a few times at
+    most, then exit 5), so a write never replaces bytes it has not read.
+    """
+    from todocli.errors import BusyError
+    from todocli.store import ListChangedError
+
+    with ctx.store.locked():
+        for _ in range(WRITE_ATTEMPTS):
+            try:
+                return _apply_once(ctx, ops, params_input)
+            except ListChangedError:
+                continue
+    raise BusyError(
+        f"the list kept changing while todo tried to write it ({WRITE_ATTEMPTS} times); "
+        "nothing was written: try again"
+    )
+
+
+def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object) -> Outcome:
     from todocli.ops import apply
 
     opts, settings, store = ctx.options, ctx.settings, ctx.store
-    with store.locked():
-        text = store.read()
-        store.recover(text)
-        rev = store.rev()
-        if opts.if_rev is not None and opts.if_rev != rev:
-            raise ConflictError(
-                f"the list is at revision {rev}, not {opts.if_rev}: someone else wrote it "
-                "first; read it again (todo show) and retry"
-            )
-        doc = parse(text)
-        baseline = None
-        if rev:
-            last = store.revision(rev)
-            if last is not None and last != text:
-                baseline = parse(last).model()
-        wipe = not opts.keep and (
-            settings.wipe_on_complete
-            if settings.wipe_on_complete is not None
-            else ctx.loc.is_session
+    text = store.read()
+    store.recover(text)
+    rev = store.rev()
+    last = store.revision(rev) if rev else None
+    if last is not None and last != text and store.fresh():
+        text = store.settle()  # a person's save may be under way: let it finish
+    if opts.if_rev is not None and opts.if_rev != rev:
+        raise ConflictError(
+            f"the list is at revision {rev}, not {opts.if_rev}: someone else wrote it "
+            "first; read it again (todo show) and retry"
         )
-        # The clock and state.json are read only when a completion or clear_delay
-        # needs them: an everyday write reads neither.
-        now = ctx.now() if settings.clear_delay >= 0 else None
-        state = store.state() if now is not None else {}
-        result, doc = apply(
-            doc,
-            ops,
-            settings,
-            partial=opts.partial,
-            baseline=baseline,
-            wipe=wipe,
-            expired=_expired(state, settings.clear_delay, now) if now is not None else (),
+    doc = parse(text)
+    baseline = parse(last).model() if last is not None and last != text else None
+    wipe = not opts.keep and (
+        settings.wipe_on_complete if settings.wipe_on_complete is not None else ctx.loc.is_session
+    )
+    # The clock and state.json are read only when a completion or clear_delay
+    # needs them: an everyday write reads neither.
+    now = ctx.now() if settings.clear_delay >= 0 else None
+    state = store.state() if now is not None else {}
+    result, doc = apply(
+        doc,
+        ops,
+        settings,
+        partial=opts.partial,
+        baseline=baseline,
+        wipe=wipe,
+        expired=_expired(state, settings.clear_delay, now) if now is not None else (),
+    )
+    if result.query:
+        return ctx.outcome(
+            result.new,
+            rev,
+            result=result,
+            params_input=params_input,
+            warnings=list(result.warnings),
         )
-        if result.query:
-            return ctx.outcome(
-                result.new,
-                rev,
-                result=result,
-                params_input=params_input,
-                warnings=list(result.warnings),
-            )
-        logged_to = None
-        if result.ok or opts.partial:
-            steps = []
-            if result.completed is not None:
-                state = state or store.state()
-                logged_to, step = _log(ctx, state, result.completed, now or ctx.now())
-                steps.append(step)
-            if now is not None:
-                _track_closed(state, result.new, now)
-            # The log, the state and the revision copy first, the list last: exit 6
-            # means none of them changed.
-            rev = store.commit(doc.text() if result.written else None, state, steps)
-            if not result.written:
-                store.restart_rounds()
-            store.clear_failed()
-        else:
-            store.save_failed(rev, result.errors[0].message)
+    logged_to = None
+    if result.ok or opts.partial:
+        steps = []
+        if result.completed is not None:
+            state = state or store.state()
+            logged_to, step = _log(ctx, state, result.completed, now or ctx.now())
+            steps.append(step)
+        if now is not None:
+            _track_closed(state, result.new, now)
+        # The log, the state and the revision copy first, the list last: exit 6
+        # means none of them changed.
+        rev = store.commit(doc.text() if result.written else None, state, steps)
+        if not result.written:
+            store.restart_rounds()
+        store.clear_failed()
+    else:
+        store.save_failed(rev, result.errors[0].message)
     return ctx.outcome(
         result.new,
         rev,

@@ -140,7 +140,7 @@ def check_arguments(argv: Sequence[str]) -> None:
         except UnicodeEncodeError:
             shown = arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
             raise UsageError(
-                f"argument {number} is not valid UTF-8: \"{shown}\" (todo takes UTF-8 text)"
+                f'argument {number} is not valid UTF-8: "{shown}" (todo takes UTF-8 text)'
             ) from None
 
 

@@ -65,10 +65,17 @@ def read_bytes(path: str, limit: int, setting: str | None = None) -> bytes | Non
     read; more than ``limit`` bytes is an error naming the limit (and the setting
     that raises it, when there is one).
     """
+    return read_with_stat(path, limit, setting)[0]
+
+
+def read_with_stat(
+    path: str, limit: int, setting: str | None = None
+) -> tuple[bytes | None, os.stat_result | None]:
+    """``read_bytes``, with the status of the very file that was read."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
-        return None
+        return None, None
     except IsADirectoryError:
         raise not_regular(path, "a directory") from None
     except OSError as exc:
@@ -92,7 +99,7 @@ def read_bytes(path: str, limit: int, setting: str | None = None) -> bytes | Non
             want = 1 << 16
         if size > limit:
             raise _too_big(path, size, limit, setting)
-        return b"".join(chunks)
+        return b"".join(chunks), info
     except OSError as exc:
         raise StorageError(f"cannot read {path}: {reason(exc)}") from None
     finally:
@@ -105,6 +112,21 @@ def _too_big(path: str, size: int, limit: int, setting: str | None) -> StorageEr
         f"cannot read {path}: it is over the limit of {limit} bytes "
         f"({'at least ' if size == limit + 1 else ''}{size} bytes{more})"
     )
+
+
+def signature(info: os.stat_result | None) -> tuple[int, int, int, int] | None:
+    """What tells one version of a file from another without reading it: device,
+    inode (a save by rename makes a new one), size and modification time."""
+    if info is None:
+        return None
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+def stat_signature(path: str) -> tuple[int, int, int, int] | None:
+    try:
+        return signature(os.stat(path))
+    except OSError:
+        return None
 
 
 def read_text(path: str, limit: int = SMALL_FILE_BYTES, setting: str | None = None) -> str:

@@ -18,9 +18,20 @@ copy that does not, which is dropped.
 from __future__ import annotations
 
 import os
+import time
 
-from todocli.errors import BusyError, StorageError, TodoError
-from todocli.files import atomic_write, make_dir, read_text, reason, remove
+from todocli.errors import BusyError, ConflictError, StorageError, TodoError
+from todocli.files import (
+    ENCODING_ERRORS,
+    atomic_write,
+    make_dir,
+    read_text,
+    read_with_stat,
+    reason,
+    remove,
+    signature,
+    stat_signature,
+)
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
@@ -32,6 +43,24 @@ if TYPE_CHECKING:
     from todocli.paths import Locations
 
 KEEP_REVISIONS = 100  # the spec asks for at least 50
+RACY_NS = 1_000_000_000  # a change this recent is compared by bytes, not by time
+SETTLE_STABLE_NS = 100_000_000  # a hand edit unchanged this long is taken as saved
+SETTLE_MAX = 2.0  # seconds to wait at most for a save to finish
+SETTLE_POLL = 0.02
+CONSISTENT_TRIES = 10
+
+
+class ListChangedError(ConflictError):
+    """The list changed on disk between reading it and replacing it (an editor saved
+    it, or a writer that does not share the lock): the write must be done again."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "the list changed on disk while it was being written (an editor saving it?); "
+            "nothing was written: try again"
+        )
+
+
 DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024
 PENDING = ".pending"
 
@@ -52,11 +81,68 @@ class Store:
         self.revs_dir = os.path.join(loc.state_dir, "revs")
         self.remind_file = os.path.join(loc.state_dir, "remind")
         self.failed_file = os.path.join(loc.state_dir, "failed")
+        self._seen: tuple[str, tuple[int, int, int, int] | None] | None = None
 
     # -- the list ------------------------------------------------------------------------
 
     def read(self) -> str:
-        return read_text(self.loc.list_file, self.max_file_bytes, "max_file_bytes")
+        """The list's text; what was read is remembered, so that a write can check
+        the file is still that one just before replacing it."""
+        data, info = read_with_stat(self.loc.list_file, self.max_file_bytes, "max_file_bytes")
+        text = "" if data is None else data.decode("utf-8", ENCODING_ERRORS)
+        self._seen = (text, signature(info))
+        return text
+
+    def unchanged(self) -> bool:
+        """Whether the list on disk is still the text ``read`` returned.
+
+        An editor does not take the lock: it may save at any moment. Device, inode,
+        size and time tell most saves apart; when the file changed within the last
+        second (a file system's clock may not tell two quick writes apart) the
+        bytes are compared too.
+        """
+        if self._seen is None:
+            return True
+        text, seen = self._seen
+        now = stat_signature(self.loc.list_file)
+        if now == seen and (now is None or time.time_ns() - now[3] > RACY_NS):
+            return True
+        try:
+            current = read_text(self.loc.list_file, self.max_file_bytes, "max_file_bytes")
+        except TodoError:
+            return False
+        if current == text and (now is not None or not text):
+            self._seen = (text, now)
+            return True
+        return False
+
+    def settle(self) -> str:
+        """Wait (bounded) until a fresh hand edit stops changing, then read it: an
+        editor's save caught half-written must not pass for the person's intent."""
+        deadline = time.monotonic() + SETTLE_MAX
+        while time.monotonic() < deadline:
+            now = stat_signature(self.loc.list_file)
+            if now is None or time.time_ns() - now[3] >= SETTLE_STABLE_NS:
+                break
+            time.sleep(SETTLE_POLL)
+        return self.read()
+
+    def fresh(self) -> bool:
+        """Whether the list was modified so recently that a save may be under way."""
+        seen = self._seen[1] if self._seen is not None else None
+        return seen is not None and time.time_ns() - seen[3] < SETTLE_STABLE_NS
+
+    def consistent_read(self) -> tuple[str, int]:
+        """The list and its revision, from the same moment: a write that lands
+        between reading one and the other is seen, and the read is done again."""
+        text, rev = "", 0
+        for _ in range(CONSISTENT_TRIES):
+            before = self.rev()
+            text = self.read()
+            rev, _ = self.last_written(text)
+            if rev == before:  # no write finished between the two looks
+                break
+        return text, rev
 
     # -- state ---------------------------------------------------------------------------
     # What an everyday write needs is cheap to read: the revision is the newest
@@ -227,6 +313,8 @@ class Store:
         rev = revs[-1] if revs else 0
         pending = ""
         undo: list[Callable[[], None]] = []
+        if text is not None and not self.unchanged():
+            raise ListChangedError()
         try:
             if text is not None:
                 make_dir(self.revs_dir)
@@ -237,7 +325,11 @@ class Store:
             if state:
                 undo.append(self.save_state(state))
             if text is not None:
+                # Compare before replace: a write never replaces bytes it has not read.
+                if not self.unchanged():
+                    raise ListChangedError()
                 atomic_write(self.loc.list_file, text)
+                self._seen = (text, stat_signature(self.loc.list_file))
         except BaseException:
             for back in reversed(undo):
                 back()
@@ -271,19 +363,27 @@ class Held:
 
     def __enter__(self) -> Held:
         from todocli.locking import ListLock, LockTimeout
+        from todocli.paths import check_private_dir
 
         loc = self.store.loc
-        make_dir(loc.state_dir)
-        lock = ListLock(loc.lock_file, self.store.lock_timeout)
+        lock_file = loc.lock_file
+        folder = os.path.dirname(lock_file)
+        make_dir(folder)
+        runtime = os.path.dirname(folder)
+        if not check_private_dir(runtime):
+            raise StorageError(
+                f"cannot lock {lock_file}: {runtime} is not a private folder of this user"
+            )
+        lock = ListLock(lock_file, self.store.lock_timeout)
         try:
             lock.__enter__()
         except LockTimeout:
             raise BusyError(
-                f"another todo process holds the lock {loc.lock_file} "
+                f"another todo process holds the lock {lock_file} "
                 f"(waited {self.store.lock_timeout:g} s; raise lock_timeout to wait longer)"
             ) from None
         except OSError as exc:
-            raise StorageError(f"cannot lock {loc.lock_file}: {reason(exc)}") from None
+            raise StorageError(f"cannot lock {lock_file}: {reason(exc)}") from None
         self.lock = lock
         return self
 
