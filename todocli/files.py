@@ -23,6 +23,10 @@ import time
 
 from todocli.errors import StorageError
 
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 ENCODING_ERRORS = "surrogateescape"
 TEMP_SUFFIX = ".todo-tmp"
 STALE_TEMP_SECONDS = 30
@@ -182,13 +186,16 @@ def _in_the_way(path: str) -> StorageError:
     return StorageError(f"cannot create directory {path}: a file is in the way")
 
 
-def atomic_write(path: str, text: str, durable: bool = True) -> None:
+def atomic_write(
+    path: str, text: str, durable: bool = True, precondition: Callable[[], None] | None = None
+) -> None:
     """Replace the file's content in one step (temp file, fsync, os.replace).
 
     The target (through any symlink) must be a regular file or not exist yet.
     ``durable=False`` skips the fsyncs: still atomic (a reader or a crash sees the
     old or the new file), but a power cut may lose it. For revision copies and
-    bookkeeping, never for the list itself.
+    bookkeeping, never for the list itself. ``precondition`` runs just before the
+    replace and may raise to call it off (the temporary file is removed).
     """
     target = os.path.realpath(path)
     mode = check_writable_target(target)
@@ -204,6 +211,8 @@ def atomic_write(path: str, text: str, durable: bool = True) -> None:
             if durable:
                 os.fsync(handle.fileno())
         os.chmod(tmp, 0o600 if mode is None else mode)
+        if precondition is not None:
+            precondition()  # last look at the target, as close to the replace as can be
         os.replace(tmp, target)
         tmp = ""
         if durable:

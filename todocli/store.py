@@ -116,6 +116,13 @@ class Store:
             return True
         return False
 
+    def _still_seen(self) -> None:
+        """The last look before the replace: one ``stat``, compared with the file
+        ``unchanged`` just vouched for (the shorter this window, the rarer an
+        editor's save can land in it)."""
+        if self._seen is not None and stat_signature(self.loc.list_file) != self._seen[1]:
+            raise ListChangedError()
+
     def settle(self) -> str:
         """Wait (bounded) until a fresh hand edit stops changing, then read it: an
         editor's save caught half-written must not pass for the person's intent."""
@@ -267,10 +274,18 @@ class Store:
         rev = self.rev()
         last = self.revision(rev) if rev else None
         if last != text:
-            pending = self.revision_path(rev + 1) + PENDING
-            if os.path.exists(pending) and read_text(pending, self.max_file_bytes) == text:
-                return rev + 1, text
+            # Pending, or renamed from pending between the two looks.
+            final = self.revision_path(rev + 1)
+            for path in (final + PENDING, final):
+                if os.path.exists(path) and self._text_of(path) == text:
+                    return rev + 1, text
         return rev, last
+
+    def _text_of(self, path: str) -> str | None:
+        try:
+            return read_text(path, self.max_file_bytes)
+        except TodoError:
+            return None
 
     def recover(self, text: str) -> None:
         """Settle what a killed writer left (call with the lock held): adopt the
@@ -326,9 +341,10 @@ class Store:
                 undo.append(self.save_state(state))
             if text is not None:
                 # Compare before replace: a write never replaces bytes it has not read.
+                # The bytes are compared first; just before the replace, one stat.
                 if not self.unchanged():
                     raise ListChangedError()
-                atomic_write(self.loc.list_file, text)
+                atomic_write(self.loc.list_file, text, precondition=self._still_seen)
                 self._seen = (text, stat_signature(self.loc.list_file))
         except BaseException:
             for back in reversed(undo):
