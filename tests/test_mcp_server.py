@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -384,20 +383,6 @@ def test_the_session_argument_and_global_options_pick_the_list(home: Path, tmp_p
         assert resources[0].mime_type == "text/markdown"
 
     run(body)
-
-
-def test_startup_with_a_bad_session_fails_on_stderr_only() -> None:
-    proc = subprocess.run(
-        [sys.executable, "-m", "todocli", "-s", "../bad", "mcp"],
-        capture_output=True,
-        env=server_env(),
-        timeout=TEST_SECONDS,
-        check=False,
-    )
-    assert proc.returncode == 2
-    assert proc.stdout == b""  # stdout is the protocol's
-    assert proc.stderr.decode().count("\n") == 1
-    assert "invalid session name" in proc.stderr.decode()
 
 
 # -- resources ------------------------------------------------------------------------------

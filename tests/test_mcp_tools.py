@@ -71,6 +71,28 @@ def test_without_the_sdk_todo_mcp_exits_2_with_the_install_hint(tmp_path: Path) 
     assert proc.returncode == 0, proc.stderr
 
 
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["-s", "../bad", "mcp"], "invalid session name '../bad'"),
+        (["mcp", "--if-rev", "3"], "--if-rev is for one write: pass if_rev to todo_write"),
+    ],
+)
+def test_a_bad_start_fails_on_stderr_only(argv: list[str], message: str) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "todocli", *argv],
+        input=b"",
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 2
+    assert proc.stdout == b""  # stdout is the protocol's
+    err = proc.stderr.decode()
+    assert err.count("\n") == 1
+    assert message in err
+
+
 PROBE = """
 import sys
 sys.argv = ["todo", *sys.argv[1:]]
@@ -159,6 +181,10 @@ def test_markdown_replaces_the_list_as_apply_markdown_does(home: Path, tmp_path:
 
 
 def test_arguments_are_checked(home: Path) -> None:
+    # A session that does not exist yet is an empty list, as on the command line.
+    fresh = call("todo_read", {"session": "never-made"}, DEFAULTS)
+    assert not fresh.failed
+    assert fresh.text == "Todo list is empty.\n"
     # null is "not given" (some clients send every optional argument).
     assert call("todo_read", {"session": None}, DEFAULTS).text == "Todo list is empty.\n"
     unknown = call("todo_read", {"all": True}, DEFAULTS)

@@ -16,7 +16,13 @@ import sys
 
 from todocli import commands, paths
 from todocli.commands import Context, Options
-from todocli.errors import InternalError, InvalidParamError, NotFoundError, TodoError
+from todocli.errors import (
+    InternalError,
+    InvalidParamError,
+    NotFoundError,
+    TodoError,
+    UsageError,
+)
 from todocli.outcome import Outcome
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
@@ -362,27 +368,39 @@ def read(uri: str, defaults: Options) -> str:
 def serve(opts: Options) -> int:
     """``todo mcp``: serve over stdio until the client hangs up; the exit status.
 
-    Stdout belongs to the protocol, so a failure before serving is one line on
-    stderr and nothing on stdout (unlike other commands' ``Errors:`` line)."""
+    Stdout belongs to the protocol, so a failure is one line on stderr and nothing
+    on stdout (unlike other commands' ``Errors:`` line)."""
     from todocli.entry import write
     from todocli.render import one_line
 
+    def fail(message: str, code: int) -> int:
+        write(f"todo: {one_line(message)}\n", sys.stderr)
+        return code
+
+    try:
+        if opts.if_rev is not None:
+            raise UsageError("todo mcp: --if-rev is for one write: pass if_rev to todo_write")
+        default_resource(opts)  # a bad session, home or config fails now, not per call
+    except TodoError as error:
+        return fail(error.message, error.exit_code)
     try:
         from todocli import mcp_server
     except ModuleNotFoundError as exc:
         missing = f" (no module named {exc.name!r})" if exc.name else ""
-        write(f"todo: todo mcp needs the MCP SDK{missing}: {INSTALL_HINT}\n", sys.stderr)
-        return 2
+        return fail(f"todo mcp needs the MCP SDK{missing}: {INSTALL_HINT}", UsageError.exit_code)
+    if sys.stdin is not None and sys.stdin.isatty():
+        write(
+            "todo: serving MCP on stdin and stdout until end of input (an agent starts "
+            "this: see the README's MCP section)\n",
+            sys.stderr,
+        )
     try:
-        default_resource(opts)  # a bad session, home or config fails now, not per call
         return mcp_server.run(opts)
     except TodoError as error:
-        write(f"todo: {one_line(error.message)}\n", sys.stderr)
-        return error.exit_code
-    except Exception as exc:  # the server itself failed: say so on stderr only
+        return fail(error.message, error.exit_code)
+    except Exception as exc:  # the server itself failed
         if os.environ.get("TODOCLI_DEBUG") == "1":
             import traceback
 
             traceback.print_exc()
-        write(f"todo: internal error: {type(exc).__name__}: {one_line(str(exc))}\n", sys.stderr)
-        return InternalError.exit_code
+        return fail(f"internal error: {type(exc).__name__}: {exc}", InternalError.exit_code)
