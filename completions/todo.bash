@@ -43,7 +43,7 @@ _todo() {
         if [[ "$cur" == -* ]]; then
             mapfile -t COMPREPLY < <(compgen -W "--session -s --file --home --memory-dir --json --plain --quiet -q --no-color --if-rev --partial --keep --version --help -h" -- "$cur")
         else
-            mapfile -t COMPREPLY < <(compgen -W "show init add ls a start done drop rm note block unblock clear apply log path check remind schema history diff undo sessions gc config edit watch" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "show init add ls a start done drop rm note block unblock clear apply log path check remind schema history diff undo sessions gc config edit watch mcp" -- "$cur")
         fi
         return
     fi
@@ -75,6 +75,7 @@ _todo() {
         config) opts="" ;;
         edit) opts="" ;;
         watch) opts="--all -a" ;;
+        mcp) opts="" ;;
     esac
     if [[ "$cur" == -* ]]; then
         mapfile -t COMPREPLY < <(compgen -W "$opts --session -s --file --home --memory-dir --json --plain --quiet -q --no-color --if-rev --partial --keep --version --help -h" -- "$cur")

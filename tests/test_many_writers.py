@@ -70,8 +70,11 @@ def test_a_shared_temporary_lock_folder_is_refused(
     if os.path.isdir(f"/run/user/{os.getuid()}"):
         pytest.skip("this machine has a private /run/user folder: the fallback is not used")
     monkeypatch.delenv("XDG_RUNTIME_DIR")
-    monkeypatch.setenv("TMPDIR", str(tmp_path))
-    planted = tmp_path / f"todocli-{os.getuid()}"
+    shared = tmp_path / "tmp"
+    shared.mkdir()
+    shared.chmod(0o1777)  # like /tmp: anyone may make folders in it
+    monkeypatch.setenv("TMPDIR", str(shared))
+    planted = shared / f"todocli-{os.getuid()}"
     planted.mkdir(mode=0o777)
     planted.chmod(0o777)  # as if someone else had made it for us
     result = todo("add", "A")

@@ -332,6 +332,14 @@ def watch(
     raise typer.Exit(live(Context(_options), color_allowed(_options), all_))
 
 
+@app.command()
+def mcp() -> None:
+    """Serve the lists to MCP clients over stdio (pip install 'todocli[mcp]')."""
+    from todocli.mcp_tools import serve
+
+    done_with(serve(_options))
+
+
 # -- the boundary ---------------------------------------------------------------------------
 
 

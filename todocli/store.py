@@ -386,7 +386,9 @@ class Held:
         folder = os.path.dirname(lock_file)
         make_dir(folder)
         runtime = os.path.dirname(folder)
-        if not check_private_dir(runtime):
+        # In a private folder (the user's runtime folder) all is safe below it; in a
+        # shared one (the temporary folder) ours must be ours alone.
+        if not check_private_dir(os.path.dirname(runtime)) and not check_private_dir(runtime):
             raise StorageError(
                 f"cannot lock {lock_file}: {runtime} is not a private folder of this user"
             )
