@@ -149,7 +149,7 @@ def resolve(
 
         list_file = os.path.abspath(os.path.expanduser(file_text))
         # Keyed by the real path, so two names for one file share one lock.
-        key = hashlib.sha256(os.path.realpath(list_file).encode()).hexdigest()[:16]
+        key = hashlib.sha256(os.fsencode(os.path.realpath(list_file))).hexdigest()[:16]
         state = os.path.join(home_path, "state", "files", key)
         return Locations(home_path, name, list_file, False, memory, state)
     return Locations(
