@@ -354,6 +354,7 @@ def _item(raw: object, path: str) -> Item:
         keep_active_form=not has_active,
         path=path,
         key=key,
+        active_key=active_key,
     )
 
 

@@ -14,10 +14,10 @@ from pathlib import Path
 
 from todocli.commands import Context
 from todocli.errors import ConflictError, InvalidParamError, UsageError
+from todocli.escapes import one_line
 from todocli.markdown import parse
 from todocli.model import Diff, Result
 from todocli.outcome import Outcome
-from todocli.render import one_line
 from todocli.store import ENCODING_ERRORS, make_dir
 
 

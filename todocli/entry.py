@@ -14,6 +14,7 @@ import sys
 from todocli import commands
 from todocli.commands import Context, Options
 from todocli.errors import InternalError, StorageError, TodoError, UsageError
+from todocli.escapes import one_line, safe
 from todocli.model import TodoList
 from todocli.outcome import Outcome
 
@@ -59,7 +60,14 @@ def hoist(argv: Sequence[str]) -> list[str]:
 
 
 def write(text: str, stream: TextIO | None = None) -> None:
-    """Write text as UTF-8; bytes that were not UTF-8 in a file show as escapes."""
+    """Write text for a terminal, a pipe or a completion script: every character
+    that could drive a terminal (see ``escapes``) shown as an escape, as UTF-8.
+
+    Everything the command line prints goes through here, so nothing a list, a log
+    or an argument holds reaches a terminal raw. (JSON is made safe before, as
+    ``\\uXXXX`` escapes: ``render.json_text``; escaping it again changes nothing.)
+    """
+    text = safe(text)
     out = stream if stream is not None else sys.stdout
     buffer = getattr(out, "buffer", None)
     if buffer is not None:
@@ -68,14 +76,6 @@ def write(text: str, stream: TextIO | None = None) -> None:
         buffer.flush()
     else:
         out.write(text)
-
-
-def write_escaped(text: str) -> None:
-    """Write plain text made from a list's content with its control characters shown
-    as escapes, so nothing a task holds ever drives the terminal."""
-    from todocli.render import safe
-
-    write(safe(text))
 
 
 def color_allowed(opts: Options) -> bool:
@@ -92,8 +92,6 @@ def emit(outcome: Outcome, opts: Options, show_all: bool = False) -> int:
     """Render to stdout in the chosen form; one diagnostic line to stderr on
     failure. Returns the exit status."""
     if outcome.warnings:
-        from todocli.render import one_line
-
         for warning in outcome.warnings:
             write(f"todo: warning: {one_line(warning)}\n", sys.stderr)
     if not (opts.quiet and not outcome.failed):
@@ -116,7 +114,7 @@ def emit(outcome: Outcome, opts: Options, show_all: bool = False) -> int:
 
 def failure_message(outcome: Outcome) -> str:
     """The one stderr line of a failure."""
-    from todocli.render import error_lines, one_line
+    from todocli.render import error_lines
 
     if outcome.error is not None:
         return one_line(outcome.error.message)
@@ -201,7 +199,7 @@ def check(opts: Options) -> int:
     else:
         lines = ["Nothing open."]
     if not opts.quiet:
-        write_escaped("\n".join([*lines, outcome.todo.recap()]) + "\n")
+        write("\n".join([*lines, outcome.todo.recap()]) + "\n")
     return 1 if open_tasks else 0
 
 
@@ -213,17 +211,15 @@ def remind(opts: Options, every: int | None) -> int:
         ctx = Context(opts)
         lines = count_round(ctx, ctx.settings.remind_every if every is None else every)
     except TodoError as error:  # a reminder must never break the harness that calls it
-        from todocli.render import one_line
-
         write(f"todo: {one_line(error.message)}\n", sys.stderr)
         return 0
     if lines:
-        write_escaped("\n".join(lines) + "\n")
+        write("\n".join(lines) + "\n")
     return 0
 
 
 def path(opts: Options) -> int:
-    write(commands.list_path(Context(opts)) + "\n")
+    write(one_line(commands.list_path(Context(opts))) + "\n")
     return 0
 
 
@@ -240,7 +236,7 @@ def config(opts: Options) -> int:
         "config": ctx.config.path,
     }
     if opts.json:
-        import json
+        from todocli.render import json_text
 
         data = {
             "settings": {
@@ -249,7 +245,7 @@ def config(opts: Options) -> int:
             },
             "locations": locations,
         }
-        write(json.dumps(data, ensure_ascii=False) + "\n")
+        write(json_text(data))
         return 0
     width = max(len(n) for n in names)
     lines = ["# settings (value, then where it came from)"]
@@ -264,7 +260,7 @@ def config(opts: Options) -> int:
     lines += [
         f"{k:<{width}} = {v if v is not None else '(a --file list)'}" for k, v in locations.items()
     ]
-    write("\n".join(lines) + "\n")
+    write("".join(f"{one_line(line)}\n" for line in lines))  # a path may hold a newline
     return 0
 
 
@@ -297,6 +293,7 @@ def complete(opts: Options, kind: str) -> int:
                 candidates = [t.content for t in ordered]
     except TodoError:
         return 0
-    if candidates:
-        write("\n".join(candidates) + "\n")
+    # One candidate a line, each escaped as one line: a tab would split a candidate
+    # in fish (candidate<TAB>description), and a shell must never get raw controls.
+    write("".join(f"{one_line(c)}\n" for c in candidates))
     return 0

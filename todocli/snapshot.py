@@ -23,6 +23,7 @@ class Item(Value):
 
     __slots__ = (
         "active_form",
+        "active_key",
         "content",
         "keep_active_form",
         "key",
@@ -42,6 +43,7 @@ class Item(Value):
         keep_active_form: bool = False,
         path: str = "",
         key: str = "content",
+        active_key: str = "activeForm",
     ) -> None:
         self.content = content
         self.status = status
@@ -51,6 +53,7 @@ class Item(Value):
         self.keep_active_form = keep_active_form  # the input said nothing about it
         self.path = path  # where it came from in the input, e.g. "todos[2]"
         self.key = key  # the input's name for its text: content, title, step...
+        self.active_key = active_key  # and for its active form: activeForm, active_form
 
 
 def write_snapshot(doc: Document, items: Sequence[Item], summary: str | None) -> Document:
