@@ -235,6 +235,13 @@ def test_json_keeps_the_text_exactly_with_escapes_only(seeded: Seeded) -> None:
     assert b"\\u007f" in out
 
 
+def test_a_usage_error_shows_the_argument_it_echoes_escaped(seeded: Seeded) -> None:
+    proc = seeded.run("start", "a", "b\x1b]0;x\x07\x1b[2J\u202e")
+    assert proc.returncode == 2
+    assert "Error: Got unexpected extra argument" in proc.stderr.decode()
+    assert "(b\\x1b]0;x\\x07\\x1b[2J\\u202e)" in proc.stderr.decode()  # shown, not dropped
+
+
 def test_config_shows_odd_locations_escaped(seeded: Seeded) -> None:
     odd = str(seeded.root / "mem\x1b]0;x\x07\udc9b\u202e")
     for args in (["config"], ["config", "--json"]):
@@ -449,7 +456,13 @@ def json_forms(bad: str) -> list[tuple[dict[str, object], str]]:
             {"ops": [{"op": "init", "list": [{"phase": text, "items": ["a"]}]}]},
             "ops[0].list[0].phase",
         ),
-        ({"todos": [{"content": "t"}], "summary": text}, ""),
+        ({"todos": [{"content": "t"}], "summary": text}, "summary"),
+        ({"plan": [{"step": "t", "status": "pending"}], "explanation": text}, "explanation"),
+        (
+            {"ops": [{"op": "init", "list": [{"phase": "P", "items": ["a"]}], "summary": text}]},
+            "ops[0].summary",
+        ),
+        ({"ops": [{"op": "write", "todos": ["a"], "summary": text}]}, "ops[0].summary"),
     ]
 
 
@@ -466,8 +479,7 @@ def test_json_input_with_a_control_is_refused_naming_its_path(
         error = json.loads(run.out)["error"]
         message = f"contains a newline or control character ({escaped(bad)})"
         assert message in error["message"], error
-        if path:
-            assert error["details"][0]["path"] == path, error
+        assert error["details"][0]["path"] == path, error
         assert listed.read_bytes() == before, payload
         assert leaks(run.out.encode()) == []
         assert leaks(run.err.encode()) == []

@@ -336,6 +336,15 @@ def watch(
 # -- the boundary ---------------------------------------------------------------------------
 
 
+class _Words(io.StringIO):
+    """Click's message, kept whole: Click deletes the ANSI sequences of what it
+    writes to a stream that is not a terminal, so an echoed argument would lose
+    them silently; said to be a terminal, it keeps them for ``write`` to show."""
+
+    def isatty(self) -> bool:
+        return True
+
+
 def run(argv: Sequence[str]) -> int:
     """Run the command line through Typer; return the exit status."""
     global _options
@@ -350,7 +359,7 @@ def run(argv: Sequence[str]) -> int:
                 entry.emit_error_json(UsageError(exc.format_message()))
             # Click echoes the offending argument: write its words through the same
             # escaping as everything else, never straight to the terminal.
-            words = io.StringIO()
+            words = _Words()
             exc.show(file=words)
             write(words.getvalue(), sys.stderr)
             return 2

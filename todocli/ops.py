@@ -83,6 +83,7 @@ class Op(Value):
         "phase",
         "phases",
         "summary",
+        "summary_path",
         "task",
         "text",
         "todos",
@@ -102,6 +103,7 @@ class Op(Value):
         default_phase: bool = False,
         current: bool = False,
         path: str = "",
+        summary_path: str = "",
     ) -> None:
         self.kind = kind
         self.task = task
@@ -115,6 +117,7 @@ class Op(Value):
         self.default_phase = default_phase  # append without a phase: the last phase
         self.current = current  # done/drop with no target (flag form): the task in progress
         self.path = path  # where the op came from in the input, e.g. "ops[2]"
+        self.summary_path = summary_path  # and its summary: "summary", "explanation"...
 
 
 class OpFailure(Exception):
@@ -425,10 +428,11 @@ class Engine:
             )
         return note
 
-    def _summary(self, value: str | None) -> str | None:
+    def _summary(self, op: Op) -> str | None:
+        value = op.summary
         if value is None or not value.strip():
             return None if value is None else ""
-        return self._text(value, "Summary", self.settings.max_field_bytes, "")
+        return self._text(value, "Summary", self.settings.max_field_bytes, "", op.summary_path)
 
     # -- the operations -------------------------------------------------------------------
 
@@ -517,7 +521,7 @@ class Engine:
                 for j, c in enumerate(group.items)
             ]
         self._check_duplicates(items)
-        self._replace(items, self._summary(op.summary))
+        self._replace(items, self._summary(op))
 
     def _op_write(self, op: Op) -> None:
         from todocli.snapshot import Item
@@ -558,7 +562,7 @@ class Engine:
             names = ", ".join(f'"{c}"' for c in started)
             what = "Only one task" if limit == 1 else f"At most {limit} tasks"
             raise OpFailure(f"{what} can be in_progress at a time (got {len(started)}: {names})")
-        self._replace(items, self._summary(op.summary))
+        self._replace(items, self._summary(op))
 
     def _check_duplicates(self, items: Sequence[Item]) -> None:
         seen: set[str] = set()
