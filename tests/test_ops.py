@@ -416,8 +416,9 @@ def test_field_limits(op: Op, message: str) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("two\nlines", "Task content contains a newline or control character"),
-        ("bell\x07", "Task content contains a newline or control character"),
+        ("two\nlines", "Task content contains a newline or control character (\\n)"),
+        ("bell\x07", "Task content contains a newline or control character (\\x07)"),
+        ("bidi \u202e", "Task content contains a newline or control character (\\u202e)"),
         ("a <!-- b", 'Task content contains "<!--" or "-->", which would break the markdown'),
         ("a --> b", 'Task content contains "<!--" or "-->", which would break the markdown'),
     ],

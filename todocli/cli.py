@@ -8,6 +8,7 @@ show`` and ``todo show --json``): ``entry.hoist`` moves them to the front first.
 
 from __future__ import annotations
 
+import io
 import sys
 from collections.abc import Sequence
 from typing import Annotated
@@ -17,7 +18,7 @@ from typer._click.exceptions import ClickException
 
 from todocli import commands, entry
 from todocli.commands import Context, Options
-from todocli.entry import color_allowed, write, write_escaped
+from todocli.entry import color_allowed, write
 from todocli.errors import UsageError
 from todocli.outcome import Outcome
 
@@ -256,7 +257,7 @@ def history() -> None:
     """List the revisions of the list."""
     from todocli.history import history as list_revisions
 
-    write_escaped(list_revisions(Context(_options)))
+    write(list_revisions(Context(_options)))
 
 
 @app.command()
@@ -264,7 +265,7 @@ def diff(rev: Annotated[int | None, typer.Argument(help="A revision number.")] =
     """Show hand edits since the last write, or what revision REV changed."""
     from todocli.history import diff as show_diff
 
-    write_escaped(show_diff(Context(_options), rev))
+    write(show_diff(Context(_options), rev))
 
 
 @app.command()
@@ -282,7 +283,7 @@ def sessions() -> None:
     """List every session with its progress and last update."""
     from todocli.sessions import sessions as list_sessions
 
-    write_escaped(list_sessions(Context(_options)))
+    write(list_sessions(Context(_options)))
 
 
 @app.command()
@@ -343,20 +344,32 @@ def mcp() -> None:
 # -- the boundary ---------------------------------------------------------------------------
 
 
+class _Words(io.StringIO):
+    """Click's message, kept whole: Click deletes the ANSI sequences of what it
+    writes to a stream that is not a terminal, so an echoed argument would lose
+    them silently; said to be a terminal, it keeps them for ``write`` to show."""
+
+    def isatty(self) -> bool:
+        return True
+
+
 def run(argv: Sequence[str]) -> int:
     """Run the command line through Typer; return the exit status."""
     global _options
     _options = Options(json="--json" in argv, plain="--plain" in argv)
 
     def body() -> int:
-        entry.check_arguments(argv)
         args = entry.hoist(argv)
         try:
             code = app(args=args, prog_name="todo", standalone_mode=False)
         except ClickException as exc:
             if "--json" in args:
                 entry.emit_error_json(UsageError(exc.format_message()))
-            exc.show(file=sys.stderr)
+            # Click echoes the offending argument: write its words through the same
+            # escaping as everything else, never straight to the terminal.
+            words = _Words()
+            exc.show(file=words)
+            write(words.getvalue(), sys.stderr)
             return 2
         return code if isinstance(code, int) else 0
 

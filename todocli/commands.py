@@ -403,7 +403,9 @@ def log_text(ctx: Context, name: str | None, list_all: bool) -> str:
             names = []
         if not names:
             return f"No completion logs in {directory}.\n"
-        return "".join(f"{os.path.join(directory, n)}\n" for n in names)
+        from todocli.escapes import one_line  # a name may hold a newline
+
+        return "".join(f"{one_line(os.path.join(directory, n))}\n" for n in names)
     if name is None:
         logged = ctx.store.state().get("log")  # state.json: read for this command only
         if not isinstance(logged, str):

@@ -278,7 +278,7 @@ def request(value: object) -> Request:
     if "plan" in value:
         _only(value, ("plan", "explanation"), "")
         summary = _opt_str(value, "explanation", "")
-        return Request((_snapshot(value["plan"], "plan", summary),), "plan", value)
+        return Request((_snapshot(value["plan"], "plan", summary, "explanation"),), "plan", value)
     if "items" in value:
         _only(value, ("items", "summary"), "")
         summary = _opt_str(value, "summary", "")
@@ -340,6 +340,7 @@ def _op(kind: OpKind, raw: dict[str, Any], path: str) -> Op:
             phases=None if groups is None else tuple(groups),
             summary=_opt_str(raw, "summary", path),
             path=path,
+            summary_path=f"{path}.summary",
         )
     if kind is OpKind.APPEND:
         items = raw.get("items")
@@ -357,7 +358,13 @@ def _op(kind: OpKind, raw: dict[str, Any], path: str) -> Op:
         if raw.get("todos") is None:
             return Op(kind, path=path)
         snapshot = _snapshot(raw["todos"], f"{path}.todos", _opt_str(raw, "summary", path))
-        return Op(kind, todos=snapshot.todos, summary=snapshot.summary, path=path)
+        return Op(
+            kind,
+            todos=snapshot.todos,
+            summary=snapshot.summary,
+            path=path,
+            summary_path=f"{path}.summary",
+        )
     if kind is OpKind.CLEAR:
         everything = raw.get("all", False)
         _expect(everything, "boolean", f"{path}.all")
@@ -365,7 +372,7 @@ def _op(kind: OpKind, raw: dict[str, Any], path: str) -> Op:
     return Op(kind, task=task, phase=phase, path=path)
 
 
-def _snapshot(values: object, name: str, summary: str | None) -> Op:
+def _snapshot(values: object, name: str, summary: str | None, summary_key: str = "summary") -> Op:
     where = name or "input"
     _expect(values, "array", where)
     assert isinstance(values, list)
@@ -373,7 +380,9 @@ def _snapshot(values: object, name: str, summary: str | None) -> Op:
     for i, raw in enumerate(values):
         path = f"{name}[{i}]" if name else f"[{i}]"
         items.append(_item(raw, path))
-    return Op(OpKind.WRITE, todos=tuple(items), summary=summary, path=name)
+    return Op(
+        OpKind.WRITE, todos=tuple(items), summary=summary, path=name, summary_path=summary_key
+    )
 
 
 def _item(raw: object, path: str) -> Item:

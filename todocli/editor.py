@@ -14,11 +14,11 @@ from pathlib import Path
 
 from todocli.commands import Context
 from todocli.errors import ConflictError, InvalidParamError, UsageError
+from todocli.escapes import one_line
 from todocli.files import ENCODING_ERRORS, make_dir, read_text
 from todocli.markdown import parse
 from todocli.model import Diff, Result
 from todocli.outcome import Outcome
-from todocli.render import one_line
 
 
 def editor_command(env: dict[str, str] | os._Environ[str]) -> list[str]:

@@ -14,6 +14,7 @@ import sys
 from todocli import commands
 from todocli.commands import Context, Options
 from todocli.errors import InternalError, StorageError, TodoError, UsageError
+from todocli.escapes import one_line, safe
 from todocli.model import TodoList
 from todocli.outcome import Outcome
 
@@ -68,9 +69,16 @@ class OutputError(StorageError):
 
 
 def write(text: str, stream: TextIO | None = None) -> None:
-    """Write text as UTF-8 to stdout (or ``stream``); bytes that were not UTF-8 in
-    a file show as escapes. A failing stdout is an ``OutputError``; a failing or
-    closed stderr is ignored (there is nowhere left to say so)."""
+    """Write text for a terminal, a pipe or a completion script: every character
+    that could drive a terminal (see ``escapes``) shown as an escape, as UTF-8.
+
+    Everything the command line prints goes through here, so nothing a list, a log
+    or an argument holds reaches a terminal raw. (JSON is made safe before, as
+    ``\\uXXXX`` escapes: ``render.json_text``; escaping it again changes nothing.)
+    A failing stdout is an ``OutputError``; a failing or closed stderr is ignored
+    (there is nowhere left to say so).
+    """
+    text = safe(text)
     out = sys.stdout if stream is None else stream
     to_stdout = stream is None or stream is sys.stdout
     if out is None:
@@ -129,29 +137,6 @@ def closed_standard_streams() -> int | None:
     return None
 
 
-def check_arguments(argv: Sequence[str]) -> None:
-    """Refuse an argument that is not UTF-8 (on POSIX, Python hands such bytes
-    over as lone surrogates, which no list, JSON or terminal can hold)."""
-    for number, arg in enumerate(argv, start=1):
-        if arg.isascii():
-            continue
-        try:
-            arg.encode("utf-8")
-        except UnicodeEncodeError:
-            shown = arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-            raise UsageError(
-                f'argument {number} is not valid UTF-8: "{shown}" (todo takes UTF-8 text)'
-            ) from None
-
-
-def write_escaped(text: str) -> None:
-    """Write plain text made from a list's content with its control characters shown
-    as escapes, so nothing a task holds ever drives the terminal."""
-    from todocli.render import safe
-
-    write(safe(text))
-
-
 def color_allowed(opts: Options) -> bool:
     env = os.environ
     return not (opts.no_color or "NO_COLOR" in env or env.get("TERM") == "dumb")
@@ -166,8 +151,6 @@ def emit(outcome: Outcome, opts: Options, show_all: bool = False) -> int:
     """Render to stdout in the chosen form; one diagnostic line to stderr on
     failure. Returns the exit status."""
     if outcome.warnings:
-        from todocli.render import one_line
-
         for warning in outcome.warnings:
             write(f"todo: warning: {one_line(warning)}\n", sys.stderr)
     try:
@@ -199,7 +182,7 @@ def _emit_output(outcome: Outcome, opts: Options, show_all: bool) -> None:
 
 def failure_message(outcome: Outcome) -> str:
     """The one stderr line of a failure."""
-    from todocli.render import error_lines, one_line
+    from todocli.render import error_lines
 
     if outcome.error is not None:
         return one_line(outcome.error.message)
@@ -292,7 +275,7 @@ def check(opts: Options) -> int:
     else:
         lines = ["Nothing open."]
     if not opts.quiet:
-        write_escaped("\n".join([*lines, outcome.todo.recap()]) + "\n")
+        write("\n".join([*lines, outcome.todo.recap()]) + "\n")
     return 1 if open_tasks else 0
 
 
@@ -304,17 +287,15 @@ def remind(opts: Options, every: int | None) -> int:
         ctx = Context(opts)
         lines = count_round(ctx, ctx.settings.remind_every if every is None else every)
     except TodoError as error:  # a reminder must never break the harness that calls it
-        from todocli.render import one_line
-
         write(f"todo: {one_line(error.message)}\n", sys.stderr)
         return 0
     if lines:
-        write_escaped("\n".join(lines) + "\n")
+        write("\n".join(lines) + "\n")
     return 0
 
 
 def path(opts: Options) -> int:
-    write(commands.list_path(Context(opts)) + "\n")
+    write(one_line(commands.list_path(Context(opts))) + "\n")
     return 0
 
 
@@ -331,7 +312,7 @@ def config(opts: Options) -> int:
         "config": ctx.config.path,
     }
     if opts.json:
-        import json
+        from todocli.render import json_text
 
         data = {
             "settings": {
@@ -340,7 +321,7 @@ def config(opts: Options) -> int:
             },
             "locations": locations,
         }
-        write(json.dumps(data, ensure_ascii=False) + "\n")
+        write(json_text(data))
         return 0
     width = max(len(n) for n in names)
     lines = ["# settings (value, then where it came from)"]
@@ -355,7 +336,7 @@ def config(opts: Options) -> int:
     lines += [
         f"{k:<{width}} = {v if v is not None else '(a --file list)'}" for k, v in locations.items()
     ]
-    write("\n".join(lines) + "\n")
+    write("".join(f"{one_line(line)}\n" for line in lines))  # a path may hold a newline
     return 0
 
 
@@ -388,6 +369,7 @@ def complete(opts: Options, kind: str) -> int:
                 candidates = [t.content for t in ordered]
     except TodoError:
         return 0
-    if candidates:
-        write("\n".join(candidates) + "\n")
+    # One candidate a line, each escaped as one line: a tab would split a candidate
+    # in fish (candidate<TAB>description), and a shell must never get raw controls.
+    write("".join(f"{one_line(c)}\n" for c in candidates))
     return 0

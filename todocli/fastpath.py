@@ -182,7 +182,6 @@ def run(argv: Sequence[str]) -> int | None:
     from todocli.errors import UsageError
 
     try:
-        entry.check_arguments(argv)
         call = parse(entry.hoist(argv))
     except UsageError:
         return None  # the Typer app reports it, in the form the options ask for

@@ -7,6 +7,7 @@ import difflib
 import os
 from datetime import datetime
 
+from todocli.blocks import split_lines
 from todocli.commands import Context
 from todocli.errors import ConflictError, InvalidParamError
 from todocli.markdown import parse
@@ -60,16 +61,18 @@ def diff(ctx: Context, rev: int | None) -> str:
 
 
 def _unified(before: str, after: str, old: str, new: str) -> str:
-    lines = list(
-        difflib.unified_diff(
-            before.splitlines(keepends=True), after.splitlines(keepends=True), old, new
-        )
-    )
+    # Lines as the markdown reader splits them: str.splitlines would also break at
+    # U+2028, form feeds, ... and show a false "No newline" in the middle of a line.
+    lines = list(difflib.unified_diff(split_lines(before), split_lines(after), old, new))
     if not lines:
         return "No changes.\n"
-    return "".join(
-        line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines
-    )
+    return "".join(line if line.endswith("\n") else _ended(line) for line in lines)
+
+
+def _ended(line: str) -> str:
+    """A diff line whose file line had no LF: ended by a lone CR (shown as \\r and
+    ended here), or the last line of a file without a final newline."""
+    return line + ("\n" if line.endswith("\r") else "\n\\ No newline at end of file\n")
 
 
 def undo(ctx: Context, force: bool) -> Outcome:

@@ -176,7 +176,7 @@ class Watcher:
 
 def _protocol_error(error: TodoError) -> MCPError:
     """A resource request that cannot be served, as the JSON-RPC error it is."""
-    from todocli.render import one_line
+    from todocli.escapes import one_line
 
     bad_request = isinstance(error, NotFoundError | UsageError)
     code = types.INVALID_PARAMS if bad_request else types.INTERNAL_ERROR

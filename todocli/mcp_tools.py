@@ -143,7 +143,8 @@ def _only(args: dict[str, Any], tool: str, allowed: tuple[str, ...]) -> None:
 
 
 def _reply(outcome: Outcome) -> Reply:
-    from todocli.render import envelope, one_line, plain
+    from todocli.escapes import one_line
+    from todocli.render import envelope, plain
 
     text = plain(outcome)
     if outcome.warnings:  # the command line prints these on stderr
@@ -193,8 +194,9 @@ def _read(ctx: Context, args: dict[str, Any]) -> Reply:
 def _check(ctx: Context, args: dict[str, Any]) -> Reply:
     """``todo check``: fails (isError) while tasks are open, listing them."""
     from todocli.errors import OpenTasksError
+    from todocli.escapes import safe
     from todocli.gate import check
-    from todocli.render import envelope, safe
+    from todocli.render import envelope
 
     _only(args, "todo_check", ())
     outcome, open_tasks = check(ctx)
@@ -383,7 +385,7 @@ def serve(opts: Options) -> int:
     Stdout belongs to the protocol, so a failure is one line on stderr and nothing
     on stdout (unlike other commands' ``Errors:`` line)."""
     from todocli.entry import write
-    from todocli.render import one_line
+    from todocli.escapes import one_line
 
     def fail(message: str, code: int) -> int:
         write(f"todo: {one_line(message)}\n", sys.stderr)

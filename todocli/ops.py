@@ -14,6 +14,7 @@ of in-progress tasks is kept up to date rather than searched for.
 from __future__ import annotations
 
 from todocli.errors import InternalError, InvalidParamError, NotFoundError
+from todocli.escapes import first_unsafe, one_line
 from todocli.markdown import Document, TaskNode, parse
 from todocli.model import DEFAULT_PHASE, Choice, Diff, OpError, Result, Status, TodoList, Value
 from todocli.settings import DropPolicy, Settings
@@ -82,6 +83,7 @@ class Op(Value):
         "phase",
         "phases",
         "summary",
+        "summary_path",
         "task",
         "text",
         "todos",
@@ -101,6 +103,7 @@ class Op(Value):
         default_phase: bool = False,
         current: bool = False,
         path: str = "",
+        summary_path: str = "",
     ) -> None:
         self.kind = kind
         self.task = task
@@ -114,6 +117,7 @@ class Op(Value):
         self.default_phase = default_phase  # append without a phase: the last phase
         self.current = current  # done/drop with no target (flag form): the task in progress
         self.path = path  # where the op came from in the input, e.g. "ops[2]"
+        self.summary_path = summary_path  # and its summary: "summary", "explanation"...
 
 
 class OpFailure(Exception):
@@ -126,9 +130,6 @@ class OpFailure(Exception):
         self.path = path
 
 
-# Characters no single-line field may hold. (A set, not a regex: compiling a class
-# with these ranges costs a millisecond of start-up.)
-_CONTROL = frozenset(map(chr, [*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029]))
 _GROWING = {OpKind.INIT, OpKind.APPEND, OpKind.WRITE}
 # Ops that change a task line in place and never add, move or remove lines.
 _IN_PLACE = {OpKind.VIEW, OpKind.START, OpKind.DONE, OpKind.DROP, OpKind.UNBLOCK}
@@ -375,53 +376,63 @@ class Engine:
 
     # -- validation -------------------------------------------------------------------------
 
-    def _text(self, value: str, field: str, limit: int, missing: str) -> str:
+    def _text(self, value: str, field: str, limit: int, missing: str, path: str = "") -> str:
         """A single-line field: stripped, non-empty, no control characters, no
-        comment markers, within its byte limit."""
+        comment markers, within its byte limit. ``path`` is where the input held it."""
         value = value.strip()
         if not value:
-            raise OpFailure(missing)
-        if not _CONTROL.isdisjoint(value):
-            raise OpFailure(f"{field} contains a newline or control character")
+            raise OpFailure(missing, path=path)
+        # What output would show as an escape (C0, DEL, C1, bidi and other format
+        # characters, bytes that are not UTF-8: see escapes) never enters a list.
+        bad = first_unsafe(value)
+        if bad is not None:
+            raise OpFailure(
+                f"{field} contains a newline or control character ({one_line(bad)})", path=path
+            )
         if "<!--" in value or "-->" in value:
-            raise OpFailure(f'{field} contains "<!--" or "-->", which would break the markdown')
+            raise OpFailure(
+                f'{field} contains "<!--" or "-->", which would break the markdown', path=path
+            )
         size = len(value.encode("utf-8"))
         if size > limit:
             key = "max_note_bytes" if field == "Note" else "max_field_bytes"
-            raise OpFailure(f"{field} is {size} bytes; the limit is {limit} ({key})")
+            raise OpFailure(f"{field} is {size} bytes; the limit is {limit} ({key})", path=path)
         return value
 
-    def _content(self, value: str) -> str:
+    def _content(self, value: str, path: str = "") -> str:
         return self._text(
-            value, "Task content", self.settings.max_field_bytes, "Missing task content"
+            value, "Task content", self.settings.max_field_bytes, "Missing task content", path
         )
 
-    def _phase_name(self, value: str, missing: str = "Missing phase name") -> str:
-        name = self._text(value, "Phase name", self.settings.max_field_bytes, missing)
+    def _phase_name(self, value: str, missing: str = "Missing phase name", path: str = "") -> str:
+        name = self._text(value, "Phase name", self.settings.max_field_bytes, missing, path)
         hashes = name.rstrip("#")
         if name.startswith("#") or (hashes != name and hashes[-1:] in (" ", "\t")):
-            raise OpFailure(f'Phase name "{name}" cannot start or end with "#"')
+            raise OpFailure(f'Phase name "{name}" cannot start or end with "#"', path=path)
         return name
 
-    def _note(self, value: str) -> str:
+    def _note(self, value: str, path: str = "") -> str:
         lines = [line.strip() for line in value.strip().split("\n")]
         if not lines[0]:
-            raise OpFailure("Missing text for note operation")
+            raise OpFailure("Missing text for note operation", path=path)
         if not all(lines):
-            raise OpFailure("Note text cannot contain a blank line")
+            raise OpFailure("Note text cannot contain a blank line", path=path)
         limit = self.settings.max_note_bytes
         for line in lines:
-            self._text(line, "Note", limit, "Missing text for note operation")
+            self._text(line, "Note", limit, "Missing text for note operation", path)
         note = "\n".join(lines)
         size = len(note.encode("utf-8"))
         if size > limit:
-            raise OpFailure(f"Note is {size} bytes; the limit is {limit} (max_note_bytes)")
+            raise OpFailure(
+                f"Note is {size} bytes; the limit is {limit} (max_note_bytes)", path=path
+            )
         return note
 
-    def _summary(self, value: str | None) -> str | None:
+    def _summary(self, op: Op) -> str | None:
+        value = op.summary
         if value is None or not value.strip():
             return None if value is None else ""
-        return self._text(value, "Summary", self.settings.max_field_bytes, "")
+        return self._text(value, "Summary", self.settings.max_field_bytes, "", op.summary_path)
 
     # -- the operations -------------------------------------------------------------------
 
@@ -450,7 +461,7 @@ class Engine:
             self._remove(node)
 
     def _op_block(self, op: Op) -> None:
-        reason = None if op.text is None else self._note(f"Blocked: {op.text}")
+        reason = None if op.text is None else self._note(f"Blocked: {op.text}", _at(op, "reason"))
         for node in self._targets(op):
             self._set(node, Status.BLOCKED)
             if reason is not None:
@@ -465,7 +476,7 @@ class Engine:
         node = self._task(op.task)
         if op.text is None or not op.text.strip():
             raise OpFailure("Missing text for note operation")
-        self.doc.add_note(node, self._note(op.text))
+        self.doc.add_note(node, self._note(op.text, _at(op, "text")))
 
     def _op_clear(self, op: Op) -> None:
         for node in list(self.doc.tasks()):
@@ -476,10 +487,12 @@ class Engine:
         if op.phase is None and op.default_phase:
             phase = self.doc.phases[-1].name if self.doc.phases else DEFAULT_PHASE
         else:
-            phase = self._phase_name(op.phase or "", "Missing phase name for append operation")
+            phase = self._phase_name(
+                op.phase or "", "Missing phase name for append operation", _at(op, "phase")
+            )
         if not op.items:
             raise OpFailure("Missing items for append operation")
-        contents = [self._content(item) for item in op.items]
+        contents = [self._content(item, _at(op, f"items[{i}]")) for i, item in enumerate(op.items)]
         seen: set[str] = set()
         for content in contents:
             if content in seen or self.doc.find(content) is not None:
@@ -496,15 +509,19 @@ class Engine:
         items: list[Item] = []
         names: set[str] = set()
         for k, group in enumerate(op.phases):
-            name = self._phase_name(group.phase)
+            where = f"list[{k}]"
+            name = self._phase_name(group.phase, path=_at(op, f"{where}.phase"))
             if name in names:
                 raise OpFailure(f'Duplicate phase "{name}"', path=f"{op.path}.list[{k}].phase")
             names.add(name)
             if not group.items:
                 raise OpFailure(f'Missing items for phase "{name}"')
-            items += [Item(self._content(c), phase=name, notes=()) for c in group.items]
+            items += [
+                Item(self._content(c, _at(op, f"{where}.items[{j}]")), phase=name, notes=())
+                for j, c in enumerate(group.items)
+            ]
         self._check_duplicates(items)
-        self._replace(items, self._summary(op.summary))
+        self._replace(items, self._summary(op))
 
     def _op_write(self, op: Op) -> None:
         from todocli.snapshot import Item
@@ -513,19 +530,19 @@ class Engine:
             raise OpFailure("Missing todos for write operation")
         items: list[Item] = []
         for item in op.todos:
-            where = item.at(item.key)
-            try:
-                content = self._content(item.content)
-                where = item.at(item.active_key)
-                active = item.active_form
-                if active is not None:
-                    active = self._text(active, "Active form", self.settings.max_field_bytes, "")
-                where = item.at("phase")
-                phase = None if item.phase is None else self._phase_name(item.phase)
-                where = item.at("notes")
-                notes = None if item.notes is None else tuple(self._note(n) for n in item.notes)
-            except OpFailure as failure:
-                raise OpFailure(failure.message, failure.code, failure.path or where) from None
+            content = self._content(item.content, item.at(item.key))
+            active = item.active_form
+            if active is not None:
+                limit = self.settings.max_field_bytes
+                active = self._text(active, "Active form", limit, "", item.at(item.active_key))
+            phase = (
+                None if item.phase is None else self._phase_name(item.phase, path=item.at("phase"))
+            )
+            notes = None
+            if item.notes is not None:
+                notes = tuple(
+                    self._note(n, item.at(f"notes[{i}]")) for i, n in enumerate(item.notes)
+                )
             items.append(
                 Item(
                     content,
@@ -545,7 +562,7 @@ class Engine:
             names = ", ".join(f'"{c}"' for c in started)
             what = "Only one task" if limit == 1 else f"At most {limit} tasks"
             raise OpFailure(f"{what} can be in_progress at a time (got {len(started)}: {names})")
-        self._replace(items, self._summary(op.summary))
+        self._replace(items, self._summary(op))
 
     def _check_duplicates(self, items: Sequence[Item]) -> None:
         seen: set[str] = set()
@@ -567,6 +584,11 @@ class Engine:
             self.doc.find(t.content) if t is not None else None for t in self.numbering
         ]
         self.active = {t: None for t in self.doc.tasks() if t.status is Status.IN_PROGRESS}
+
+
+def _at(op: Op, key: str) -> str:
+    """The input path of one of an op's fields (none for an op from flags)."""
+    return f"{op.path}.{key}" if op.path else ""
 
 
 def task_number(ref: str) -> int | None:

@@ -121,7 +121,9 @@ def is_session_name(name: str) -> bool:
 
 def check_session(name: str) -> str:
     if not is_session_name(name):
-        raise UsageError(f"invalid session name {name!r}: {SESSION_RULE}")
+        from todocli.escapes import one_line
+
+        raise UsageError(f"invalid session name '{one_line(name)}': {SESSION_RULE}")
     return name
 
 

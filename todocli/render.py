@@ -9,6 +9,7 @@ progress; and last the recap line.
 
 from __future__ import annotations
 
+from todocli.escapes import json_safe, one_line, safe
 from todocli.model import Diff, Phase, Result, Status, Task, TodoList
 from todocli.outcome import Outcome
 
@@ -29,26 +30,7 @@ MARKS = {
     Status.ABANDONED: "[-]",
     Status.BLOCKED: "[!]",
 }
-# Escapes for characters that must not reach a terminal raw: translate tables, not
-# regexes (compiling classes with these ranges costs start-up on every call).
-_ESCAPES = {
-    c: chr(c).encode("unicode_escape").decode("ascii")
-    for c in [*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029]
-}
-_CONTROL = {c: e for c, e in _ESCAPES.items() if c not in (0x09, 0x0A, 0x2028, 0x2029)}
 MOST_NAMED = 5  # names per change line before "(+N more)"
-
-
-def safe(text: str) -> str:
-    """Text with control characters (ESC among them) shown as escapes, so a task's
-    text never drives a terminal."""
-    return text.translate(_CONTROL)
-
-
-def one_line(text: str) -> str:
-    """An error or diagnostic as one line: control characters and line breaks
-    (which input echoed in a message may hold) shown as escapes."""
-    return text.translate(_ESCAPES)
 
 
 def _names(names: list[str] | tuple[str, ...]) -> str:
@@ -67,11 +49,11 @@ def error_lines(result: Result) -> list[str]:
 
 
 def change_lines(outcome: Outcome) -> list[str]:
-    """What the command changed, one kind of change a line."""
+    """What the command changed, one kind of change a line, escaped for a terminal."""
     result = outcome.result
     lines: list[str] = []
     if result is None:
-        return list(outcome.notices)
+        return [safe(n) for n in outcome.notices]
     by: dict[Status, list[str]] = {}
     for change in result.diff.changed:
         by.setdefault(change.new, []).append(change.content)
@@ -106,9 +88,9 @@ def change_lines(outcome: Outcome) -> list[str]:
             f"Warning: this write overrode hand edits to {_quoted(result.overridden)} "
             "(get them back with: todo undo)"
         )
-    lines += outcome.notices
+    lines += [safe(n) for n in outcome.notices]
     if outcome.logged_to:
-        lines.append(f"All tasks closed: logged to {outcome.logged_to}")
+        lines.append(f"All tasks closed: logged to {safe(outcome.logged_to)}")
     return lines
 
 
@@ -288,6 +270,12 @@ def _hand_edit_json(result: Result | None) -> dict[str, Any] | None:
 def to_json(outcome: Outcome) -> str:
     """The envelope on one line. (``indent`` would send ``json`` down its pure-Python
     encoder: seven times slower on a 10,000-task list. Pipe through ``jq`` to read.)"""
+    return json_text(envelope(outcome))
+
+
+def json_text(value: object) -> str:
+    """A JSON document on one line, with the characters ``escapes`` guards against
+    written as ``\\uXXXX`` escapes inside its strings (never raw: see ``json_safe``)."""
     import json
 
-    return json.dumps(envelope(outcome), ensure_ascii=False) + "\n"
+    return json_safe(json.dumps(value, ensure_ascii=False)) + "\n"

@@ -2,8 +2,8 @@
 the active form of the task in progress and its notes.
 
 Only imported when stdout is a terminal. Task text goes into ``Text`` objects (never
-parsed as markup) after ``render.safe`` has turned control characters into escapes,
-so nothing in a task can style or drive the terminal.
+parsed as markup) after ``escapes.safe`` has turned every character that could drive
+a terminal into an escape, so nothing in a task can style or drive the terminal.
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ from rich.console import Console, Group
 from rich.text import Text
 from rich.tree import Tree
 
+from todocli.escapes import one_line, safe
 from todocli.model import Status, TodoList
 from todocli.outcome import Outcome
-from todocli.render import change_lines, error_lines, safe
+from todocli.render import change_lines, error_lines
 
 COLLAPSE = 8  # tasks shown per phase unless --all
 STYLE = {
@@ -85,13 +86,13 @@ def render(outcome: Outcome, stream: IO[str], show_all: bool, color: bool) -> No
     )
     result = outcome.result
     if outcome.error is not None:
-        console.print(Text(f"Error: {safe(outcome.error.message)}", style="bold red"))
+        console.print(Text(f"Error: {one_line(outcome.error.message)}", style="bold red"))
     elif result is not None and result.errors:
         for line in error_lines(result):
-            console.print(Text(f"Error: {safe(line)}", style="bold red"))
+            console.print(Text(f"Error: {one_line(line)}", style="bold red"))
     for line in change_lines(outcome):
         style = "yellow" if line.startswith("Warning") else "green"
-        console.print(Text(line, style=style))
+        console.print(Text(line, style=style))  # escaped by change_lines
     if outcome.todo.tasks():
         console.print(tree(outcome.todo, show_all))
     elif result is not None and result.written and not result.query:

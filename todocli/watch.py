@@ -8,7 +8,6 @@ import sys
 import time
 
 from todocli.commands import Context, show
-from todocli.outcome import Outcome
 
 POLL_SECONDS = 0.2
 
@@ -40,13 +39,14 @@ def _live(ctx: Context, color: bool, show_all: bool, once: bool) -> int:
     from rich.live import Live
     from rich.text import Text
 
+    from todocli.escapes import one_line
     from todocli.render_rich import tree
 
     console = Console(no_color=not color, highlight=False, markup=False, emoji=False)
 
     def view() -> Group:
         outcome = show(ctx)
-        where = Text(f"{outcome.file}  (rev {outcome.rev}; Ctrl-C to stop)", style="dim")
+        where = Text(f"{one_line(outcome.file)}  (rev {outcome.rev}; Ctrl-C to stop)", style="dim")
         if outcome.todo.tasks():
             return Group(where, tree(outcome.todo, show_all))
         return Group(where, Text("Todo list is empty.", style="dim"))
@@ -64,19 +64,15 @@ def _live(ctx: Context, color: bool, show_all: bool, once: bool) -> int:
 
 
 def _plain(ctx: Context, once: bool) -> int:
+    from todocli.entry import write
     from todocli.render import plain
 
-    def emit(outcome: Outcome) -> None:
-        sys.stdout.write(plain(outcome))
-        sys.stdout.flush()
-
     seen = _signature(ctx)
-    emit(show(ctx))
+    write(plain(show(ctx)))
     while not once:
         time.sleep(POLL_SECONDS)
         now = _signature(ctx)
         if now != seen:
             seen = now
-            sys.stdout.write("\n")
-            emit(show(ctx))
+            write("\n" + plain(show(ctx)))
     return 0

@@ -1,0 +1,159 @@
+"""The one escaping function: which characters it shows as escapes, and how."""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import subprocess
+import sys
+import unicodedata
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from todocli import escapes
+from todocli.escapes import first_unsafe, json_safe, one_line, safe
+
+GUARDED_categories = ("Cc", "Cf", "Cs", "Zl", "Zp")
+
+
+def guarded(ch: str) -> bool:
+    """What must never reach a terminal raw, by unicodedata (not by our table)."""
+    return unicodedata.category(ch) in GUARDED_categories
+
+
+@pytest.fixture(scope="module")
+def categories() -> list[str]:
+    """Every code point's general category, by this Python's Unicode database."""
+    return [unicodedata.category(chr(c)) for c in range(0x110000)]
+
+
+def test_the_format_table_matches_unicodedata_over_the_whole_code_space(
+    categories: list[str],
+) -> None:
+    """Every Cf character of this Python's Unicode database is in the static table;
+    every one the table holds is Cf, or unassigned here (added by a later Unicode)."""
+    table = {c for first, last in escapes.FORMAT_RANGES for c in range(first, last + 1)}
+    cf = {c for c, cat in enumerate(categories) if cat == "Cf"}
+    assert sorted(map(hex, cf - table)) == []
+    assert {hex(c): categories[c] for c in table - cf if categories[c] != "Cn"} == {}
+
+
+def test_exactly_the_controls_formats_surrogates_and_separators_are_escaped(
+    categories: list[str],
+) -> None:
+    """Over the whole code space, by unicodedata: C0, DEL, C1, Cf, the surrogates and
+    U+2028/9 are escaped, as printable ASCII; every other character is kept."""
+    wanted = {c for c, cat in enumerate(categories) if cat in GUARDED_categories}
+    changed = {}
+    for c in range(0x110000):
+        shown = one_line(chr(c))
+        if shown != chr(c):
+            changed[c] = shown
+    assert sorted(map(hex, wanted - changed.keys())) == []
+    assert {hex(c) for c in changed.keys() - wanted if categories[c] != "Cn"} == set()
+    assert [hex(c) for c, e in changed.items() if not (e.isascii() and e.isprintable())] == []
+    assert all(e.startswith("\\") for e in changed.values())
+
+
+@pytest.mark.parametrize(
+    ("text", "lines", "line"),
+    [
+        ("a\x1bb", "a\\x1bb", "a\\x1bb"),
+        ("bell\x07", "bell\\x07", "bell\\x07"),
+        ("back\x08", "back\\x08", "back\\x08"),
+        ("del\x7f", "del\\x7f", "del\\x7f"),
+        ("csi\x9b", "csi\\x9b", "csi\\x9b"),
+        ("raw\udc9b", "raw\\x9b", "raw\\x9b"),  # the byte 0x9B, as surrogateescape holds it
+        ("lone\ud800", "lone\\ud800", "lone\\ud800"),
+        ("rlo\u202e", "rlo\\u202e", "rlo\\u202e"),
+        ("zw\u200bsp", "zw\\u200bsp", "zw\\u200bsp"),
+        ("bom\ufeffmid", "bom\\ufeffmid", "bom\\ufeffmid"),
+        ("alm\u061c", "alm\\u061c", "alm\\u061c"),
+        ("shy\u00ad", "shy\\u00ad", "shy\\u00ad"),
+        ("ls\u2028ps\u2029", "ls\\u2028ps\\u2029", "ls\\u2028ps\\u2029"),
+        ("tag\U000e0041", "tag\\U000e0041", "tag\\U000e0041"),
+        ("two\nlines\tand tab\r", "two\nlines\tand tab\\r", "two\\nlines\\tand tab\\r"),
+        ("plain — é 字 🙂", "plain — é 字 🙂", "plain — é 字 🙂"),
+        ("nbsp\u00a0stays", "nbsp\u00a0stays", "nbsp\u00a0stays"),
+    ],
+)
+def test_safe_and_one_line(text: str, lines: str, line: str) -> None:
+    assert safe(text) == lines
+    assert one_line(text) == line
+
+
+def test_multi_line_text_with_one_bad_line() -> None:
+    text = "fine — line\nbad \u202e line\n\ttabbed\n"
+    assert safe(text) == "fine — line\nbad \\u202e line\n\ttabbed\n"
+
+
+@given(st.text())
+def test_nothing_guarded_survives_and_escaping_is_idempotent(text: str) -> None:
+    shown = safe(text)
+    assert not [ch for ch in shown if guarded(ch) and ch not in "\n\t"]
+    assert not [ch for ch in one_line(text) if guarded(ch)]
+    assert safe(shown) == shown
+    assert one_line(one_line(text)) == one_line(text)
+    shown.encode("utf-8")  # no surrogate left: always encodable
+
+
+JSON_VALUES = st.recursive(
+    st.text() | st.none(), lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner)
+)
+
+
+@given(JSON_VALUES)
+def test_json_stays_valid_and_lossless_with_nothing_raw(value: object) -> None:
+    document = json_safe(json.dumps(value, ensure_ascii=False))
+    assert json.loads(document) == value
+    assert not [ch for ch in document if guarded(ch)]
+
+
+@pytest.mark.parametrize(
+    ("text", "bad"),
+    [
+        ("fine", None),
+        ("é 字 🙂", None),
+        ("nb\u00a0sp", None),
+        ("a\tb", "\t"),
+        ("x\u202ey\x1b", "\u202e"),
+    ],
+)
+def test_first_unsafe(text: str, bad: str | None) -> None:
+    assert first_unsafe(text) == bad
+
+
+def test_the_module_imports_nothing() -> None:
+    """No re, no unicodedata: start-up is the product."""
+    tree = ast.parse(Path(escapes.__file__).read_text())
+    imports = [n for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom)]
+    assert [getattr(n, "module", None) for n in imports] == ["__future__"]
+
+
+def test_the_agent_path_loads_neither_re_nor_unicodedata_to_escape(tmp_path: Path) -> None:
+    """A list full of characters to escape takes the slow path; still no re."""
+    home = tmp_path / "home"
+    (home / "sessions").mkdir(parents=True)
+    (home / "sessions" / "default.md").write_bytes(
+        b"# Todos\n- [/] a \x1b[2J \xc2\x9b \x9b \xe2\x80\xae \xef\xbb\xbf\n- [ ] b \xe2\x80\x8b\n"
+    )
+    probe = (
+        "import sys\n"
+        "sys.argv = ['todo', 'show', '--plain']\n"
+        "from todocli.__main__ import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "sys.stderr.write('MODULES ' + ' '.join(sorted(sys.modules)))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        env={**os.environ, "TODOCLI_HOME": str(home), "TODOCLI_CONFIG": str(tmp_path / "c.toml")},
+        check=False,
+    )
+    assert b"\\u202e" in proc.stdout  # the slow path ran
+    modules = set(proc.stderr.decode().split("MODULES ", 1)[1].split())
+    assert not modules & {"re", "unicodedata"}

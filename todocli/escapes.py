@@ -1,0 +1,155 @@
+"""The characters that must never reach a terminal (or a completion script) raw,
+and the one function that shows them as escapes (``escape``; ``safe``, ``one_line``
+and ``json_safe`` name its three notations).
+
+A list is a file anyone may edit, so its text can hold anything: ESC sequences
+that clear the screen or retitle the window, BEL, backspaces that hide what came
+before, C1 controls (U+009B is an 8-bit CSI), bytes that are not UTF-8 (read with
+``surrogateescape``, U+DC80..U+DCFF, so they could be written back out as the raw
+byte), bidi overrides such as U+202E that make text read backwards, and invisible
+format characters (U+200B, U+FEFF, ...). Every one of them is shown as an escape:
+
+=========================================== ===========================================
+characters                                  shown as
+=========================================== ===========================================
+C0 controls, DEL, C1 controls               ``\\x1b``, ``\\x7f``, ``\\x9b`` (``\\t``,
+                                            ``\\n``, ``\\r`` for those three)
+a byte that was not UTF-8 (U+DC80..U+DCFF)  ``\\xNN``, the byte it stands for
+other lone surrogates                       ``\\udNNN``
+format characters (category Cf), U+2028/9   ``\\u202e``, ``\\U000e0001``
+=========================================== ===========================================
+
+In JSON (written with ``ensure_ascii=False``) the same characters are written as
+``\\uXXXX`` escapes, so the document stays valid and its strings keep their value.
+
+Start-up is the product: no ``re``, no ``unicodedata``, no table built at run time.
+``str.isprintable`` (one pass in C) is the fast path, since every character here is
+unprintable; the rest is a static table of ranges, looked up only for the few
+distinct unprintable characters a text holds. (A ``str.translate`` table with every
+surrogate in it costs a millisecond to build, and ``translate`` looks up every
+character of the text.) ``tests/test_escapes.py`` checks the table against
+``unicodedata`` over the whole code space.
+"""
+
+from __future__ import annotations
+
+# Unicode general category Cf ("format"), as of Unicode 15.1: soft hyphen, Arabic
+# number signs, bidi marks, embeddings, overrides and isolates, zero-width space,
+# joiners, word joiner, invisible operators, the BOM (ZWNBSP), interlinear
+# annotation, tag characters. Ranges are inclusive.
+FORMAT_RANGES: tuple[tuple[int, int], ...] = (
+    (0x00AD, 0x00AD),
+    (0x0600, 0x0605),
+    (0x061C, 0x061C),
+    (0x06DD, 0x06DD),
+    (0x070F, 0x070F),
+    (0x0890, 0x0891),
+    (0x08E2, 0x08E2),
+    (0x180E, 0x180E),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x2064),
+    (0x2066, 0x206F),
+    (0xFEFF, 0xFEFF),
+    (0xFFF9, 0xFFFB),
+    (0x110BD, 0x110BD),
+    (0x110CD, 0x110CD),
+    (0x13430, 0x1343F),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0001, 0xE0001),
+    (0xE0020, 0xE007F),
+)
+LINE_SEPARATORS = (0x2028, 0x2029)  # categories Zl and Zp: line breaks to a terminal
+_SHORT = {0x09: "\\t", 0x0A: "\\n", 0x0D: "\\r"}
+
+# The three notations of the one function below.
+LINES = "lines"  # text for a terminal over several lines: newline and tab kept
+LINE = "line"  # one line: newline and tab escaped too
+JSON = "json"  # inside the strings of a JSON document: \\uXXXX
+
+
+def _is_format(c: int) -> bool:
+    return any(first <= c <= last for first, last in FORMAT_RANGES)
+
+
+def shown_as(ch: str, notation: str = LINE) -> str | None:
+    """The escape one character is shown as, or None when it is shown as it is.
+
+    Only called for characters ``str.isprintable`` rejects: every character this
+    module guards against is among them (categories Cc, Cf, Cs, Zl, Zp), but so are
+    a no-break space, private-use and unassigned characters, which stay."""
+    c = ord(ch)
+    json = notation == JSON
+    if c < 0xA0:  # C0, DEL, C1: the unprintable characters below U+00A0
+        if c < 0x20 and (json or (notation == LINES and c in (0x09, 0x0A))):
+            return None  # JSON's encoder escapes C0 itself
+        if json:
+            return f"\\u{c:04x}"
+        return _SHORT.get(c) or f"\\x{c:02x}"
+    if 0xD800 <= c <= 0xDFFF:  # a lone surrogate: surrogateescape holds byte NN as U+DCNN
+        if 0xDC80 <= c <= 0xDCFF and not json:
+            return f"\\x{c - 0xDC00:02x}"
+        return f"\\u{c:04x}"
+    if c not in LINE_SEPARATORS and not _is_format(c):
+        return None
+    if c <= 0xFFFF:
+        return f"\\u{c:04x}"
+    if json:  # outside the BMP: JSON spells it as a UTF-16 surrogate pair
+        c -= 0x10000
+        return f"\\u{0xD800 + (c >> 10):04x}\\u{0xDC00 + (c & 0x3FF):04x}"
+    return f"\\U{c:08x}"
+
+
+# Per notation: the characters met so far that are shown as they are, and the
+# escapes of those that are not.
+_kept: dict[str, set[str]] = {LINES: set(), LINE: set(), JSON: set()}
+_escapes: dict[str, dict[str, str]] = {LINES: {}, LINE: {}, JSON: {}}
+
+
+def escape(text: str, notation: str = LINES) -> str:
+    """``text`` with every character above shown as an escape, in ``notation``.
+
+    Printable text (nearly all of it) is returned after one pass in C. Otherwise
+    each distinct character of the text not yet known to be kept (a set
+    difference, in C: usually one or two characters are left) is replaced by its
+    escape. An escape is printable ASCII, so escaping twice changes nothing."""
+    if text.isprintable():
+        return text
+    kept, escapes = _kept[notation], _escapes[notation]
+    for ch in set(text).difference(kept):
+        shown = escapes.get(ch)
+        if shown is None:
+            shown = None if ch.isprintable() else shown_as(ch, notation)
+            if shown is None:
+                kept.add(ch)
+                continue
+            escapes[ch] = shown
+        text = text.replace(ch, shown)
+    return text
+
+
+def safe(text: str) -> str:
+    """Text for a terminal, which may run over several lines (newline and tab kept)."""
+    return escape(text, LINES)
+
+
+def one_line(text: str) -> str:
+    """Text for one line: a message, a completion candidate (newline and tab escaped)."""
+    return escape(text, LINE)
+
+
+def json_safe(document: str) -> str:
+    """A JSON document made with ``ensure_ascii=False``, with every character above
+    but C0 (which the encoder escapes itself) written as a ``\\uXXXX`` escape. Such
+    characters only occur inside strings, so the document stays valid and every
+    string keeps its value."""
+    return escape(document, JSON)
+
+
+def first_unsafe(text: str) -> str | None:
+    """The first character of ``text`` that ``one_line`` would escape, if any: new
+    text holding one is refused."""
+    if text.isprintable():
+        return None
+    return next((ch for ch in text if not ch.isprintable() and shown_as(ch) is not None), None)
