@@ -344,16 +344,22 @@ class Document:
         where it changes how nothing after it reads: after a paragraph or a quote
         line, never inside a code fence or HTML block that the item opens further
         down (at the end of the item's lines such a block would swallow the note).
-        ``placement`` 1 puts the note at the end of the task's own lines instead.
+        The engine tries the other ``placement``s when the file would read
+        differently: 1 adds a blank line after the note (a task with no text has
+        no paragraph that ends before the next line, which could otherwise go on
+        the note's), 2 puts the note at the end of the task's own lines, 3 both.
         """
         prefix = task.note_prefix or self._note_prefix(task)
-        if placement or not task.note_lines:
-            at = len(task.lines) if placement else task.text_end + 1
+        if placement >= 2 or not task.note_lines:
+            at = len(task.lines) if placement >= 2 else task.text_end + 1
         else:
             at = task.note_lines[-1] + 1
         after_note = at - 1 in task.note_lines
         new = [prefix.rstrip(" \t")] if after_note else []
         new += [prefix + part for part in note.split("\n")]
+        notes = len(new)
+        if placement % 2 and (at < len(task.lines) or task.next is not None):
+            new.append("")
         if at == len(task.lines):
             new = self._terminate(task, new)
         else:
@@ -361,7 +367,7 @@ class Document:
             new = [line + eol for line in new]
         task.lines[at:at] = new
         task.note_lines = [i if i < at else i + len(new) for i in task.note_lines]
-        task.note_lines += range(at, at + len(new))
+        task.note_lines += range(at, at + notes)
         task.note_lines.sort()
         task.notes.append(note)
         task.note_prefix = prefix
@@ -646,6 +652,7 @@ class Document:
         width = removed.width()
         while seg is not None:
             lines = seg.lines
+            stop = len(lines)
             for i, line in enumerate(lines):
                 body = strip_eol(line)
                 if is_blank(body):
@@ -653,15 +660,18 @@ class Document:
                 lead = len(body) - len(body.lstrip(" \t"))
                 cols = len(body[:lead].expandtabs(4))
                 if cols <= base:
-                    return  # back at the removed item's level or shallower
+                    stop = i  # back at the removed item's level or shallower
+                    break
                 keep = max(cols - width, base)
                 lines[i] = " " * keep + body[lead:] + eol_of(line)
-            if isinstance(seg, TaskNode):
+            if isinstance(seg, TaskNode) and stop > 0:  # its task line moved
                 indent = " " * max(len(seg.indent.expandtabs(4)) - width, base)
                 seg.shift(len(indent) - len(seg.indent))
                 seg.indent = indent
                 if seg.note_prefix:
                     seg.note_prefix = ""  # recomputed from the new indent on the next note
+            if stop < len(lines):
+                return
             seg = seg.next
 
     def drop_empty_heading(self, heading: RawSegment) -> None:

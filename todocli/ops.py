@@ -136,9 +136,10 @@ _IN_PLACE = {OpKind.VIEW, OpKind.START, OpKind.DONE, OpKind.DROP, OpKind.UNBLOCK
 # Batches made only of these are not normalized: a snapshot is stored as sent.
 _NOT_NORMALIZED = {OpKind.VIEW, OpKind.WRITE}
 # How many ways an edit that adds or removes lines has of placing them (see the
-# ``placement`` of Document.add_task, add_note and remove_task); the careful pass
-# tries them in turn.
+# ``placement`` of Document.add_task, add_note and remove_task), and the ops that
+# use them; the careful pass tries them in turn.
 _PLACEMENTS = 4
+_PLACED = {OpKind.APPEND, OpKind.NOTE, OpKind.BLOCK, OpKind.RM, OpKind.CLEAR}
 _MISREAD = (
     "This edit would change how the rest of the file reads (an odd list structure, "
     "or unclosed code or HTML near the edit), so nothing was written. Edit the file "
@@ -292,7 +293,7 @@ class Engine:
             handler(op)
             return
         self.structural = True
-        self._edit(lambda: handler(op))
+        self._edit(lambda: handler(op), _PLACEMENTS if op.kind in _PLACED else 1)
 
     # -- placing edits so that the file reads as meant ------------------------------
     #
@@ -310,13 +311,13 @@ class Engine:
     def _reads_as(self, intended: TodoList) -> bool:
         return parse(self.doc.text()).model() == intended
 
-    def _edit(self, edit: Callable[[], None]) -> None:
+    def _edit(self, edit: Callable[[], None], placements: int = _PLACEMENTS) -> None:
         """Make an edit; in the careful pass keep it only if the file reads as the
         edit meant, trying each placement in turn."""
         if not self.careful:
             edit()
             return
-        for placement in range(_PLACEMENTS):
+        for placement in range(placements):
             before = self._checkpoint()
             self.placement = placement
             try:
