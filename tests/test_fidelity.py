@@ -22,6 +22,7 @@ from tests.support_gfm import gfm_task_items
 from todocli.blocks import split_lines
 from todocli.model import Phase, Status, Task, TodoList
 from todocli.ops import Op, OpKind, apply
+from todocli.snapshot import Item
 
 
 def todo_on(path: Path, text: str, *args: str, stdin: str | None = None, **env: str) -> Run:
@@ -188,6 +189,17 @@ def test_a_note_under_a_task_with_no_text_keeps_the_next_line_out_of_it() -> Non
     result, doc = apply(todocli.loads("1. [x]  \n===\n"), [Op(OpKind.NOTE, task="#1", text="N")])
     assert result.ok
     assert doc.text() == "1. [x]  \n   > N\n\n===\n"
+
+
+def test_a_summary_added_above_a_byte_order_mark_keeps_the_first_tasks_marker_found() -> None:
+    # The mark moves to the new first line; the task line's marker moves with it.
+    ops = [
+        Op(OpKind.WRITE, todos=(Item("a"), Item("b")), summary="S"),
+        Op(OpKind.DONE, task="a"),
+    ]
+    result, doc = apply(todocli.loads("\ufeff- [ ] a\n- [ ] b\n"), ops)
+    assert result.ok
+    assert doc.text() == "\ufeff# S\n\n## Todos\n- [x] a\n- [/] b\n"
 
 
 # -- cmark-gfm as the oracle of what a task item is -------------------------------------------
