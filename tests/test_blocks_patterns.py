@@ -13,12 +13,12 @@ from todocli.ops import task_number
 
 BULLET = re.compile(r"([-+*]|[0-9]{1,9}[.)])(?=[ \t]|$)")
 ATX = re.compile(r"(#{1,6})(?:[ \t]+(.*?))??(?:[ \t]+#+)?[ \t]*$")
-TASK = re.compile(r"(?:\[([^\]\\]?)\]|\\\[([^\]\\])\\\])(?=[ \t]|$)")
-SIMPLE = re.compile(r"([-*+]) (?=(?:\[[^\]\\]?\]|\\\[[^\]\\]\\\])[ \t]+[^ \t])")
+TASK = re.compile(r"(?:\[\]|(\\?)\[([^\]\\])\\?\])(?=[ \t\v\f])")
+SIMPLE = re.compile(r"[-*+] (?=(?:\[\]|\\?\[[^\]\\]\\?\])(?=[ \t\v\f])[ \t]*[^ \t])")
 LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 TASK_REF = re.compile(r"#([0-9]+)")
 
-CHARS = st.sampled_from(list("-+*#0123456789.)[]\\ \txX/!a?é²\u00a0"))
+CHARS = st.sampled_from(list("-+*#0123456789.)[]\\ \t\v\fxX/!a?é²\u00a0"))
 TEXT = st.text(CHARS, max_size=14)
 
 
@@ -42,8 +42,9 @@ def test_task_marker(content: str) -> None:
     m = TASK.match(content)
     expected = None
     if m:
-        escaped = m.group(2) is not None
-        expected = (m.group(2) if escaped else m.group(1), escaped, m.end())
+        # (the character inside, its index, the marker's length); "" at 1 for "[]"
+        char = m.group(2) or ""
+        expected = (char, len(m.group(1) or "") + 1, m.end())
     assert task_marker_at(content) == expected
 
 

@@ -96,12 +96,14 @@ def test_indented_text_after_a_paragraph_is_continuation_not_a_task() -> None:
     assert [c for c, _ in tasks("para\n- [ ] x\n")] == ["x"]
 
 
-def test_empty_marker_is_a_plain_item_as_on_github() -> None:
-    assert tasks("- [ ]\n- [ ] \n") == []
+def test_a_marker_that_ends_its_line_is_text_and_one_followed_by_a_space_a_task() -> None:
+    # cmark-gfm's rule (GitHub's parser): whitespace must follow the marker on its line.
+    assert tasks("- [ ]\n") == []
+    assert tasks("- [ ] \n") == [("", Status.PENDING)]
 
 
-def test_task_text_turned_into_a_setext_heading_is_no_task() -> None:
-    assert tasks("- [ ] a\n  ---\n") == []
+def test_task_text_underlined_into_a_setext_heading_stays_a_task_as_in_cmark_gfm() -> None:
+    assert tasks("- [ ] a\n  ---\n") == [("a", Status.PENDING)]
 
 
 def test_byte_order_mark_does_not_hide_a_task_on_the_first_line() -> None:
@@ -263,11 +265,10 @@ def test_notes_are_added_under_their_task_with_a_separator() -> None:
     assert model(doc.text()).phases[0].tasks[0].notes == ("first", "second\nline")
 
 
-def test_a_note_under_a_task_nested_on_one_line_stays_under_it() -> None:
-    doc = todocli.loads("- - [ ] a\n")
-    doc.add_note(node(doc, "a"), "n")
-    assert doc.text() == "- - [ ] a\n    > n\n"
-    assert model(doc.text()).phases[0].tasks[0].notes == ("n",)
+def test_an_item_nested_on_the_line_of_another_is_no_task_as_in_cmark_gfm() -> None:
+    # cmark-gfm reads a task marker only right after the first bullet of a line.
+    assert tasks("- - [ ] a\n1. * [x] b\n") == []
+    assert tasks("- a\n  - [ ] b\n") == [("b", Status.PENDING)]
 
 
 def test_note_copies_the_prefix_of_existing_notes() -> None:

@@ -198,10 +198,25 @@ def test_not_found_names_the_closest_tasks() -> None:
 # -- batches: order, normalization, atomicity -------------------------------------------------
 
 
-def test_normalization_keeps_the_first_in_progress_and_demotes_the_rest() -> None:
-    doc = todocli.loads("- [/] a\n- [/] b\n- [/] c\n")
-    _, doc = run(doc, Op(OpKind.NOTE, task="c", text="n"))
-    assert states(doc) == {"a": W, "b": P, "c": P}
+def test_normalization_leaves_hand_made_in_progress_tasks_over_the_limit_alone() -> None:
+    # It changes no line the batch did not touch: only "start" demotes (see below).
+    text = "- [/] a\n- [/] b\n- [/] c\n"
+    _, doc = run(todocli.loads(text), Op(OpKind.NOTE, task="c", text="n"))
+    assert states(doc) == {"a": W, "b": W, "c": W}
+    assert doc.text() == text + "  > n\n"
+
+
+def test_start_demotes_the_others_in_progress_down_to_the_limit_earliest_first() -> None:
+    text = "- [/] a\n- [/] b\n- [ ] c\n- [/] d\n"
+    _, doc = run(todocli.loads(text), Op(OpKind.START, task="c"))
+    assert states(doc) == {"a": P, "b": P, "c": W, "d": P}
+    two = Settings(max_in_progress=2)
+    _, doc = run(todocli.loads(text), Op(OpKind.START, task="c"), settings=two)
+    assert states(doc) == {"a": P, "b": P, "c": W, "d": W}
+    # Tasks the batch started count after those in progress before it, in its order.
+    ops = [Op(OpKind.START, task="c"), Op(OpKind.START, task="a")]
+    _, doc = run(todocli.loads("- [ ] a\n- [/] b\n- [ ] c\n"), *ops, settings=two)
+    assert states(doc) == {"a": W, "b": P, "c": W}
 
 
 def test_normalization_promotes_the_first_pending_task_but_never_a_blocked_one() -> None:

@@ -17,14 +17,15 @@ TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported 
 if TYPE_CHECKING:
     import re
 
-# A task marker at the start of a list item's content, in any spelling we read:
-# [ ], [x], [/], ..., the empty [] and the backslash-escaped \[x\] that some
-# editors write. Group 1 is the marker character (empty for []).
 # The recognisers below are string functions rather than regular expressions: the
 # tool starts once per agent step and compiling patterns costs start-up. Each is
 # checked against the CommonMark pattern it stands for by a property test
 # (tests/test_blocks_patterns.py); the patterns are quoted in their docstrings.
 _DIGITS = "0123456789"
+# What may follow a task marker: GFM's "spacechar" (cmark-gfm's tasklist extension
+# reads ``[ ] `` only when a space, tab, vertical tab or form feed follows it on the
+# same line; the end of the line does not count).
+_AFTER_MARKER = " \t\v\f"
 _ACTIVE_RE: re.Pattern[str] | None = None  # compiled on first use
 
 _HTML_BLOCK_TAGS = frozenset(
@@ -155,10 +156,14 @@ class TaskStart:
         "marker_pos",
         "status",
         "text",
+        "text_end",
+        "text_line",
+        "text_pos",
     )
 
     def __init__(
         self,
+        line: int,
         marker_pos: int,
         marker_len: int,
         status: Status,
@@ -167,15 +172,25 @@ class TaskStart:
         gap: str,
         content_col: int,
         text: str,
+        text_pos: int,
     ) -> None:
         self.marker_pos = marker_pos  # index in the line of the marker's inner text
         self.marker_len = marker_len  # length of that inner text (0 for "[]")
         self.status = status
-        self.indent = indent  # the line's text before the bullet
+        self.indent = indent  # the line's text before the bullet (spaces and tabs)
         self.bullet = bullet  # "-", "*", "+", "1." or "1)"
         self.gap = gap  # whitespace between the bullet and the marker
         self.content_col = content_col  # column where the content begins (notes align here)
-        self.text = text  # everything after the marker, as written
+        # The task's text: everything after the marker, as written. When nothing but
+        # whitespace follows the marker, GFM takes the text from a paragraph that
+        # starts on the next line inside the item: then ``text_line`` is that line
+        # and ``text_pos`` the index in it where the paragraph starts.
+        self.text = text
+        self.text_line = line
+        self.text_pos = text_pos
+        # The last line of the paragraph that holds the text (the task line when
+        # there is none): the lines up to here are the item's first block.
+        self.text_end = line
 
 
 class LineInfo:
@@ -315,28 +330,28 @@ def bullet_at(rest: str) -> str | None:
     return rest[:end]
 
 
-def task_marker_at(content: str) -> tuple[str, bool, int] | None:
+def task_marker_at(content: str) -> tuple[str, int, int] | None:
     """The task marker an item's content starts with, as (the character inside it,
-    backslash-escaped?, its length). The pattern it stands for:
-    ``(?:\\[([^\\]\\\\]?)\\]|\\\\\\[([^\\]\\\\])\\\\\\])(?=[ \\t]|$)``."""
-    if content.startswith("["):
-        if content[1:2] == "]":
-            char, end = "", 2
-        elif len(content) >= 3 and content[2] == "]" and content[1] not in "]\\":
-            char, end = content[1], 3
-        else:
-            return None
-        escaped = False
-    elif content.startswith("\\["):
-        if len(content) >= 5 and content[2] not in "]\\" and content[3:5] == "\\]":
-            char, end, escaped = content[2], 5, True
-        else:
-            return None
+    its index, the marker's length). Either bracket may be backslash-escaped, as
+    editors write them (``\\[x\\]``, ``\\[x]``, ``[x\\]``); the empty ``[]`` only
+    unescaped. A space, tab, vertical tab or form feed must follow. The pattern it
+    stands for: ``(?:\\[\\]|(\\\\?)\\[([^\\]\\\\])\\\\?\\])(?=[ \\t\\v\\f])``."""
+    if content.startswith("[]"):
+        char, at, end = "", 1, 2
     else:
+        at = 2 if content.startswith("\\[") else 1 if content.startswith("[") else 0
+        if not at or len(content) <= at or content[at] in "]\\":
+            return None
+        char, end = content[at], at + 1
+        if content[end : end + 2] == "\\]":
+            end += 2
+        elif content[end : end + 1] == "]":
+            end += 1
+        else:
+            return None
+    if end >= len(content) or content[end] not in _AFTER_MARKER:
         return None
-    if end < len(content) and content[end] not in " \t":
-        return None
-    return char, escaped, end
+    return char, at, end
 
 
 def atx_heading_at(rest: str) -> tuple[int, str] | None:
@@ -359,14 +374,13 @@ def atx_heading_at(rest: str) -> tuple[int, str] | None:
 
 def simple_task_at(text: str) -> bool:
     """A task item at column 0 with text after its marker:
-    ``([-*+]) (?=(?:\\[[^\\]\\\\]?\\]|\\\\\\[[^\\]\\\\]\\\\\\])[ \\t]+[^ \\t])``."""
+    ``[-*+] (?=(?:\\[\\]|\\\\?\\[[^\\]\\\\]\\\\?\\])(?=[ \\t\\v\\f])[ \\t]*[^ \\t])``
+    (past the marker, something other than spaces and tabs: a line whose text
+    starts on the next line takes the general path)."""
     if len(text) < 6 or text[0] not in "-*+" or text[1] != " ":
         return False
     marker = task_marker_at(text[2:])
-    if marker is None:
-        return False
-    after = text[2 + marker[2] :]
-    return bool(after) and after[0] in " \t" and bool(after.strip(" \t"))
+    return marker is not None and not is_blank(text[2 + marker[2] :])
 
 
 def split_active(text: str) -> tuple[str, str | None]:
@@ -400,10 +414,12 @@ class Scanner:
         self.fence_len = 0
         self.html_end: re.Pattern[str] | None = None  # None: ends at a blank line
         self.html_closer = ""  # a line that ends the open HTML block
-        self.para_task = -1  # the task line the open paragraph began on, if any
-        # A marker with nothing after it is a task only if its paragraph goes on
-        # to the next line (GFM: the marker is followed by whitespace, a newline
-        # counts). Such a task's text, its first line, is empty.
+        # The task whose text is the open paragraph (it began on the task line or,
+        # for a bare marker, on the next one), or -1.
+        self.para_task = -1
+        # A task line with nothing but whitespace after its marker: the item has no
+        # content yet, and a paragraph starting on the next line inside it holds
+        # the task's text (cmark-gfm's tasklist extension reads it so).
         self.bare_task = -1
         self.infos: list[LineInfo] = []
         self.fast = True  # serve simple task lines directly (tests compare both ways)
@@ -424,8 +440,6 @@ class Scanner:
             if i == 0:
                 text = text.removeprefix(BOM)
             self._line(i, text, infos[i])
-        if self.bare_task >= 0:
-            self._untask(self.bare_task)
         return infos
 
     @staticmethod
@@ -436,15 +450,9 @@ class Scanner:
         return -1
 
     def _line(self, index: int, text: str, info: LineInfo) -> None:
-        bare = self.bare_task
-        if self.fast and bare < 0 and self._simple_task(index, text, info):
+        if self.fast and self.bare_task < 0 and self._simple_task(index, text, info):
             return
         self._scan_line(index, text, info)
-        if bare >= 0:
-            if self.bare_task == bare:
-                self.bare_task = -1
-            if not (self.leaf == _Leaf.PARAGRAPH and self.para_task == bare and not info.blank):
-                self._untask(bare)
 
     def _simple_task(self, index: int, text: str, info: LineInfo) -> bool:
         """A task item at column 0 with text after its marker, while no block quote,
@@ -477,6 +485,7 @@ class Scanner:
 
     def _scan_line(self, index: int, text: str, info: LineInfo) -> None:
         stack = self.stack
+        bare, self.bare_task = self.bare_task, -1
         pos, col, base = 0, 0, 0
         matched = 0
         blank = is_blank(text)
@@ -601,9 +610,8 @@ class Scanner:
             if in_paragraph and c in "=-" and not rest.rstrip(" \t").strip(c):
                 # A setext underline turns the paragraph into a heading; it is
                 # not a phase heading (phases are ATX headings). A task item
-                # whose text became a heading is no task, as in GFM.
-                if self.para_task >= 0:
-                    self._untask(self.para_task)
+                # whose text became a heading stays a task, as in cmark-gfm.
+                self._text_goes_on(index)
                 self.leaf = _Leaf.NONE
                 self._report(info, text, base)
                 return
@@ -646,6 +654,7 @@ class Scanner:
                     )
                     if new_task is not None:
                         item.task_line = index
+                        item.empty = is_blank(new_task.text)
                     break
                 pos, col, base = a_pos, a_col, content_col
                 continue
@@ -655,11 +664,28 @@ class Scanner:
             close_unmatched()
             self.leaf = _Leaf.NONE
         elif not closed and not all_matched and lazy_paragraph:
-            pass  # lazy continuation: every container stays open
+            self._text_goes_on(index)  # lazy continuation: every container stays open
+        elif new_task is not None and is_blank(new_task.text):
+            # Nothing after the marker: the item has no content yet, and a
+            # paragraph that starts on the next line holds the task's text.
+            close_unmatched()
+            self.leaf = _Leaf.NONE
+            self.bare_task = index
         else:
             close_unmatched()
-            if self.leaf != _Leaf.PARAGRAPH:
-                self.para_task = index if new_task is not None else -1
+            if self.leaf == _Leaf.PARAGRAPH:
+                self._text_goes_on(index)
+            elif new_task is not None:
+                self.para_task = index
+            elif bare >= 0 and stack and stack[-1].task_line == bare:
+                # The first block of a bare task's item is this paragraph: its text.
+                start = self.infos[bare].task
+                assert start is not None
+                start.text, start.text_line, start.text_pos = text[ns_pos:], index, ns_pos
+                start.text_end = index
+                self.para_task = bare
+            else:
+                self.para_task = -1
             self.leaf = _Leaf.PARAGRAPH
         if new_task is not None:
             info.kind = LineKind.TASK
@@ -678,18 +704,13 @@ class Scanner:
             return self.html_closer
         return None
 
-    def _untask(self, line: int) -> None:
-        info = self.infos[line]
-        info.kind = LineKind.OTHER
-        info.task = None
-        for cont in self.stack:
-            if cont.task_line == line:
-                cont.task_line = -1
-        for later in self.infos[line:]:
-            if later.owner == line:
-                later.owner = -1
-            if later.note_of == line:
-                later.kind, later.note_of = LineKind.OTHER, -1
+    def _text_goes_on(self, index: int) -> None:
+        """The open paragraph goes on to this line: if it holds a task's text, the
+        task's first block now ends here."""
+        if self.para_task >= 0:
+            start = self.infos[self.para_task].task
+            assert start is not None
+            start.text_end = index
 
     def _task_start(
         self,
@@ -698,31 +719,34 @@ class Scanner:
         bullet_pos: int,
         bullet: str,
         content_pos: int,
-        marker: tuple[str, bool, int],
+        marker: tuple[str, int, int],
         content_col: int,
         info: LineInfo,
     ) -> TaskStart | None:
-        in_quote = any(c.is_quote for c in self.stack)
-        char, escaped, length = marker
+        """The task a list item just opened on this line is, if it is one.
+
+        As in cmark-gfm's tasklist extension, only an item whose bullet is the
+        first thing on its line can be a task: not one after a block quote's
+        ``>`` (tasks in quotes are not ours anyway) nor one nested on the line of
+        another item (``- - [ ] a``).
+        """
+        if not is_blank(text[:bullet_pos]) or any(c.is_quote for c in self.stack):
+            return None
+        char, at, length = marker
         after = text[content_pos + length :]
         status = MARKER_STATUS.get(char)
         if status is None and char == "\t":
             status = Status.PENDING
-        if in_quote:
+        if status is None:
+            if not is_blank(after):
+                info.warning = (
+                    f"Line {index + 1}: unknown status marker "
+                    f'"{text[content_pos : content_pos + length]}" (use [ ], [x], [/], [-])'
+                )
             return None
-        if is_blank(after):
-            if status is None:
-                return None
-            self.bare_task = index
-        elif status is None:
-            info.warning = (
-                f"Line {index + 1}: unknown status marker "
-                f'"{text[content_pos : content_pos + length]}" (use [ ], [x], [/], [-])'
-            )
-            return None
-        marker_pos = content_pos + (2 if escaped else 1)
         return TaskStart(
-            marker_pos=marker_pos,
+            line=index,
+            marker_pos=content_pos + at,
             marker_len=len(char),
             status=status,
             indent=text[:bullet_pos],
@@ -730,6 +754,7 @@ class Scanner:
             gap=text[bullet_pos + len(bullet) : content_pos],
             content_col=content_col,
             text=after,
+            text_pos=content_pos + length,
         )
 
     @staticmethod

@@ -71,6 +71,9 @@ class TaskNode(Segment):
         "notes",
         "phase",
         "status",
+        "text_end",
+        "text_line",
+        "text_pos",
     )
 
     def __init__(self, lines: list[str]) -> None:
@@ -88,14 +91,32 @@ class TaskNode(Segment):
         self.gap = " "
         self.line_no = 0  # 1-based line number where it was read, 0 if new
         self.phase: PhaseNode | None = None
+        # Where the task's text is: the index in ``lines`` of its line (1 when the
+        # task line has nothing after its marker and the text starts on the next
+        # line, as GFM allows), the index in that line where the text starts, and
+        # the index of the last line of the item's first block (its text paragraph).
+        self.text_line = 0
+        self.text_pos = 0
+        self.text_end = 0
 
     def task(self) -> Task:
         return Task(self.content, self.status, self.active_form, tuple(self.notes))
 
-    @property
-    def notes_last(self) -> bool:
-        """Whether the task's last line is a note line (a new note needs a '>' first)."""
-        return bool(self.note_lines) and self.note_lines[-1] == len(self.lines) - 1
+    def width(self) -> int:
+        """Columns from the bullet to the item's content (a tab in the gap stops at
+        a multiple of 4, counted from the start of the line)."""
+        indent = len(self.indent.expandtabs(4))
+        return len((self.indent + self.bullet + self.gap).expandtabs(4)) - indent
+
+    def shift(self, delta: int) -> None:
+        """Follow a change of length of what stands before the marker on the task
+        line (its indentation, a byte-order mark)."""
+        self.marker_pos += delta
+        if self.text_line == 0:
+            self.text_pos += delta
+        else:
+            body = strip_eol(self.lines[self.text_line])
+            self.text_pos = len(body) - len(body.lstrip(" \t"))
 
 
 class PhaseNode:
@@ -294,33 +315,60 @@ class Document:
         line = task.lines[0]
         end = task.marker_pos + task.marker_len
         task.lines[0] = line[: task.marker_pos] + status.marker + line[end:]
-        task.marker_len = 1
+        if not task.marker_len:  # "[]" became "[x]": what follows moved by one
+            task.marker_len = 1
+            if task.text_line == 0:
+                task.text_pos += 1
         task.status = status
 
     def set_active_form(self, task: TaskNode, active_form: str | None) -> None:
         """Set, replace or (with None) remove the trailing ``<!-- active: ... -->``."""
         if task.active_form == active_form:
             return
-        line = task.lines[0]
+        line = task.lines[task.text_line]  # the line that holds the text
         body, eol = strip_eol(line), eol_of(line)
-        end = task.marker_pos + task.marker_len
-        head, tail = body[:end], body[end:]
+        head, tail = body[: task.text_pos], body[task.text_pos :]
         if task.active_form is not None:
             tail = tail[: tail.rfind("<!--")]
         tail = tail.rstrip(" \t")
         if active_form is not None:
             tail += f" <!-- active: {active_form} -->"
-        task.lines[0] = head + tail + eol
+        task.lines[task.text_line] = head + tail + eol
         task.active_form = active_form
 
-    def add_note(self, task: TaskNode, note: str) -> None:
-        """Append a note (one ``> `` line per line of text) under the task."""
+    def add_note(self, task: TaskNode, note: str, placement: int = 0) -> None:
+        """Add a note (one ``> `` line per line of text) under the task, after its
+        last note, or right after its text when it has none.
+
+        Those are places where a block quote always starts inside the item, and
+        where it changes how nothing after it reads: after a paragraph or a quote
+        line, never inside a code fence or HTML block that the item opens further
+        down (at the end of the item's lines such a block would swallow the note).
+        The engine tries the other ``placement``s when the file would read
+        differently: 1 adds a blank line after the note (a task with no text has
+        no paragraph that ends before the next line, which could otherwise go on
+        the note's), 2 puts the note at the end of the task's own lines, 3 both.
+        """
         prefix = task.note_prefix or self._note_prefix(task)
-        new = [prefix.rstrip(" \t")] if task.notes_last else []
+        if placement >= 2 or not task.note_lines:
+            at = len(task.lines) if placement >= 2 else task.text_end + 1
+        else:
+            at = task.note_lines[-1] + 1
+        after_note = at - 1 in task.note_lines
+        new = [prefix.rstrip(" \t")] if after_note else []
         new += [prefix + part for part in note.split("\n")]
-        start = len(task.lines)
-        task.lines.extend(self._terminate(task, new))
-        task.note_lines.extend(range(start, len(task.lines)))
+        notes = len(new)
+        if placement % 2 and (at < len(task.lines) or task.next is not None):
+            new.append("")
+        if at == len(task.lines):
+            new = self._terminate(task, new)
+        else:
+            eol = eol_of(task.lines[at - 1])
+            new = [line + eol for line in new]
+        task.lines[at:at] = new
+        task.note_lines = [i if i < at else i + len(new) for i in task.note_lines]
+        task.note_lines += range(at, at + notes)
+        task.note_lines.sort()
         task.notes.append(note)
         task.note_prefix = prefix
 
@@ -343,27 +391,22 @@ class Document:
 
     @staticmethod
     def _note_prefix(task: TaskNode) -> str:
-        """Blank up to the task's content column. What stands before the bullet may be
-        more than whitespace (``- - [ ] a`` nests a list on one line): keep its tabs,
-        turn the rest into spaces."""
-        lead = "".join(c if c == "\t" else " " for c in task.indent)
-        width = len(task.bullet) + len(task.gap.expandtabs(4))
-        return lead + " " * width + "> "
+        """Blank up to the task's content column: its indentation as written, then
+        spaces in place of the bullet and the gap after it."""
+        return task.indent + " " * task.width() + "> "
 
     def _new_task(
         self,
         anchor: Segment,
-        style: TaskNode | None,
+        style: tuple[str, str, str],
         content: str,
         status: Status,
         active_form: str | None,
         notes: Sequence[str],
         phase: PhaseNode,
     ) -> TaskNode:
-        """Write a new task line after ``anchor`` in the style of ``style``."""
-        indent, bullet, gap = "", "-", " "
-        if style is not None:
-            indent, bullet, gap = style.indent, self._next_bullet(style, anchor), style.gap
+        """Write a new task line after ``anchor`` with this (indent, bullet, gap)."""
+        indent, bullet, gap = style
         line = f"{indent}{bullet}{gap}[{status.marker}] {content}"
         if active_form is not None:
             line += f" <!-- active: {active_form} -->"
@@ -372,6 +415,7 @@ class Document:
         node.indent, node.bullet, node.gap = indent, bullet, gap
         node.marker_pos = len(indent) + len(bullet) + len(gap) + 1
         node.marker_len = 1
+        node.text_pos = node.marker_pos + 2
         node.phase = phase
         self._link_after(anchor, node)
         phase.tasks[node] = None
@@ -390,11 +434,22 @@ class Document:
         status: Status = Status.PENDING,
         active_form: str | None = None,
         notes: Sequence[str] = (),
+        placement: int = 0,
     ) -> TaskNode:
         """Append a task at the end of a phase, creating the phase if there is none.
 
-        The new line copies the bullet, indent and gap of the phase's first task;
-        an ordered list counts on from its last task.
+        ``placement`` 0 writes the line right after the phase's last task, with the
+        bullet, indent and gap of the phase's first task (an ordered list counts on
+        from its last task). In an odd list that line can change how the lines
+        after it read: an item takes in the lines indented past its content
+        column, so copying a task further left than the one it follows can turn
+        an indented code block into a nested list. The engine then tries the
+        other placements (see ``ops.Engine``): 1 copies the style of the last task
+        itself, so the new item has the content column of the one it follows; 2
+        starts the line at column 0 at the end of the phase's section, after a
+        blank line, where it closes every item open above it. For a phase that
+        does not exist, placements from 1 on add its heading at the end of the
+        file rather than reusing a heading with no task under it.
         """
         phases = self.phase_named(phase_name)
         phase = phases[-1] if phases else None
@@ -402,9 +457,14 @@ class Document:
             first, last = phase.first(), phase.last()
             assert first is not None
             assert last is not None
-            return self._new_task(last, first, content, status, active_form, notes, phase)
-        phase, anchor = self._phase_for_new_task(phase_name)
-        return self._new_task(anchor, None, content, status, active_form, notes, phase)
+            if placement < 2:
+                style = self._style(first if placement == 0 else last, last)
+                return self._new_task(last, style, content, status, active_form, notes, phase)
+            anchor = self._section_end(phase.heading or self.head)
+            style = ("", self._next_bullet(first, anchor), first.gap)
+            return self._new_task(anchor, style, content, status, active_form, notes, phase)
+        phase, anchor = self._phase_for_new_task(phase_name, reuse=placement == 0)
+        return self._new_task(anchor, ("", "-", " "), content, status, active_form, notes, phase)
 
     def insert_task_beside(
         self,
@@ -419,7 +479,8 @@ class Document:
         assert sibling.phase is not None
         anchor = sibling.prev if before else sibling
         assert anchor is not None
-        return self._new_task(anchor, sibling, content, status, active_form, notes, sibling.phase)
+        style = self._style(sibling, anchor)
+        return self._new_task(anchor, style, content, status, active_form, notes, sibling.phase)
 
     def move_after(self, task: TaskNode, anchor: Segment) -> None:
         """Move a task's own lines to just after ``anchor`` (call ``reindex`` after)."""
@@ -441,6 +502,11 @@ class Document:
         self._link_after(anchor, task)
         phase.tasks[task] = None
 
+    def _style(self, template: TaskNode, last: Segment) -> tuple[str, str, str]:
+        """A new item's (indent, bullet, gap), copied from ``template``; placed after
+        ``last``, an ordered list counts on from it."""
+        return template.indent, self._next_bullet(template, last), template.gap
+
     @staticmethod
     def _next_bullet(style: TaskNode, last: Segment) -> str:
         """Ordered lists count on from the task before at the same indent."""
@@ -452,18 +518,19 @@ class Document:
             number = int(last.bullet[:-1]) + 1
         return f"{number}{bullet[-1]}"
 
-    def _phase_for_new_task(self, name: str) -> tuple[PhaseNode, Segment]:
+    def _phase_for_new_task(self, name: str, reuse: bool = True) -> tuple[PhaseNode, Segment]:
         """Find or make the place a phase's first task goes; return the phase and
         the segment to insert after.
 
-        An existing heading of that name that heads no task is used, and the task
-        goes at the end of its section: right before the next heading, where every
-        block above is closed, so nothing around the new line changes meaning.
-        Otherwise a heading is added at the end of the file.
+        An existing heading of that name that heads no task is used (unless not
+        ``reuse``), and the task goes at the end of its section: right before the
+        next heading, where every block above is closed, so nothing around the new
+        line changes meaning. Otherwise a heading is added at the end of the file.
         """
         for seg in self.segments():
             if (
-                isinstance(seg, RawSegment)
+                reuse
+                and isinstance(seg, RawSegment)
                 and seg.heading_level
                 and seg.heading_text == name
                 and seg is not self.summary_segment
@@ -484,9 +551,10 @@ class Document:
         self.phases.append(phase)
         return phase, heading
 
-    def _section_end(self, heading: RawSegment) -> Segment:
-        """The place for a new task at the end of a heading's section: after its
-        last non-blank line and a blank line, before its trailing blank lines."""
+    def _section_end(self, heading: Segment) -> Segment:
+        """The place for a new task at the end of a heading's section (``head`` for
+        the lines before the first heading): after its last non-blank line and a
+        blank line, before its trailing blank lines."""
         end: Segment = heading
         while end.next is not None and not (
             isinstance(end.next, RawSegment) and end.next.heading_level
@@ -536,16 +604,26 @@ class Document:
     def _ends_blank(self) -> bool:
         return self.tail is not self.head and is_blank(strip_eol(self.tail.lines[-1]))
 
-    def remove_task(self, task: TaskNode, drop_heading: bool = True) -> None:
-        """Remove a task's own lines. Nested tasks stay (they are tasks of their own).
+    def remove_task(self, task: TaskNode, drop_heading: bool = True, placement: int = 0) -> None:
+        """Remove a task's own lines. Nested tasks stay (they are tasks of their own),
+        lifted one level.
 
         A phase heading left with nothing but blank lines under it goes too,
-        unless ``drop_heading`` is false.
+        unless ``drop_heading`` is false. The engine tries other ``placement``s when
+        the file would read differently: 1 leaves the nested lines as they are;
+        2 and 3 (3 without lifting) leave a blank line where the task was, so that
+        what follows still starts a block of its own (in ``para`` / ``1. [ ] a`` /
+        ``2. [ ] b``, removing ``a`` would make ``2.``, which may not interrupt a
+        paragraph, part of it).
         """
         phase = task.phase
+        eol = eol_of(task.lines[-1])
+        if placement >= 2 and eol:
+            self._link_after(task, RawSegment([eol]))
         after = task.next
         self._unlink(task)
-        self._lift_nested(after, task)
+        if placement in (0, 2):
+            self._lift_nested(after, task)
         if self.index.get(task.content) is task:
             del self.index[task.content]
             if task.content in self.duplicates:  # rare: a hand-made duplicate takes over
@@ -568,12 +646,13 @@ class Document:
         nested tasks, their notes); left as they are, their indentation could turn
         into an indented code block. They lose the removed item's content offset.
         """
-        if seg is None or removed.indent.strip(" \t"):
-            return  # an item nested on one line ("- - [ ] a"): left to the safety net
+        if seg is None:
+            return
         base = len(removed.indent.expandtabs(4))
-        width = len(removed.bullet) + len(removed.gap.expandtabs(4))
+        width = removed.width()
         while seg is not None:
             lines = seg.lines
+            stop = len(lines)
             for i, line in enumerate(lines):
                 body = strip_eol(line)
                 if is_blank(body):
@@ -581,14 +660,18 @@ class Document:
                 lead = len(body) - len(body.lstrip(" \t"))
                 cols = len(body[:lead].expandtabs(4))
                 if cols <= base:
-                    return  # back at the removed item's level or shallower
+                    stop = i  # back at the removed item's level or shallower
+                    break
                 keep = max(cols - width, base)
                 lines[i] = " " * keep + body[lead:] + eol_of(line)
-            if isinstance(seg, TaskNode):
-                seg.indent = " " * max(len(seg.indent.expandtabs(4)) - width, base)
-                seg.marker_pos = len(seg.indent) + len(seg.bullet) + len(seg.gap) + 1
+            if isinstance(seg, TaskNode) and stop > 0:  # its task line moved
+                indent = " " * max(len(seg.indent.expandtabs(4)) - width, base)
+                seg.shift(len(indent) - len(seg.indent))
+                seg.indent = indent
                 if seg.note_prefix:
                     seg.note_prefix = ""  # recomputed from the new indent on the next note
+            if stop < len(lines):
+                return
             seg = seg.next
 
     def drop_empty_heading(self, heading: RawSegment) -> None:
@@ -649,6 +732,8 @@ class Document:
         if anchor is self.head and first is not None and first.lines[0].startswith(BOM):
             # The byte-order mark stays the file's first character.
             first.lines[0] = first.lines[0][1:]
+            if isinstance(first, TaskNode):
+                first.shift(-1)
             heading = BOM + heading
         seg = RawSegment([heading], 1, summary)
         orphans = self.phases[0] if self.phases and self.phases[0].heading is None else None
@@ -761,10 +846,14 @@ class _Builder:
         node = TaskNode([line])
         node.content, node.active_form = split_active(start.text)
         node.status = start.status
-        node.marker_pos = start.marker_pos + (1 if i == 0 and line.startswith(BOM) else 0)
+        bom = 1 if i == 0 and line.startswith(BOM) else 0
+        node.marker_pos = start.marker_pos + bom
         node.marker_len = start.marker_len
         node.indent, node.bullet, node.gap = start.indent, start.bullet, start.gap
         node.line_no = i + 1
+        node.text_line = start.text_line - i
+        node.text_pos = start.text_pos + (bom if node.text_line == 0 else 0)
+        node.text_end = start.text_end - i
         return node
 
     def _note_line(self, node: TaskNode, i: int, line: str, info: LineInfo) -> None:

@@ -2,8 +2,9 @@
 
 Seed 000's operations (init, start, done, drop, rm, append, note) with its targeting
 rules and error strings, plus block/unblock, view, clear and the full-snapshot
-write. A batch runs in order and is then normalized (one task in progress). It is
-atomic unless asked to be partial. Every edit goes through the document's editing
+write. A batch runs in order and is then normalized (with no task in progress, the
+first pending one starts; ``start`` keeps to the in-progress limit). It is atomic
+unless asked to be partial. Every edit goes through the document's editing
 primitives, so a hand-edited file keeps every line an operation does not touch.
 
 Costs are linear: tasks are found through the document's content index, ``#N``
@@ -21,7 +22,7 @@ from todocli.settings import DropPolicy, Settings
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
-    from collections.abc import Collection, Sequence
+    from collections.abc import Callable, Collection, Sequence
     from typing import ClassVar
 
     from todocli.snapshot import Item
@@ -135,6 +136,16 @@ _GROWING = {OpKind.INIT, OpKind.APPEND, OpKind.WRITE}
 _IN_PLACE = {OpKind.VIEW, OpKind.START, OpKind.DONE, OpKind.DROP, OpKind.UNBLOCK}
 # Batches made only of these are not normalized: a snapshot is stored as sent.
 _NOT_NORMALIZED = {OpKind.VIEW, OpKind.WRITE}
+# How many ways an edit that adds or removes lines has of placing them (see the
+# ``placement`` of Document.add_task, add_note and remove_task), and the ops that
+# use them; the careful pass tries them in turn.
+_PLACEMENTS = 4
+_PLACED = {OpKind.APPEND, OpKind.NOTE, OpKind.BLOCK, OpKind.RM, OpKind.CLEAR}
+_MISREAD = (
+    "This edit would change how the rest of the file reads (an odd list structure, "
+    "or unclosed code or HTML near the edit), so nothing was written. Edit the file "
+    "by hand (todo edit)."
+)
 
 
 def apply(
@@ -160,9 +171,13 @@ def apply(
 class Engine:
     """Runs one batch over one document."""
 
-    def __init__(self, doc: Document, settings: Settings) -> None:
+    def __init__(self, doc: Document, settings: Settings, careful: bool = False) -> None:
         self.doc = doc
         self.settings = settings
+        # The careful pass (see ``run``): every edit that adds or removes lines is
+        # re-read at once, and undone and placed another way if it reads wrong.
+        self.careful = careful
+        self.placement = 0
         # What "#N" means for this whole batch: the numbering it started with.
         tasks = list(doc.tasks())
         self.numbering: list[TaskNode | None] = list(tasks)
@@ -185,6 +200,7 @@ class Engine:
         original_text = doc.text()
         old = doc.model()
         old_count = doc.task_count()
+        warnings = tuple(doc.warnings)
         hand_edit = Diff.between(baseline, old) if baseline is not None else None
         hand_edit = hand_edit or None
         if all(op.kind is OpKind.VIEW for op in ops):
@@ -200,8 +216,7 @@ class Engine:
             else:
                 if op.kind in _GROWING:
                     last_growth = i
-        doc = self.doc
-        count = doc.task_count()
+        count = self.doc.task_count()
         if count > self.settings.max_tasks and count > old_count and last_growth >= 0:
             errors.append(
                 OpError(
@@ -225,33 +240,42 @@ class Engine:
 
         if not {op.kind for op in ops} <= _NOT_NORMALIZED:
             self._normalize()
-        if expired:
-            for content in expired:
-                node = doc.find(content)
-                if node is not None and not node.status.is_open:
-                    doc.remove_task(node)
-                    self.structural = True
+        for content in expired:
+            node = self.doc.find(content)
+            if node is not None and not node.status.is_open:
+                self.structural = True
+                self._expire(content)
         if self.structural:
-            doc.reindex()  # phases and summary follow from the lines as they now are
-        new = doc.model()
-        if self.structural and doc.text() != original_text:
-            self._verify(new)
+            self.doc.reindex()  # phases and summary follow from the lines as they now are
+        new = self.doc.model()
+        if self.structural and self.doc.text() != original_text and not self._reads_as(new):
+            if not self.careful:
+                # Some edit made the file read differently: do the batch again, each
+                # edit checked on its own and placed another way where it must be.
+                careful = Engine(parse(original_text), self.settings, careful=True)
+                return careful.run(
+                    ops, partial=partial, baseline=baseline, wipe=wipe, expired=expired
+                )
+            raise InternalError(_MISREAD)  # the careful pass checked every edit
         completed = None
         wiped = False
         if _finished(new) and not _finished(old):
             completed = new
             if wipe:
-                self._wipe()
+                wiped = self._wipe()
+                if wiped and not self._reads_as(self.doc.model()) and not self.careful:
+                    careful = Engine(parse(original_text), self.settings, careful=True)
+                    return careful.run(
+                        ops, partial=partial, baseline=baseline, wipe=wipe, expired=expired
+                    )
                 new = self.doc.model()
-                wiped = True
         diff = Diff.between(old, new if not wiped else completed or new)
         overridden = _overridden(hand_edit, old, new) if hand_edit else ()
-        warnings = list(doc.warnings)
         result = Result(
             old=old,
             new=new,
             errors=tuple(errors),
-            warnings=tuple(warnings),
+            warnings=warnings,
             written=self.doc.text() != original_text,
             diff=diff,
             dropped_open=tuple(self.dropped_open)
@@ -266,20 +290,66 @@ class Engine:
 
     def _apply(self, op: Op) -> None:
         handler = getattr(self, f"_op_{op.kind.value}")
-        handler(op)
-        if op.kind not in _IN_PLACE:
-            self.structural = True
+        if op.kind in _IN_PLACE:
+            handler(op)
+            return
+        self.structural = True
+        self._edit(lambda: handler(op), _PLACEMENTS if op.kind in _PLACED else 1)
 
-    def _verify(self, intended: TodoList) -> None:
-        """Re-read a document whose lines were added, moved or removed: it must
-        read as the list we meant to write. Surrounding markdown (an open HTML
-        block, say) could otherwise swallow new lines; then nothing is written."""
-        if parse(self.doc.text()).model() != intended:
-            raise InternalError(
-                "This edit would change how the rest of the file reads (unclosed code or "
-                "HTML near the edit?), so nothing was written. Edit the file by hand "
-                "(todo edit) or report this at the project's issue tracker."
-            )
+    # -- placing edits so that the file reads as meant ------------------------------
+    #
+    # An edit that adds, moves or removes lines can change how the lines around it
+    # read: an open HTML block or code fence swallows a new line, a new item takes
+    # in the indented lines after it, an item that may not interrupt a paragraph
+    # joins it once the item before it is gone. So the document is re-read after
+    # the batch and must read as the list meant (``_reads_as``). When it does not,
+    # the batch is done again in a careful pass: each such edit is re-read at
+    # once, and if it reads wrong it is undone and made with the next placement
+    # its primitive offers; when none works the op fails with a clear error and
+    # nothing of it is written. The first pass stays linear; only a file that
+    # needs it pays for re-reading after each edit.
+
+    def _reads_as(self, intended: TodoList) -> bool:
+        return parse(self.doc.text()).model() == intended
+
+    def _edit(self, edit: Callable[[], None], placements: int = _PLACEMENTS) -> None:
+        """Make an edit; in the careful pass keep it only if the file reads as the
+        edit meant, trying each placement in turn."""
+        if not self.careful:
+            edit()
+            return
+        for placement in range(placements):
+            before = self._checkpoint()
+            self.placement = placement
+            try:
+                edit()
+            except OpFailure:
+                self._rollback(before)
+                raise
+            finally:
+                self.placement = 0
+            self.doc.reindex()
+            if self._reads_as(self.doc.model()):
+                return
+            self._rollback(before)
+        raise OpFailure(_MISREAD)
+
+    def _checkpoint(self) -> _Checkpoint:
+        nodes = [s for s in self.doc.segments() if isinstance(s, TaskNode)]
+        return _Checkpoint(
+            self.doc.text(), nodes, list(self.numbering), list(self.active), len(self.dropped_open)
+        )
+
+    def _rollback(self, to: _Checkpoint) -> None:
+        """Undo an edit: read the text back and follow the tasks to their new nodes."""
+        self.doc = parse(to.text)
+        nodes = [s for s in self.doc.segments() if isinstance(s, TaskNode)]
+        if len(nodes) != len(to.nodes):
+            raise InternalError("Undoing an edit lost track of the tasks")
+        moved = dict(zip(to.nodes, nodes, strict=True))
+        self.numbering = [None if n is None else moved.get(n) for n in to.numbering]
+        self.active = {moved[n]: None for n in to.active if n in moved}
+        del self.dropped_open[to.dropped :]
 
     # -- status bookkeeping ------------------------------------------------------------
 
@@ -292,31 +362,65 @@ class Engine:
 
     def _remove(self, node: TaskNode) -> None:
         self.active.pop(node, None)
-        self.doc.remove_task(node)
+        self.doc.remove_task(node, placement=self.placement)
+
+    def _expire(self, content: str) -> None:
+        """Auto-clear a closed task; one that cannot be removed cleanly stays until
+        a later write."""
+
+        def remove() -> None:
+            node = self.doc.find(content)
+            if node is not None:
+                self._remove(node)
+
+        try:
+            self._edit(remove)
+        except OpFailure:
+            return
+
+    def _remove_first(self) -> None:
+        first = next(self.doc.tasks(), None)
+        if first is not None:
+            self._remove(first)
 
     def _normalize(self) -> None:
-        """Seed 000: the first in-progress tasks (up to the limit) stay, the rest
-        go back to pending; with none in progress the first pending task starts.
-        Blocked tasks are never promoted."""
-        limit = self.settings.max_in_progress
-        active = [t for t in self.doc.tasks() if t.status is Status.IN_PROGRESS]
-        if limit and len(active) > limit:
-            for node in active[limit:]:
-                self._set(node, Status.PENDING)
-        if not active:
-            for node in self.doc.tasks():
-                if node.status is Status.PENDING:
-                    self._set(node, Status.IN_PROGRESS)
-                    break
+        """Seed 000's normalization, as far as it changes nothing the batch did not
+        touch: with no task in progress, the first pending one starts (SPEC 3 allows
+        that marker change; blocked tasks are never promoted).
 
-    def _wipe(self) -> None:
+        It demotes nothing. Keeping in-progress tasks within ``max_in_progress`` is
+        the job of ``start`` (see ``_op_start``), the only op that starts a task in
+        place; a snapshot ``write`` over the limit is rejected. So in-progress tasks
+        over the limit can only have been written by hand, and a batch that does not
+        start anything leaves them as they are (``done B`` never rewrites the line of
+        an unrelated ``[/] C``).
+        """
+        if any(node.status is Status.IN_PROGRESS for node in self.doc.tasks()):
+            return
+        for node in self.doc.tasks():
+            if node.status is Status.PENDING:
+                self._set(node, Status.IN_PROGRESS)
+                break
+
+    def _wipe(self) -> bool:
         """Clear a finished list: a tool-made file becomes empty; a person's file
-        loses its tasks and keeps the rest of its text."""
+        loses its tasks and keeps the rest of its text. In the careful pass a task
+        that cannot be removed cleanly keeps the whole list as it is (False)."""
         if self.doc.is_canonical():
             self.doc = parse("")
-            return
-        for node in list(self.doc.tasks()):
-            self.doc.remove_task(node)
+            return True
+        if not self.careful:
+            for node in list(self.doc.tasks()):
+                self.doc.remove_task(node)
+            return True
+        before = self._checkpoint()
+        try:
+            while next(self.doc.tasks(), None) is not None:
+                self._edit(self._remove_first)
+        except OpFailure:
+            self._rollback(before)
+            return False
+        return True
 
     # -- finding things ------------------------------------------------------------------
 
@@ -440,6 +544,14 @@ class Engine:
         pass
 
     def _op_start(self, op: Op) -> None:
+        """Start a task, making room for it under ``max_in_progress``.
+
+        With the default limit of 1 the task in progress goes back to pending, as
+        seed 000 says. With a higher limit only as many others go back as needed to
+        respect it, the earliest first: the tasks in progress when the batch began,
+        in document order, then those this batch started, in the order it started
+        them. Unlimited (0) demotes nothing.
+        """
         node = self._task(op.task)
         limit = self.settings.max_in_progress
         if limit:
@@ -465,7 +577,7 @@ class Engine:
         for node in self._targets(op):
             self._set(node, Status.BLOCKED)
             if reason is not None:
-                self.doc.add_note(node, reason)
+                self.doc.add_note(node, reason, self.placement)
 
     def _op_unblock(self, op: Op) -> None:
         for node in self._targets(op):
@@ -476,7 +588,7 @@ class Engine:
         node = self._task(op.task)
         if op.text is None or not op.text.strip():
             raise OpFailure("Missing text for note operation")
-        self.doc.add_note(node, self._note(op.text, _at(op, "text")))
+        self.doc.add_note(node, self._note(op.text, _at(op, "text")), self.placement)
 
     def _op_clear(self, op: Op) -> None:
         for node in list(self.doc.tasks()):
@@ -499,7 +611,7 @@ class Engine:
                 raise OpFailure(f'Task "{content}" already exists')
             seen.add(content)
         for content in contents:
-            self.doc.add_task(phase, content)
+            self.doc.add_task(phase, content, placement=self.placement)
 
     def _op_init(self, op: Op) -> None:
         from todocli.snapshot import Item
@@ -589,6 +701,26 @@ class Engine:
 def _at(op: Op, key: str) -> str:
     """The input path of one of an op's fields (none for an op from flags)."""
     return f"{op.path}.{key}" if op.path else ""
+
+
+class _Checkpoint:
+    """What the careful pass needs to undo an edit."""
+
+    __slots__ = ("active", "dropped", "nodes", "numbering", "text")
+
+    def __init__(
+        self,
+        text: str,
+        nodes: list[TaskNode],
+        numbering: list[TaskNode | None],
+        active: list[TaskNode],
+        dropped: int,
+    ) -> None:
+        self.text = text
+        self.nodes = nodes  # the document's task nodes in line order
+        self.numbering = numbering
+        self.active = active
+        self.dropped = dropped
 
 
 def task_number(ref: str) -> int | None:

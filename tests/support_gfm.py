@@ -1,0 +1,73 @@
+"""cmark-gfm, GitHub's own Markdown parser (through cmarkgfm), as the oracle of what
+a task item is: its tasklist extension decides which list items are tasks, and
+the HTML it renders (with source positions) says on which line each one starts."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import cmarkgfm
+from cmarkgfm.cmark import Options
+
+import todocli
+from todocli.markdown import TaskNode
+from todocli.model import Status
+
+_OPTIONS = Options.CMARK_OPT_SOURCEPOS | Options.CMARK_OPT_UNSAFE
+_TASK_ITEM = re.compile(
+    r'<li data-sourcepos="(\d+):\d+-\d+:\d+"><input type="checkbox"( checked="")? disabled="" /> '
+)
+_BLOCK_START = re.compile(r"<(?:p|ul|ol|pre|h[1-6]|blockquote|hr|table|div)[ >/]")
+_TAG = re.compile(r"<[^>]*>")
+# A loose item's paragraph, or a setext heading (one that spans lines: the task's
+# text paragraph underlined); an ATX heading is no text.
+_TEXT_BLOCK = re.compile(r'\n<(?:p|h[1-6] data-sourcepos="(\d+):\d+-(?!\1:)\d+:\d+")[ >]')
+
+
+def gfm_html(text: str) -> str:
+    out: str = cmarkgfm.markdown_to_html_with_extensions(
+        text, options=_OPTIONS, extensions=["tasklist"]
+    )
+    return out
+
+
+def gfm_task_items(text: str) -> dict[int, tuple[bool, str]]:
+    """Task items by 0-based line: (checked, the first line of their text as
+    rendered, tags removed). cmark-gfm never makes a task of an item inside a
+    block quote, so every one is a task in the SPEC's sense."""
+    out = gfm_html(text)
+    found: dict[int, tuple[bool, str]] = {}
+    for m in _TASK_ITEM.finditer(out):
+        rest = out[m.end() :]
+        if _TEXT_BLOCK.match(rest):
+            rest = rest[rest.index(">") + 1 :]
+        stop = min(
+            (i for i in map(rest.find, ("</li>", "</p>", "</h", "\n")) if i >= 0),
+            default=len(rest),
+        )
+        block = _BLOCK_START.search(rest, 0, stop)
+        first = rest[: block.start() if block else stop]
+        found[int(m.group(1)) - 1] = (bool(m.group(2)), html.unescape(_TAG.sub("", first)).strip())
+    return found
+
+
+def our_gfm_task_items(text: str) -> dict[int, tuple[bool, str | None]]:
+    """Our tasks spelled with GFM's own markers (``[ ]``, ``[x]``, ``[X]``, neither
+    bracket escaped), by 0-based line: (checked, content; None when an active form
+    comment follows it, which GFM reads as part of the text)."""
+    found: dict[int, tuple[bool, str | None]] = {}
+    line = 0
+    for seg in todocli.loads(text).segments():
+        if isinstance(seg, TaskNode):
+            first, at = seg.lines[0], seg.marker_pos
+            gfm = (
+                seg.marker_len == 1
+                and first[at - 1 : at + 2] in ("[ ]", "[x]", "[X]")
+                and first[at - 2 : at - 1] != "\\"
+            )
+            if gfm:
+                content = seg.content if seg.active_form is None else None
+                found[line] = (seg.status is Status.COMPLETED, content)
+        line += len(seg.lines)
+    return found
