@@ -21,7 +21,7 @@ _todo() {
                 ((i++)) ;;
             --session=*|--file=*|--home=*|-s?*)
                 _todo_scope+=("$word") ;;
-            --every|--if-rev|--input|--memory-dir|--note|--older-than|--phase|--reason|--summary|-e|-i|-n|-p|-r)
+            --base|--every|--if-rev|--input|--memory-dir|--note|--older-than|--phase|--reason|--summary|-e|-i|-n|-p|-r)
                 ((i++)) ;;
             -*) ;;
             *) [[ -z "$cmd" ]] && cmd="$word" ;;
@@ -36,12 +36,12 @@ _todo() {
             local IFS=$'\n'
             mapfile -t COMPREPLY < <(compgen -W "$(_todo_candidates phases)" -- "$cur")
             COMPREPLY=("${COMPREPLY[@]// /\\ }"); return ;;
-        --if-rev|--summary|--note|-n|--reason|-r|--every|-e|--older-than)
+        --if-rev|--base|--summary|--note|-n|--reason|-r|--every|-e|--older-than)
             return ;;
     esac
     if [[ -z "$cmd" ]]; then
         if [[ "$cur" == -* ]]; then
-            mapfile -t COMPREPLY < <(compgen -W "--session -s --file --home --memory-dir --json --plain --quiet -q --no-color --if-rev --partial --keep --version --help -h" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "--session -s --file --home --memory-dir --json --plain --quiet -q --no-color --if-rev --base --partial --keep --version --help -h" -- "$cur")
         else
             mapfile -t COMPREPLY < <(compgen -W "show init add ls a start done drop rm note block unblock clear apply log path check remind schema history diff undo sessions gc config edit watch mcp" -- "$cur")
         fi
@@ -78,7 +78,7 @@ _todo() {
         mcp) opts="" ;;
     esac
     if [[ "$cur" == -* ]]; then
-        mapfile -t COMPREPLY < <(compgen -W "$opts --session -s --file --home --memory-dir --json --plain --quiet -q --no-color --if-rev --partial --keep --version --help -h" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "$opts --session -s --file --home --memory-dir --json --plain --quiet -q --no-color --if-rev --base --partial --keep --version --help -h" -- "$cur")
         return
     fi
     case "$cmd" in

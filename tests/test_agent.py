@@ -136,12 +136,28 @@ def test_a_write_over_a_hand_edit_reports_it_once(todo: Todo, home: Path) -> Non
 def test_a_snapshot_overriding_a_hand_edit_says_so(todo: Todo, home: Path) -> None:
     todo("add", "A", "B")
     listing(home).write_text(listing(home).read_text().replace("- [ ] B", "- [x] B"))
-    payload = '{"todos": [{"content": "A", "status": "in_progress"}, {"content": "B"}]}'
+    # The snapshot changes B's status too (from the pending it last saw): it wins.
+    payload = (
+        '{"todos": [{"content": "A", "status": "in_progress"}, '
+        '{"content": "B", "status": "abandoned"}]}'
+    )
     result = todo("apply", stdin=payload)
     assert (
         'Warning: this write overrode hand edits to "B" (get them back with: todo undo)'
         in result.out
     )
+
+
+def test_a_snapshot_that_did_not_change_a_hand_edited_task_keeps_the_hand_edit(
+    todo: Todo, home: Path
+) -> None:
+    todo("add", "A", "B")
+    listing(home).write_text(listing(home).read_text().replace("- [ ] B", "- [x] B"))
+    payload = '{"todos": [{"content": "A", "status": "in_progress"}, {"content": "B"}]}'
+    result = todo("apply", stdin=payload)
+    assert "overrode" not in result.out
+    assert 'kept "B" completed (set by hand)' in result.out
+    assert "- [x] B" in listing(home).read_text()
 
 
 # -- revisions ----------------------------------------------------

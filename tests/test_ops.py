@@ -372,11 +372,20 @@ def test_snapshot_dropping_open_tasks_can_be_rejected_or_allowed() -> None:
 def test_hand_edits_since_the_last_write_are_reported_and_overrides_named() -> None:
     written = make(("a", W), ("b", P)).model()
     by_hand = todocli.loads(todocli.dumps(written).replace("- [ ] b", "- [x] b") + "- [ ] c\n")
+    # The snapshot sends b back as it last saw it and knows nothing of c: the merge
+    # keeps both hand edits (see test_merge.py), so nothing is overridden...
     result, _ = run(by_hand, write(Item("a", W), Item("b", P)), baseline=written)
     assert result.hand_edit is not None
     assert result.hand_edit.added == ("c",)
     assert [(c.content, c.new) for c in result.hand_edit.changed] == [("b", C)]
-    assert result.overridden == ("c", "b")
+    assert result.overridden == ()
+    assert [(m.kind, m.content) for m in result.merged] == [
+        ("status_by_hand", "b"),
+        ("added_by_hand", "c"),
+    ]
+    # ...unless it changes b itself: then it wins, and says so.
+    result, _ = run(by_hand, write(Item("a", W), Item("b", A)), baseline=written)
+    assert result.overridden == ("b",)
 
 
 # -- limits ------------------------------------------------------

@@ -74,6 +74,12 @@ def main(
     if_rev: Annotated[
         int | None, typer.Option("--if-rev", help="Fail with exit 4 unless at this revision.")
     ] = None,
+    base: Annotated[
+        int | None,
+        typer.Option(
+            "--base", help="The revision a snapshot was made from: merge with edits since."
+        ),
+    ] = None,
     partial: Annotated[
         bool, typer.Option("--partial", help="Apply the good ops of a batch, report the rest.")
     ] = False,
@@ -91,7 +97,18 @@ def main(
     """
     global _options
     _options = Options(
-        session, file, home, memory_dir, json_output, plain, quiet, no_color, if_rev, partial, keep
+        session=session,
+        file=file,
+        home=home,
+        memory_dir=memory_dir,
+        json=json_output,
+        plain=plain,
+        quiet=quiet,
+        no_color=no_color,
+        if_rev=if_rev,
+        partial=partial,
+        keep=keep,
+        base=base,
     )
     if ctx.invoked_subcommand is None:
         finish(commands.show(Context(_options)), _options)

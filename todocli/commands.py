@@ -32,6 +32,7 @@ class Options:
     """The global options of one invocation."""
 
     __slots__ = (
+        "base",
         "file",
         "home",
         "if_rev",
@@ -58,6 +59,7 @@ class Options:
         if_rev: int | None = None,
         partial: bool = False,
         keep: bool = False,
+        base: int | None = None,
     ) -> None:
         self.session = session
         self.file = file
@@ -68,6 +70,7 @@ class Options:
         self.quiet = quiet
         self.no_color = no_color
         self.if_rev = if_rev
+        self.base = base  # the revision a snapshot was made from (see ``merge``)
         self.partial = partial
         self.keep = keep
 
@@ -177,6 +180,14 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object) -> Outcom
         )
     doc = parse(text)
     baseline = parse(last).model() if last is not None and last != text else None
+    merge_base = None
+    if opts.base is not None and opts.base != rev:
+        kept = store.revision(opts.base) if opts.base else ""
+        if kept is None:
+            raise InvalidParamError(
+                f"--base {opts.base}: that revision is no longer kept (see: todo history)"
+            )
+        merge_base = parse(kept).model()
     wipe = not opts.keep and (
         settings.wipe_on_complete if settings.wipe_on_complete is not None else ctx.loc.is_session
     )
@@ -192,6 +203,7 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object) -> Outcom
         baseline=baseline,
         wipe=wipe,
         expired=_expired(state, settings.clear_delay, now) if now is not None else (),
+        merge_base=merge_base,
     )
     if result.query:
         return ctx.outcome(

@@ -24,7 +24,9 @@ if TYPE_CHECKING:
     from typing import TextIO
 
 # Global options: the ones that take a value, and the switches.
-VALUE_OPTIONS = frozenset({"--session", "-s", "--file", "--home", "--memory-dir", "--if-rev"})
+VALUE_OPTIONS = frozenset(
+    {"--session", "-s", "--file", "--home", "--memory-dir", "--if-rev", "--base"}
+)
 SWITCHES = frozenset(
     {"--json", "--plain", "--quiet", "-q", "--no-color", "--partial", "--keep", "--version"}
 )

@@ -25,6 +25,7 @@ GLOBAL = {
     "--home": ("home", True),
     "--memory-dir": ("memory_dir", True),
     "--if-rev": ("if_rev", True),
+    "--base": ("base", True),
     "--json": ("json", False),
     "--plain": ("plain", False),
     "--quiet": ("quiet", False),
@@ -156,6 +157,7 @@ def parse(tokens: Sequence[str]) -> Call | None:
             quiet=bool(values.get("quiet")),
             no_color=bool(values.get("no_color")),
             if_rev=_int(values.get("if_rev")),
+            base=_int(values.get("base")),
             partial=bool(values.get("partial")),
             keep=bool(values.get("keep")),
         )

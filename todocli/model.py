@@ -17,6 +17,8 @@ TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported 
 if TYPE_CHECKING:
     from typing import ClassVar, Self
 
+    from todocli.merge import Merged
+
 DEFAULT_PHASE = "Todos"
 
 
@@ -298,6 +300,7 @@ class Result(Value):
         "dropped_open",
         "errors",
         "hand_edit",
+        "merged",
         "new",
         "old",
         "overridden",
@@ -321,6 +324,7 @@ class Result(Value):
         overridden: tuple[str, ...] = (),
         completed: TodoList | None = None,
         wiped: bool = False,
+        merged: tuple[Merged, ...] = (),
     ) -> None:
         self.old = old
         self.new = new
@@ -334,6 +338,7 @@ class Result(Value):
         self.overridden = overridden  # hand-edited tasks this batch changed again
         self.completed = completed  # the finished list, when this batch finished it
         self.wiped = wiped  # the finished list was cleared
+        self.merged = merged  # a person's edits a snapshot did not know (see ``merge``)
 
     @property
     def ok(self) -> bool:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Sequence
     from typing import ClassVar
 
+    from todocli.merge import Merged
     from todocli.snapshot import Item
 
 
@@ -157,15 +158,19 @@ def apply(
     baseline: TodoList | None = None,
     wipe: bool = False,
     expired: Collection[str] = (),
+    merge_base: TodoList | None = None,
 ) -> tuple[Result, Document]:
     """Apply a batch. Returns the result and the document to store.
 
-    ``baseline`` is the list as the tool last wrote it (to detect hand edits);
+    ``baseline`` is the list as the tool last wrote it (to detect hand edits, and
+    what a snapshot is merged against unless ``merge_base`` names another);
     ``wipe`` clears a list this batch completes; ``expired`` names closed tasks
     whose auto-clear delay has passed.
     """
     engine = Engine(doc, settings or Settings())
-    return engine.run(ops, partial=partial, baseline=baseline, wipe=wipe, expired=expired)
+    return engine.run(
+        ops, partial=partial, baseline=baseline, wipe=wipe, expired=expired, merge_base=merge_base
+    )
 
 
 class Engine:
@@ -184,6 +189,10 @@ class Engine:
         self.active = {t: None for t in tasks if t.status is Status.IN_PROGRESS}
         self.dropped_open: list[str] = []
         self.structural = False  # whether lines were added, moved or removed
+        # The list as todo last wrote it (or as --base names it): what a snapshot is
+        # merged against, three ways (see ``merge``).
+        self.merge_base: TodoList | None = None
+        self.merged: list[Merged] = []
 
     # -- the batch -----------------------------------------------------------------
 
@@ -195,8 +204,10 @@ class Engine:
         baseline: TodoList | None,
         wipe: bool,
         expired: Collection[str],
+        merge_base: TodoList | None = None,
     ) -> tuple[Result, Document]:
         doc = self.doc
+        self.merge_base = merge_base if merge_base is not None else baseline
         original_text = doc.text()
         old = doc.model()
         old_count = doc.task_count()
@@ -254,7 +265,12 @@ class Engine:
                 # edit checked on its own and placed another way where it must be.
                 careful = Engine(parse(original_text), self.settings, careful=True)
                 return careful.run(
-                    ops, partial=partial, baseline=baseline, wipe=wipe, expired=expired
+                    ops,
+                    partial=partial,
+                    baseline=baseline,
+                    wipe=wipe,
+                    expired=expired,
+                    merge_base=merge_base,
                 )
             raise InternalError(_MISREAD)  # the careful pass checked every edit
         completed = None
@@ -266,7 +282,12 @@ class Engine:
                 if wiped and not self._reads_as(self.doc.model()) and not self.careful:
                     careful = Engine(parse(original_text), self.settings, careful=True)
                     return careful.run(
-                        ops, partial=partial, baseline=baseline, wipe=wipe, expired=expired
+                        ops,
+                        partial=partial,
+                        baseline=baseline,
+                        wipe=wipe,
+                        expired=expired,
+                        merge_base=merge_base,
                     )
                 new = self.doc.model()
         diff = Diff.between(old, new if not wiped else completed or new)
@@ -285,6 +306,7 @@ class Engine:
             overridden=overridden,
             completed=completed,
             wiped=wiped,
+            merged=tuple(self.merged),
         )
         return result, self.doc
 
@@ -669,6 +691,11 @@ class Engine:
             )
         self._check_duplicates(items)
         limit = self.settings.max_in_progress
+        if self.merge_base is not None:
+            from todocli.merge import rebase
+
+            items, merged = rebase(items, self.merge_base, self.doc.model(), limit)
+            self.merged += merged
         started = [i.content for i in items if i.status is Status.IN_PROGRESS]
         if limit and len(started) > limit:
             names = ", ".join(f'"{c}"' for c in started)

@@ -83,6 +83,10 @@ def change_lines(outcome: Outcome) -> list[str]:
             "Note: the file was edited by hand since the last write: "
             + describe_diff(result.hand_edit)
         )
+    if result.merged:
+        from todocli.merge import describe
+
+        lines.append("Merged with edits made by hand: " + safe(describe(result.merged)))
     if result.overridden:
         lines.append(
             f"Warning: this write overrode hand edits to {_quoted(result.overridden)} "
@@ -230,6 +234,7 @@ def envelope(outcome: Outcome) -> dict[str, Any]:
             + [c for c in (result.diff.added if result else ()) if _status_in(todo, c, result)],
             "dropped_open": list(result.dropped_open) if result else [],
             "hand_edit": _hand_edit_json(result),
+            "merged": [m.to_json() for m in result.merged] if result else [],
             "wiped_on_all_completed": bool(result and result.wiped),
             "logged_to": outcome.logged_to,
         },

@@ -1,0 +1,269 @@
+"""A snapshot merged three ways with a person's edits made since its base revision:
+one test per rule, the `--base` option, and a property over random edits."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.support_cli import Run, Todo, todo_in_process
+
+
+@pytest.fixture
+def todo(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Todo:
+    def call(*args: str, stdin: bytes | str | None = None) -> Run:
+        return todo_in_process(capsys, monkeypatch, *args, stdin=stdin)
+
+    return call
+
+
+def listing(home: Path) -> Path:
+    return home / "sessions" / "default.md"
+
+
+def snapshot(*tasks: tuple[str, str]) -> str:
+    return json.dumps({"todos": [{"content": c, "status": s} for c, s in tasks]})
+
+
+def by_hand(home: Path, old: str, new: str) -> None:
+    path = listing(home)
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
+
+
+def merged(run: Run) -> list[dict[str, object]]:
+    return list(json.loads(run.out)["changes"]["merged"])
+
+
+def start(todo: Todo) -> None:
+    assert todo("apply", stdin=snapshot(("A", "in_progress"), ("B", "pending"), ("C", "pending")))
+    # The agent's view from here on is this list, at revision 1.
+
+
+def test_a_task_added_by_hand_stays_where_it_is(todo: Todo, home: Path) -> None:
+    start(todo)
+    by_hand(home, "- [ ] B\n", "- [ ] B\n- [ ] typed by hand\n  > with a note\n")
+    run = todo(
+        "--json",
+        "apply",
+        stdin=snapshot(("A", "completed"), ("B", "in_progress"), ("C", "pending")),
+    )
+    assert run.code == 0
+    assert listing(home).read_text() == (
+        "# Todos\n- [x] A\n- [/] B\n- [ ] typed by hand\n  > with a note\n- [ ] C\n"
+    )
+    assert merged(run) == [
+        {"kind": "added_by_hand", "content": "typed by hand", "status": "pending"}
+    ]
+    assert json.loads(run.out)["changes"]["dropped_open"] == []
+    plain = todo(
+        "apply", stdin=snapshot(("A", "completed"), ("B", "in_progress"), ("C", "pending"))
+    )
+    assert "Merged" not in plain.out  # the hand edit is known now: nothing left to merge
+
+
+def test_a_status_set_by_hand_stays_when_the_snapshot_did_not_change_it(
+    todo: Todo, home: Path
+) -> None:
+    start(todo)
+    by_hand(home, "- [ ] C\n", "- [x] C\n")
+    run = todo(
+        "--json",
+        "apply",
+        stdin=snapshot(("A", "completed"), ("B", "in_progress"), ("C", "pending")),
+    )
+    assert "- [x] C\n" in listing(home).read_text()
+    assert merged(run) == [{"kind": "status_by_hand", "content": "C", "status": "completed"}]
+    assert 'kept "C" completed (set by hand)' in json.loads(run.out)["text"]
+
+
+def test_when_both_change_a_status_the_snapshot_wins_and_says_so(todo: Todo, home: Path) -> None:
+    start(todo)
+    by_hand(home, "- [ ] C\n", "- [-] C\n")
+    run = todo(
+        "--json",
+        "apply",
+        stdin=snapshot(("A", "in_progress"), ("B", "pending"), ("C", "completed")),
+    )
+    assert "- [x] C\n" in listing(home).read_text()
+    assert merged(run) == [{"kind": "conflict", "content": "C", "status": "completed"}]
+    envelope = json.loads(run.out)
+    assert envelope["changes"]["hand_edit"]["overridden"] == ["C"]
+    assert "(over a hand edit)" in envelope["text"]
+
+
+def test_a_task_removed_by_hand_is_not_brought_back(todo: Todo, home: Path) -> None:
+    start(todo)
+    by_hand(home, "- [ ] B\n", "")
+    run = todo(
+        "--json",
+        "apply",
+        stdin=snapshot(("A", "completed"), ("B", "pending"), ("C", "in_progress")),
+    )
+    assert listing(home).read_text() == "# Todos\n- [x] A\n- [/] C\n"
+    assert merged(run) == [{"kind": "removed_by_hand", "content": "B", "status": None}]
+
+
+def test_a_task_renamed_by_hand_is_not_brought_back_under_its_old_name(
+    todo: Todo, home: Path
+) -> None:
+    start(todo)
+    by_hand(home, "- [ ] B\n", "- [ ] B, better worded\n")
+    todo("apply", stdin=snapshot(("A", "completed"), ("B", "pending"), ("C", "in_progress")))
+    assert listing(home).read_text() == "# Todos\n- [x] A\n- [ ] B, better worded\n- [/] C\n"
+
+
+def test_a_task_removed_by_hand_but_changed_by_the_agent_comes_back_as_a_conflict(
+    todo: Todo, home: Path
+) -> None:
+    start(todo)
+    by_hand(home, "- [ ] B\n", "")
+    run = todo(
+        "--json",
+        "apply",
+        stdin=snapshot(("A", "completed"), ("B", "in_progress"), ("C", "pending")),
+    )
+    assert "- [/] B\n" in listing(home).read_text()
+    assert merged(run) == [{"kind": "conflict", "content": "B", "status": "in_progress"}]
+
+
+def test_a_task_started_by_hand_gives_way_to_the_agents_within_the_limit(
+    todo: Todo, home: Path
+) -> None:
+    start(todo)
+    by_hand(home, "- [ ] C\n", "- [/] C\n")
+    run = todo(
+        "--json",
+        "apply",
+        stdin=snapshot(("A", "completed"), ("B", "in_progress"), ("C", "pending")),
+    )
+    assert run.code == 0, run.err
+    assert listing(home).read_text() == "# Todos\n- [x] A\n- [/] B\n- [ ] C\n"
+    assert merged(run) == [{"kind": "conflict", "content": "C", "status": "pending"}]
+
+
+def test_free_text_and_notes_stay(todo: Todo, home: Path) -> None:
+    start(todo)
+    by_hand(home, "# Todos\n", "# Todos\n\nSome context a person wrote.\n\n")
+    by_hand(home, "- [ ] B\n", "- [ ] B\n  > a note by hand\n")
+    todo("apply", stdin=snapshot(("A", "completed"), ("B", "in_progress"), ("C", "pending")))
+    assert listing(home).read_text() == (
+        "# Todos\n\nSome context a person wrote.\n\n- [x] A\n- [/] B\n  > a note by hand\n- [ ] C\n"
+    )
+
+
+def test_base_names_the_revision_the_snapshot_was_made_from(todo: Todo, home: Path) -> None:
+    """Another agent wrote since this agent's read: with --base, its work is merged
+    in rather than dropped."""
+    start(todo)  # revision 1: the agent reads it
+    assert todo("add", "added by another agent").code == 0  # revision 2
+    assert todo("done", "A").code == 0  # revision 3
+    payload = snapshot(("A", "in_progress"), ("B", "pending"), ("C", "completed"))
+    run = todo("--json", "--base", "1", "apply", stdin=payload)
+    assert run.code == 0, run.err
+    text = listing(home).read_text()
+    assert "- [x] A\n" in text  # the other write's status stays: the snapshot left A alone
+    assert "- [ ] added by another agent\n" in text
+    assert "- [x] C\n" in text
+    assert "- [/] B\n" in text  # started by the other write, as the snapshot had it pending
+    kinds = {m["content"]: m["kind"] for m in merged(run)}
+    assert kinds == {
+        "A": "status_by_hand",
+        "B": "status_by_hand",
+        "added by another agent": "added_by_hand",
+    }
+
+
+def test_base_of_a_revision_no_longer_kept_is_refused(todo: Todo, home: Path) -> None:
+    start(todo)
+    todo("add", "X")
+    (home / "state" / "sessions" / "default" / "revs" / "00000001.md").unlink()
+    run = todo("--base", "1", "apply", stdin=snapshot(("A", "pending")))
+    assert run.code == 1
+    assert "--base 1: that revision is no longer kept" in run.err
+
+
+def test_without_hand_edits_a_snapshot_is_applied_as_sent(todo: Todo, home: Path) -> None:
+    start(todo)
+    run = todo("--json", "apply", stdin=snapshot(("A", "completed"), ("C", "in_progress")))
+    assert merged(run) == []
+    assert listing(home).read_text() == "# Todos\n- [x] A\n- [/] C\n"
+    assert json.loads(run.out)["changes"]["dropped_open"] == ["B"]
+
+
+# -- property: edits to different tasks keep both sides' changes ----------------------------
+
+STATUSES = ["pending", "completed", "abandoned"]
+MARK = {"pending": " ", "completed": "x", "abandoned": "-", "in_progress": "/"}
+
+
+@st.composite
+def three_sides(
+    draw: st.DrawFn,
+) -> tuple[list[str], dict[str, str], dict[str, str], list[str], list[str], list[str]]:
+    n = draw(st.integers(4, 10))
+    names = [f"t{i}" for i in range(n)]
+    # Each task is touched by at most one side.
+    owner = {t: draw(st.sampled_from(["none", "hand", "agent"])) for t in names}
+    hand_status = {
+        t: draw(st.sampled_from(STATUSES))
+        for t in names
+        if owner[t] == "hand" and draw(st.booleans())
+    }
+    hand_removed = [
+        t for t in names if owner[t] == "hand" and t not in hand_status and draw(st.booleans())
+    ]
+    agent_status = {t: draw(st.sampled_from(STATUSES)) for t in names if owner[t] == "agent"}
+    hand_added = [f"h{i}" for i in range(draw(st.integers(0, 2)))]
+    agent_added = [f"a{i}" for i in range(draw(st.integers(0, 2)))]
+    return names, hand_status, agent_status, hand_removed, hand_added, agent_added
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(three_sides())
+def test_edits_to_different_tasks_keep_both_sides_changes(
+    todo: Todo,
+    home: Path,
+    sides: tuple[list[str], dict[str, str], dict[str, str], list[str], list[str], list[str]],
+) -> None:
+    names, hand_status, agent_status, hand_removed, hand_added, agent_added = sides
+    path = listing(home)
+    if path.exists():
+        path.unlink()
+    for rev in (home / "state").rglob("*.md"):
+        rev.unlink()
+    base = [(t, "pending") for t in names]
+    assert todo("--keep", "apply", stdin=snapshot(*base)).code == 0
+    # The person's edits.
+    text = path.read_text()
+    for t, status in hand_status.items():
+        text = text.replace(f"- [ ] {t}\n", f"- [{MARK[status]}] {t}\n")
+    for t in hand_removed:
+        text = text.replace(f"- [ ] {t}\n", "")
+    text += "".join(f"- [ ] {h}\n" for h in hand_added)
+    path.write_text(text)
+    # The agent's snapshot, made from the base.
+    agent = [(t, agent_status.get(t, "pending")) for t in names] + [
+        (a, "pending") for a in agent_added
+    ]
+    run = todo("--keep", "--json", "apply", stdin=snapshot(*agent))
+    assert run.code == 0, run.out
+    final = {t["content"]: t["status"] for t in json.loads(run.out)["data"]["todos"]}
+    for t in names:
+        if t in hand_removed:
+            assert t not in final
+        elif t in hand_status:
+            assert final[t] == hand_status[t]
+        elif t in agent_status:
+            assert final[t] == agent_status[t]
+        else:
+            assert final[t] in ("pending", "in_progress")  # promotion may start one
+    for extra in hand_added + agent_added:
+        assert extra in final
