@@ -7,6 +7,20 @@ _todo_candidates() {
     todo "${_todo_scope[@]}" __complete "$1" 2>/dev/null
 }
 
+_todo_offer() {
+    # Offer the candidates of kind $1 that start with what is typed. Never through
+    # compgen -W, which would run a $(...) in a task's text; each is inserted
+    # quoted (printf %q), so the command line it lands in runs nothing either.
+    local line quoted
+    COMPREPLY=()
+    while IFS= read -r line; do
+        if [[ "$line" == "$cur"* ]]; then
+            printf -v quoted '%q' "$line"
+            COMPREPLY+=("$quoted")
+        fi
+    done < <(_todo_candidates "$1")
+}
+
 _todo() {
     local cur prev cmd="" opts="" i word
     cur="${COMP_WORDS[COMP_CWORD]}"
@@ -29,13 +43,11 @@ _todo() {
     done
     case "$prev" in
         --session|-s)
-            mapfile -t COMPREPLY < <(compgen -W "$(_todo_candidates sessions)" -- "$cur"); return ;;
+            _todo_offer sessions; return ;;
         --file|--home|--memory-dir|--input|-i)
             mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
         --phase|-p)
-            local IFS=$'\n'
-            mapfile -t COMPREPLY < <(compgen -W "$(_todo_candidates phases)" -- "$cur")
-            COMPREPLY=("${COMPREPLY[@]// /\\ }"); return ;;
+            _todo_offer phases; return ;;
         --if-rev|--base|--summary|--note|-n|--reason|-r|--every|-e|--older-than)
             return ;;
     esac
@@ -83,9 +95,7 @@ _todo() {
     fi
     case "$cmd" in
         start|done|drop|rm|note|block|unblock)
-            local IFS=$'\n'
-            mapfile -t COMPREPLY < <(compgen -W "$(_todo_candidates tasks)" -- "$cur")
-            COMPREPLY=("${COMPREPLY[@]// /\\ }") ;;
+            _todo_offer tasks ;;
         schema)
             mapfile -t COMPREPLY < <(compgen -W "ops snapshot" -- "$cur") ;;
     esac

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support_cli import Run, Todo, todo_in_process
+
 
 @pytest.fixture(autouse=True)
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
@@ -19,3 +21,13 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for name in ("TODOCLI_SESSION", "TODOCLI_FILE", "TODOCLI_MEMORY_DIR", "NO_COLOR"):
         monkeypatch.delenv(name, raising=False)
     return home
+
+
+@pytest.fixture
+def todo(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Todo:
+    """Run the command line in this process (fast), capturing its output."""
+
+    def call(*args: str, stdin: bytes | str | None = None) -> Run:
+        return todo_in_process(capsys, monkeypatch, *args, stdin=stdin)
+
+    return call

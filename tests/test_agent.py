@@ -14,17 +14,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from tests.support_cli import Run, Todo, todo_in_process, todo_process
+from tests.support_cli import Todo, todo_process
 
 from .test_cli import DIALECTS
-
-
-@pytest.fixture
-def todo(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Todo:
-    def call(*args: str, stdin: bytes | str | None = None) -> Run:
-        return todo_in_process(capsys, monkeypatch, *args, stdin=stdin)
-
-    return call
 
 
 def listing(home: Path) -> Path:

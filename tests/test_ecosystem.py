@@ -123,6 +123,36 @@ def test_bash_completes_commands_tasks_and_sessions(shell_env: dict[str, str]) -
 
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
+def test_bash_completion_runs_nothing_a_task_or_a_file_name_holds(
+    shell_env: dict[str, str], tmp_path: Path
+) -> None:
+    """compgen -W would run a $(...) in a task's text; a candidate inserted as it is
+    would run it when the line is entered. Neither may happen."""
+    trap = tmp_path / "PWNED"
+    shell_env = {**shell_env, "PWN": str(trap)}  # a file name holds no "/": name it by $PWN
+    tasks = ["Update docs $(touch $PWN)", "`touch $PWN`"]
+    listing = tmp_path / "TODO.md"
+    listing.write_text("# Ph $(touch $PWN)\n" + "".join(f"- [ ] {t}\n" for t in tasks))
+    (Path(shell_env["TODOCLI_HOME"]) / "sessions" / "$(touch $PWN).md").write_text("")
+    done = bash_complete(shell_env, "todo", "--file", str(listing), "done", "")
+    phases = bash_complete(shell_env, "todo", "--file", str(listing), "add", "--phase", "")
+    names = bash_complete(shell_env, "todo", "-s", "")
+    assert not trap.exists()
+    assert names == ["default", "other"]  # a file that is no session name is no session
+    for offered, meant in zip([*done, *phases], [*tasks, "Ph $(touch $PWN)"], strict=True):
+        # Each is one quoted word: as the shell reads it back, it is the text itself.
+        back = subprocess.run(
+            ["bash", "-c", f"printf '%s' {offered}"],
+            env=shell_env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert back.stdout == meant
+    assert not trap.exists()
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
 def test_the_completion_helper_is_served_by_the_fast_path(shell_env: dict[str, str]) -> None:
     probe = (
         "import sys\nsys.argv = ['todo', '__complete', 'tasks']\n"

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.support_cli import Run, Todo, todo_in_process, todo_process
+from tests.support_cli import Todo, todo_in_process, todo_process
 from todocli import files
 from todocli.errors import StorageError
 
@@ -23,14 +23,6 @@ ROOT_ONLY = pytest.mark.skipif(
     not hasattr(os, "geteuid") or os.geteuid() != 0,
     reason="os.mknod of a character device needs root",
 )
-
-
-@pytest.fixture
-def todo(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Todo:
-    def call(*args: str, stdin: bytes | str | None = None) -> Run:
-        return todo_in_process(capsys, monkeypatch, *args, stdin=stdin)
-
-    return call
 
 
 def listing(home: Path) -> Path:

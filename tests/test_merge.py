@@ -6,19 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.support_cli import Run, Todo, todo_in_process
-
-
-@pytest.fixture
-def todo(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Todo:
-    def call(*args: str, stdin: bytes | str | None = None) -> Run:
-        return todo_in_process(capsys, monkeypatch, *args, stdin=stdin)
-
-    return call
+from tests.support_cli import Run, Todo
 
 
 def listing(home: Path) -> Path:

@@ -22,17 +22,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import todocli
-from tests.support_cli import Run, Todo, todo_in_process, todo_process
+from tests.support_cli import Todo, todo_process
 
 STRESS = os.environ.get("TODOCLI_STRESS") == "1"
-
-
-@pytest.fixture
-def todo(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Todo:
-    def call(*args: str, stdin: bytes | str | None = None) -> Run:
-        return todo_in_process(capsys, monkeypatch, *args, stdin=stdin)
-
-    return call
 
 
 def base_env(tmp_path: Path, **extra: str) -> dict[str, str]:

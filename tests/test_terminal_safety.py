@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support_cli import Run, Todo, todo_in_process, todo_process
+from tests.support_cli import Todo, todo_process
 
 # Every class at once: an OSC that retitles the window (ended by BEL), a CSI that
 # clears the screen, backspace, DEL, the C1 CSI U+009B, the raw byte 0x9B (not
@@ -394,14 +394,6 @@ def escaped(ch: str) -> str:
     from todocli.escapes import one_line
 
     return one_line(ch)
-
-
-@pytest.fixture
-def todo(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Todo:
-    def call(*args: str, stdin: bytes | str | None = None) -> Run:
-        return todo_in_process(capsys, monkeypatch, *args, stdin=stdin)
-
-    return call
 
 
 @pytest.fixture

@@ -352,11 +352,22 @@ def complete(opts: Options, kind: str) -> int:
         ctx = Context(opts)
         if kind == "sessions":
             folder = os.path.join(ctx.loc.home, "sessions")
+            from todocli.files import kind_of
+            from todocli.paths import is_session_name
+
             try:
                 names = sorted(n[:-3] for n in os.listdir(folder) if n.endswith(".md"))
             except OSError:
                 names = []
-            candidates = names
+
+            def is_list(name: str) -> bool:  # what `todo sessions` would list
+                try:
+                    mode = os.stat(os.path.join(folder, name + ".md")).st_mode
+                except OSError:
+                    return False
+                return is_session_name(name) and kind_of(mode) is None
+
+            candidates = [n for n in names if is_list(n)]
         else:
             from todocli.markdown import parse
 

@@ -217,6 +217,18 @@ class Engine:
         if all(op.kind is OpKind.VIEW for op in ops):
             return Result(old, old, query=True, hand_edit=hand_edit), doc
 
+        def again_carefully() -> tuple[Result, Document]:
+            """The batch again from the start, each edit checked as it is made."""
+            careful = Engine(parse(original_text), self.settings, careful=True)
+            return careful.run(
+                ops,
+                partial=partial,
+                baseline=baseline,
+                wipe=wipe,
+                expired=expired,
+                merge_base=merge_base,
+            )
+
         errors: list[OpError] = []
         last_growth = -1
         for i, op in enumerate(ops):
@@ -263,15 +275,7 @@ class Engine:
             if not self.careful:
                 # Some edit made the file read differently: do the batch again, each
                 # edit checked on its own and placed another way where it must be.
-                careful = Engine(parse(original_text), self.settings, careful=True)
-                return careful.run(
-                    ops,
-                    partial=partial,
-                    baseline=baseline,
-                    wipe=wipe,
-                    expired=expired,
-                    merge_base=merge_base,
-                )
+                return again_carefully()
             raise InternalError(_MISREAD)  # the careful pass checked every edit
         completed = None
         wiped = False
@@ -280,15 +284,7 @@ class Engine:
             if wipe:
                 wiped = self._wipe()
                 if wiped and not self._reads_as(self.doc.model()) and not self.careful:
-                    careful = Engine(parse(original_text), self.settings, careful=True)
-                    return careful.run(
-                        ops,
-                        partial=partial,
-                        baseline=baseline,
-                        wipe=wipe,
-                        expired=expired,
-                        merge_base=merge_base,
-                    )
+                    return again_carefully()
                 new = self.doc.model()
         diff = Diff.between(old, new if not wiped else completed or new)
         overridden = _overridden(hand_edit, old, new) if hand_edit else ()
