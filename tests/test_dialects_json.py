@@ -10,15 +10,38 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from todocli.dialects import InputError, decode, loads_json
+from todocli.dialects import (
+    InputError,
+    NotJSONError,
+    _finite,
+    _object,
+    _ScannerContext,
+    decode,
+    loads_json,
+)
 
+# JSON has no NaN or Infinity: todo refuses them (see the last test).
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8),
     lambda inner: (
         st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4)
     ),
     max_leaves=15,
 )
+
+
+def strict_loads(text: str) -> object:
+    """``json.loads`` as strict as todo: no key twice, no NaN, no Infinity."""
+    return json.loads(
+        text,
+        object_pairs_hook=_object,
+        parse_float=_finite,
+        parse_constant=_ScannerContext.parse_constant,
+    )
 
 
 def same(a: object, b: object) -> bool:
@@ -43,10 +66,19 @@ def test_any_text_decodes_or_fails_as_json_loads_does(text: str) -> None:
         except ValueError as error:
             return type(error).__name__, str(error)
 
-    assert outcome(loads_json) == outcome(json.loads)
+    assert outcome(loads_json) == outcome(strict_loads)
 
 
 def test_an_over_long_integer_is_invalid_input_not_a_crash() -> None:
     with pytest.raises(InputError) as caught:
         decode(b"[" + b"1" * 5000 + b"]", 1 << 20)
+    assert caught.value.message.startswith("invalid JSON: ")
+
+
+@pytest.mark.parametrize("text", ["NaN", "[Infinity]", '{"a": -Infinity}', "[1e999]", "-1e400"])
+def test_numbers_json_does_not_have_are_refused(text: str) -> None:
+    with pytest.raises(NotJSONError):
+        loads_json(text)
+    with pytest.raises(InputError) as caught:
+        decode(text.encode(), 1 << 20)
     assert caught.value.message.startswith("invalid JSON: ")

@@ -101,7 +101,7 @@ def test_odd_entries_in_sessions_are_skipped_and_reported(home: Path) -> None:
     assert "  pipe     skipped: a FIFO, not a regular file" in lines
     huge = next(line for line in lines if "huge" in line)
     assert "skipped: cannot read" in huge
-    assert "over the limit of 16777216 bytes" in huge
+    assert "over the limit of 4194304 bytes" in huge
     names = todo_process("__complete", "sessions", timeout=10)
     assert names.code == 0
     gc = todo_process("gc", "--older-than", "0s", timeout=10)
@@ -116,7 +116,7 @@ def test_a_list_over_the_size_limit_is_an_error_not_memory_exhaustion(tmp_path: 
     result = todo_process("--file", str(sparse), "add", "X", timeout=20)
     assert result.code == 6
     assert (
-        f"cannot read {sparse}: it is over the limit of 16777216 bytes "
+        f"cannot read {sparse}: it is over the limit of 4194304 bytes "
         "(2147483648 bytes; raise max_file_bytes to read it)"
     ) in result.err
     assert sparse.stat().st_size == 2 << 30

@@ -254,3 +254,13 @@ def test_a_resource_shows_bytes_that_are_not_utf8_as_escapes(home: Path) -> None
     session_file(home).write_bytes(b"- [ ] caf\xe9\n")
     assert mcp_tools.read("todo://sessions/default", DEFAULTS) == "- [ ] caf\\udce9\n"
     assert mcp_tools.read("todo://sessions/missing", DEFAULTS) == ""
+
+
+def test_a_lone_surrogate_in_arguments_is_a_tool_error_naming_the_field(home: Path) -> None:
+    from todocli.commands import Options
+    from todocli.mcp_tools import call
+
+    reply = call("todo_write", {"todos": [{"content": "x \ud800"}]}, Options())
+    assert reply.failed
+    assert reply.text.startswith("Errors: todos[0].content: a lone surrogate escape")
+    reply.text.encode("utf-8")  # the reply itself can be sent

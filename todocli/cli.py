@@ -19,7 +19,7 @@ from typer._click.exceptions import ClickException
 from todocli import commands, entry
 from todocli.commands import Context, Options
 from todocli.entry import color_allowed, write
-from todocli.errors import UsageError
+from todocli.errors import TodoError, UsageError
 from todocli.outcome import Outcome
 
 
@@ -386,8 +386,14 @@ def run(argv: Sequence[str]) -> int:
             # escaping as everything else, never straight to the terminal.
             words = _Words()
             exc.show(file=words)
-            write(words.getvalue(), sys.stderr)
+            write(words.getvalue(), entry.STDERR)
             return 2
+        except (BrokenPipeError, TodoError):
+            raise
+        except OSError as exc:  # Click's own output (help, version) failed to go out
+            from todocli.files import reason
+
+            raise entry.OutputError(f"cannot write to standard output: {reason(exc)}") from None
         return code if isinstance(code, int) else 0
 
     return entry.guard(body, lambda: _options)

@@ -247,9 +247,14 @@ def _log(
     from todocli.memory import append_block, completion_block, log_name
 
     name = state.get("log")
-    if not isinstance(name, str) or not name:
+    # state.json may have been damaged: only a plain file name is a log's name, and
+    # only a whole number a count (anything else starts afresh).
+    if not isinstance(name, str) or not name or os.sep in name or name in (".", ".."):
         name = log_name(now)
-    number = int(state.get("completions", 0)) + 1
+    count = state.get("completions")
+    number = (
+        count if isinstance(count, int) and not isinstance(count, bool) and count > 0 else 0
+    ) + 1
     path = os.path.join(ctx.loc.memory_dir, name)
     block = completion_block(number, now, completed)
     state["log"], state["completions"] = name, number

@@ -70,8 +70,8 @@ def _convert(key: str, value: object, where: str) -> object:
         raise UsageError(f"{where}: wipe_on_complete must be true or false")
     kind = type(default)
     try:
-        if isinstance(value, bool):
-            raise ValueError
+        if isinstance(value, bool) or (kind is int and isinstance(value, float)):
+            raise ValueError  # max_tasks = 3.7 is no count (it would be cut to 3)
         converted = kind(value)
     except (TypeError, ValueError, OverflowError):
         raise UsageError(f"{where}: {key} must be a number, got {value!r}") from None
@@ -204,6 +204,10 @@ def load(path: str, env: Mapping[str, str]) -> Config:
     locations: dict[str, object] = {}
     for key, value in data.items():
         if key in LOCATION_KEYS:
+            if not isinstance(value, str) or not value:
+                # A number or a list would become a folder named "5" or "[1, 2]"
+                # in whatever directory todo runs in.
+                raise UsageError(f"config file {path}: {key} must be a non-empty string")
             locations[key] = value
             continue
         if key not in names:

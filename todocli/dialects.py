@@ -130,6 +130,8 @@ def decode(data: bytes, limit: int) -> object:
         raise InputError("input is empty: send a JSON document (see: todo schema)")
     try:
         value = loads_json(text)
+    except NotJSONError as exc:
+        raise InputError(f"invalid JSON: {exc}") from None
     except DuplicateKeyError as exc:
         raise InputError(
             f'duplicate key "{exc.key}" in a JSON object: each key may appear once '
@@ -146,7 +148,7 @@ def decode(data: bytes, limit: int) -> object:
     except RecursionError:
         raise InputError("invalid JSON: nested too deeply") from None
     if "\\u" in text:  # only an escape can make a lone surrogate in valid UTF-8
-        _refuse_surrogates(value, "")
+        refuse_surrogates(value, "")
     return value
 
 
@@ -188,7 +190,7 @@ def _is_text(value: str) -> bool:
 LONE_SURROGATE = "a lone surrogate escape (\\ud800-\\udfff), which is not text"
 
 
-def _refuse_surrogates(value: object, path: str) -> None:
+def refuse_surrogates(value: object, path: str) -> None:
     """A ``\\ud800`` escape with no partner decodes to a lone surrogate: no text
     can hold it (it cannot be written as UTF-8), so it is refused, by its path."""
     if isinstance(value, str):
@@ -198,7 +200,7 @@ def _refuse_surrogates(value: object, path: str) -> None:
             )
     elif isinstance(value, list):
         for i, item in enumerate(value):
-            _refuse_surrogates(item, f"{path}[{i}]")
+            refuse_surrogates(item, f"{path}[{i}]")
     elif isinstance(value, dict):
         for key, item in value.items():
             where = f"{path}.{key}" if path else key
@@ -206,7 +208,19 @@ def _refuse_surrogates(value: object, path: str) -> None:
                 raise InputError(
                     f"{path or 'input'}: a key holds a lone surrogate escape, which is not text"
                 )
-            _refuse_surrogates(item, where)
+            refuse_surrogates(item, where)
+
+
+class NotJSONError(ValueError):
+    """Python's reader takes NaN and Infinity; JSON has no such numbers, and echoing
+    them back (context.params_input) would make the output invalid JSON too."""
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise NotJSONError(f"{text} is too large for a number")
+    return value
 
 
 class _ScannerContext:
@@ -215,12 +229,12 @@ class _ScannerContext:
     strict = True
     object_hook = None
     object_pairs_hook = staticmethod(_object)
-    parse_float = float
+    parse_float = staticmethod(_finite)
     parse_int = int
 
     @staticmethod
     def parse_constant(name: str) -> float:
-        return {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")}[name]
+        raise NotJSONError(f"{name} is not a JSON number")
 
 
 def loads_json(text: str) -> object:
@@ -243,7 +257,7 @@ def loads_json(text: str) -> object:
             # attributes of any object (json.JSONDecoder passes itself).
             scan = _json.make_scanner(_ScannerContext())  # type: ignore[arg-type]
             value, end = scan(text, start)
-        except DuplicateKeyError:
+        except (DuplicateKeyError, NotJSONError):
             raise
         except Exception:  # json.loads below raises the error, worded as json words it
             pass
@@ -252,7 +266,12 @@ def loads_json(text: str) -> object:
                 return value
     import json
 
-    return json.loads(text, object_pairs_hook=_object)
+    return json.loads(
+        text,
+        object_pairs_hook=_object,
+        parse_float=_finite,
+        parse_constant=_ScannerContext.parse_constant,
+    )
 
 
 def request(value: object) -> Request:

@@ -7,12 +7,12 @@ import contextlib
 import os
 import shlex
 import subprocess
-import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 from todocli.commands import Context
+from todocli.entry import STDERR, write
 from todocli.errors import ConflictError, InvalidParamError, UsageError
 from todocli.escapes import one_line
 from todocli.files import ENCODING_ERRORS, make_dir, read_text
@@ -53,8 +53,16 @@ def edit(ctx: Context, confirm: Callable[[str], bool] | None = None) -> Outcome:
         except OSError as exc:
             raise UsageError(f"cannot run the editor {command[0]!r}: {exc.strerror}") from None
         if status != 0:
-            raise InvalidParamError(f"the editor exited with status {status}; nothing was written")
+            keep = True
+            raise InvalidParamError(
+                f"the editor exited with status {status}; nothing was written. "
+                f"Your edit is kept in {path}"
+            )
+        if not os.path.exists(name):  # an editor that removed its file saved nothing
+            raise InvalidParamError("the edited file is gone; nothing was written")
+        keep = True  # until it is written: an edit over the limits stays for the person
         edited = read_text(name, ctx.settings.max_file_bytes, "max_file_bytes")
+        keep = False
         if edited == original:
             outcome = ctx.outcome(parse(original).model(), store.rev())
             outcome.notices.append("No changes.")
@@ -62,7 +70,7 @@ def edit(ctx: Context, confirm: Callable[[str], bool] | None = None) -> Outcome:
         doc = parse(edited)
         if doc.warnings:
             for warning in doc.warnings:
-                sys.stderr.write(f"todo: warning: {one_line(warning)}\n")
+                write(f"todo: warning: {one_line(warning)}\n", STDERR)
             if confirm is None or not confirm("Save it anyway?"):
                 keep = True
                 raise InvalidParamError(

@@ -70,7 +70,10 @@ class OutputError(StorageError):
     """Standard output could not be written (closed, or its disk full)."""
 
 
-def write(text: str, stream: TextIO | None = None) -> None:
+STDERR = "stderr"  # write(..., STDERR): to whatever sys.stderr is then, even None
+
+
+def write(text: str, stream: TextIO | str | None = None) -> None:
     """Write text for a terminal, a pipe or a completion script: every character
     that could drive a terminal (see ``escapes``) shown as an escape, as UTF-8.
 
@@ -81,8 +84,11 @@ def write(text: str, stream: TextIO | None = None) -> None:
     (there is nowhere left to say so).
     """
     text = safe(text)
-    out = sys.stdout if stream is None else stream
-    to_stdout = stream is None or stream is sys.stdout
+    if stream == STDERR or (stream is not None and stream is sys.stderr):
+        out, to_stdout = sys.stderr, False
+    else:
+        out = sys.stdout if stream is None else stream
+        to_stdout = stream is None or stream is sys.stdout
     if out is None:
         if to_stdout:
             raise OutputError("standard output is closed")
@@ -134,7 +140,7 @@ def closed_standard_streams() -> int | None:
     except OSError:
         pass
     if stdout_closed:
-        write("todo: standard output is closed; nothing was done\n", sys.stderr)
+        write("todo: standard output is closed; nothing was done\n", STDERR)
         return OutputError.exit_code
     return None
 
@@ -154,7 +160,7 @@ def emit(outcome: Outcome, opts: Options, show_all: bool = False) -> int:
     failure. Returns the exit status."""
     if outcome.warnings:
         for warning in outcome.warnings:
-            write(f"todo: warning: {one_line(warning)}\n", sys.stderr)
+            write(f"todo: warning: {one_line(warning)}\n", STDERR)
     try:
         _emit_output(outcome, opts, show_all)
     except OutputError as error:
@@ -162,7 +168,7 @@ def emit(outcome: Outcome, opts: Options, show_all: bool = False) -> int:
             f"{error.message}; the command itself ran (any change it made stands)"
         ) from None
     if outcome.failed:
-        write(f"todo: {failure_message(outcome)}\n", sys.stderr)
+        write(f"todo: {failure_message(outcome)}\n", STDERR)
     return outcome.exit_code
 
 
@@ -206,7 +212,7 @@ def report(error: TodoError, opts: Options) -> int:
             write(f"Errors: {message}\n")
     except (OutputError, BrokenPipeError):
         silence_stdout()  # stderr below still says what went wrong
-    write(f"todo: {message}\n", sys.stderr)
+    write(f"todo: {message}\n", STDERR)
     return error.exit_code
 
 
@@ -223,7 +229,7 @@ def guard(body: Callable[[], int], opts: Callable[[], Options]) -> int:
         return body()
     except OutputError as error:
         silence_stdout()
-        write(f"todo: {error.message}\n", sys.stderr)
+        write(f"todo: {error.message}\n", STDERR)
         return error.exit_code
     except TodoError as error:
         return report(error, opts())
@@ -289,7 +295,7 @@ def remind(opts: Options, every: int | None) -> int:
         ctx = Context(opts)
         lines = count_round(ctx, ctx.settings.remind_every if every is None else every)
     except TodoError as error:  # a reminder must never break the harness that calls it
-        write(f"todo: {one_line(error.message)}\n", sys.stderr)
+        write(f"todo: {one_line(error.message)}\n", STDERR)
         return 0
     if lines:
         write("\n".join(lines) + "\n")

@@ -199,6 +199,10 @@ def atomic_write(
     """
     target = os.path.realpath(path)
     mode = check_writable_target(target)
+    owner = None
+    if mode is not None and hasattr(os, "geteuid") and os.geteuid() == 0:
+        info = os.stat(target)
+        owner = (info.st_uid, info.st_gid)
     folder, name = os.path.split(target)
     make_dir(folder)
     _remove_stale_temps(folder, name)
@@ -211,6 +215,10 @@ def atomic_write(
             if durable:
                 os.fsync(handle.fileno())
         os.chmod(tmp, 0o600 if mode is None else mode)
+        if owner is not None and owner != (os.getuid(), os.getgid()):
+            # As root, the new file would be root's: give it back to its owner,
+            # who could not write their own list any more.
+            os.chown(tmp, *owner)
         if precondition is not None:
             precondition()  # last look at the target, as close to the replace as can be
         os.replace(tmp, target)
@@ -232,12 +240,13 @@ def append(path: str, data: bytes, separator: bytes = b"") -> int:
     when the file already has content. Returns the size before, so a caller can
     take the append back with ``truncate``."""
     make_dir(os.path.dirname(path))
-    check_writable_target(path)
+    existed = check_writable_target(path) is not None
     flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0)
     try:
         fd = os.open(path, flags, 0o600)
     except OSError as exc:
         raise StorageError(f"cannot write {path}: {reason(exc)}") from None
+    done, before = False, -1
     try:
         info = os.fstat(fd)
         what = kind_of(info.st_mode)
@@ -249,11 +258,20 @@ def append(path: str, data: bytes, separator: bytes = b"") -> int:
         while written < len(payload):
             written += os.write(fd, payload[written:])
         os.fsync(fd)
+        done = True
         return before
     except OSError as exc:
         raise StorageError(f"cannot write {path}: {reason(exc)}") from None
     finally:
         os.close(fd)
+        if not done:  # a failed append leaves no trace: not even a new empty file
+            if not existed:
+                remove(path)
+            elif before >= 0:
+                try:  # noqa: SIM105 - contextlib would cost start-up for one suppress
+                    os.truncate(path, before)
+                except OSError:
+                    pass
 
 
 def truncate(path: str, size: int) -> None:

@@ -286,19 +286,40 @@ TOOLS = _tools()
 
 def call(name: str, arguments: Mapping[str, Any] | None, defaults: Options) -> Reply:
     """Run one tool; every failure becomes an error reply, never an exception."""
+    from todocli.dialects import refuse_surrogates
+
     tool = TOOLS[name]
     args = dict(arguments or {})
     try:
+        refuse_surrogates(args, "")  # as `todo apply` refuses them in its JSON
         ctx = _call_context(defaults, args, if_rev=not tool.read_only)
-        return tool.run(ctx, args)
+        reply = tool.run(ctx, args)
     except TodoError as error:
-        return error_reply(error)
+        reply = error_reply(error)
     except Exception as exc:  # the server outlives every call: one line, as the CLI's
         if os.environ.get("TODOCLI_DEBUG") == "1":
             import traceback
 
             traceback.print_exc()
-        return error_reply(InternalError(f"internal error: {type(exc).__name__}: {exc}"))
+        reply = error_reply(InternalError(f"internal error: {type(exc).__name__}: {exc}"))
+    return Reply(_utf8(reply.text), _utf8(reply.data), reply.failed)
+
+
+def _utf8(value: Any) -> Any:  # noqa: ANN401 - a JSON value of any shape, kept as it is
+    """The reply with every string made writable as UTF-8: a list's bytes that are
+    not UTF-8 (read as surrogates) become escapes, as the command line shows them.
+    A string that cannot be encoded would stop the SDK from answering at all."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        return value
+    if isinstance(value, dict):
+        return {_utf8(k): _utf8(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_utf8(v) for v in value]
+    return value
 
 
 # -- resources ------------------------------------------------------------------------------
@@ -384,11 +405,11 @@ def serve(opts: Options) -> int:
 
     Stdout belongs to the protocol, so a failure is one line on stderr and nothing
     on stdout (unlike other commands' ``Errors:`` line)."""
-    from todocli.entry import write
+    from todocli.entry import STDERR, write
     from todocli.escapes import one_line
 
     def fail(message: str, code: int) -> int:
-        write(f"todo: {one_line(message)}\n", sys.stderr)
+        write(f"todo: {one_line(message)}\n", STDERR)
         return code
 
     try:
@@ -406,15 +427,32 @@ def serve(opts: Options) -> int:
         write(
             "todo: serving MCP on stdin and stdout until end of input (an agent starts "
             "this: see the README's MCP section)\n",
-            sys.stderr,
+            STDERR,
         )
     try:
         return mcp_server.run(opts)
     except TodoError as error:
         return fail(error.message, error.exit_code)
     except Exception as exc:  # the server itself failed
+        broken = _os_error(exc)
+        if broken is not None:  # stdout full or gone: as every command says it
+            from todocli.files import reason
+
+            return fail(f"cannot write to standard output: {reason(broken)}", 6)
         if os.environ.get("TODOCLI_DEBUG") == "1":
             import traceback
 
             traceback.print_exc()
         return fail(f"internal error: {type(exc).__name__}: {exc}", InternalError.exit_code)
+
+
+def _os_error(exc: BaseException) -> OSError | None:
+    """The OSError behind a failure, also inside the task groups the SDK runs in."""
+    if isinstance(exc, OSError):
+        return exc
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            found = _os_error(inner)
+            if found is not None:
+                return found
+    return None

@@ -49,7 +49,7 @@ class Settings(Value):
         max_field_bytes: int = 200,
         max_note_bytes: int = 2000,
         max_input_bytes: int = 1024 * 1024,
-        max_file_bytes: int = 16 * 1024 * 1024,
+        max_file_bytes: int = 4 * 1024 * 1024,
         max_in_progress: int = 1,
         snapshot_drop: DropPolicy = DropPolicy.WARN,
         wipe_on_complete: bool | None = None,

@@ -61,7 +61,7 @@ class ListChangedError(ConflictError):
         )
 
 
-DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024
+DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024
 PENDING = ".pending"
 
 
