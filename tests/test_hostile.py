@@ -541,3 +541,156 @@ def test_any_json_text_never_exits_3_and_a_refused_one_writes_nothing(
     assert result.err.count("\n") <= 2
     if result.code == 1:
         assert path.read_bytes() == before
+
+
+# -- found by an adversarial review ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "state",
+    ['{"completions": "x"}', '{"completions": 1e999}', '{"completions": [1]}', "[1, 2]"],
+)
+def test_a_damaged_state_file_does_not_stop_a_completion(
+    todo: Todo, home: Path, state: str
+) -> None:
+    todo("add", "A")
+    (home / "state" / "sessions" / "default" / "state.json").write_text(state)
+    result = todo("done", "A")
+    assert result.code == 0, result.err
+    log = next((home / "memory" / "todos").glob("todoList-*.md")).read_text()
+    assert log.startswith("# task1-")
+
+
+def test_a_log_name_with_a_path_in_state_json_stays_in_the_memory_folder(
+    todo: Todo, home: Path, tmp_path: Path
+) -> None:
+    todo("add", "A")
+    state = home / "state" / "sessions" / "default" / "state.json"
+    state.write_text(json.dumps({"log": "../../../escape.md", "completions": 2}))
+    assert todo("done", "A").code == 0
+    assert not list(tmp_path.rglob("escape.md"))
+    assert [p.name.startswith("todoList-") for p in (home / "memory" / "todos").iterdir()] == [True]
+
+
+def test_a_failed_log_append_leaves_no_empty_log(
+    todo: Todo, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    todo("add", "A")
+    real_write = os.write
+
+    def full(fd: int, data: bytes) -> int:
+        if b"Completed:" in data:
+            raise OSError(28, "No space left on device")
+        return real_write(fd, data)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(os, "write", full)
+        result = todo("done", "A")
+    assert result.code == 6
+    assert list((home / "memory" / "todos").glob("*.md")) == []
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("home = 5\n", "home must be a non-empty string"),
+        ('memory_dir = ""\n', "memory_dir must be a non-empty string"),
+        ("home = true\n", "home must be a non-empty string"),
+        ("max_tasks = 3.7\n", "max_tasks must be a number"),
+    ],
+)
+def test_config_values_of_the_wrong_kind_are_refused(
+    todo: Todo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, line: str, message: str
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text(line)
+    monkeypatch.setenv("TODOCLI_CONFIG", str(config))
+    monkeypatch.chdir(tmp_path)
+    before = sorted(os.listdir(tmp_path))
+    result = todo("add", "X")
+    assert result.code == 2
+    assert message in result.err
+    assert sorted(os.listdir(tmp_path)) == before  # no folder named "5" or "True"
+
+
+@ROOT_ONLY
+def test_a_write_as_root_keeps_the_lists_owner(todo: Todo, tmp_path: Path) -> None:
+    listing_file = tmp_path / "TODO.md"
+    listing_file.write_text("- [ ] a\n")
+    os.chown(listing_file, 65534, 65534)
+    listing_file.chmod(0o640)
+    assert todo("--file", str(listing_file), "add", "b").code == 0
+    info = listing_file.stat()
+    assert (info.st_uid, info.st_gid, stat.S_IMODE(info.st_mode)) == (65534, 65534, 0o640)
+
+
+def test_help_to_a_full_stdout_exits_6(home: Path) -> None:
+    with open("/dev/full", "wb") as full:
+        proc = subprocess.run(
+            [sys.executable, "-m", "todocli", "--help"],
+            env={**os.environ, "TODOCLI_HOME": str(home)},
+            stdout=full,
+            stderr=subprocess.PIPE,
+            timeout=30,
+            check=False,
+        )
+    assert proc.returncode == 6
+    assert (
+        proc.stderr.decode()
+        == "todo: cannot write to standard output: no space left on the device\n"
+    )
+
+
+def test_closed_stdout_and_stderr_together_exit_6_and_do_nothing(home: Path) -> None:
+    proc = subprocess.run(
+        ["bash", "-c", f'"{sys.executable}" -m todocli add Y >&- 2>&-; echo "exit $?"'],
+        env={**os.environ, "TODOCLI_HOME": str(home)},
+        capture_output=True,
+        timeout=30,
+        check=False,
+    )
+    assert proc.stdout.decode() == "exit 6\n"
+    assert not listing(home).exists()
+
+
+def editor(tmp_path: Path, body: str) -> str:
+    script = tmp_path / "editor.sh"
+    script.write_text(f"#!/bin/sh\n{body}\n")
+    script.chmod(0o755)
+    return str(script)
+
+
+def test_an_editor_that_removes_its_file_writes_nothing(
+    todo: Todo, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    todo("add", "A", "B")
+    before = listing(home).read_bytes()
+    monkeypatch.setenv("EDITOR", editor(tmp_path, 'rm "$1"'))
+    result = todo("edit")
+    assert result.code == 1
+    assert "the edited file is gone; nothing was written" in result.err
+    assert listing(home).read_bytes() == before
+
+
+def test_an_edit_the_editor_failed_on_is_kept(
+    todo: Todo, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    todo("add", "A")
+    monkeypatch.setenv("EDITOR", editor(tmp_path, 'echo "- [ ] typed" >> "$1"; exit 3'))
+    result = todo("edit")
+    assert result.code == 1
+    kept = result.err.split("Your edit is kept in ")[1].strip()
+    assert Path(kept).read_text().endswith("- [ ] typed\n")
+
+
+def test_an_edit_warning_with_stderr_closed_is_no_crash(home: Path, tmp_path: Path) -> None:
+    assert todo_process("add", "Z").code == 0
+    script = editor(tmp_path, 'printf -- "- [?] x\\n" > "$1"')
+    proc = subprocess.run(
+        ["bash", "-c", f'EDITOR={script} "{sys.executable}" -m todocli edit 2>&-; echo "exit $?"'],
+        env={**os.environ, "TODOCLI_HOME": str(home)},
+        capture_output=True,
+        timeout=30,
+        check=False,
+    )
+    assert proc.stdout.decode().endswith("exit 1\n")
