@@ -384,9 +384,24 @@ def apply_input(ctx: Context, data: bytes, markdown: bool) -> Outcome:
     else:
         value = decode(data, limit)
         req = request(value)
-    if req.query:
-        return show(ctx, params_input=req.params)
-    return run_batch(ctx, req.ops, params_input=req.params)
+    if req.hook is not None and req.hook.session and ctx.loc.is_session:
+        ctx = _hook_session(ctx, req.hook.session)
+    if req.ignored or req.query:  # a hook on a tool that is not a todo tool: harmless
+        outcome = show(ctx, params_input=req.params)
+    else:
+        outcome = run_batch(ctx, req.ops, params_input=req.params)
+    outcome.warnings[:0] = req.warnings
+    outcome.request = req
+    return outcome
+
+
+def _hook_session(ctx: Context, session: str) -> Context:
+    """A hook envelope's session id names the session, unless ``-s`` or
+    ``TODOCLI_SESSION`` does."""
+    if ctx.options.session is not None or ctx.env.get("TODOCLI_SESSION"):
+        return ctx
+    ctx.options.session = session
+    return Context(ctx.options, ctx.env)
 
 
 def list_path(ctx: Context) -> str:

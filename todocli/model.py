@@ -138,6 +138,10 @@ _ALIASES = {s.value: s for s in Status.ALL} | {
     "cancelled": Status.ABANDONED,
     "canceled": Status.ABANDONED,
     "dropped": Status.ABANDONED,
+    # The agents' own words (docs/agent-tools.md): Amp and OpenHands "todo",
+    # VS Code "not-started", Augment "NOT_STARTED".
+    "todo": Status.PENDING,
+    "not_started": Status.PENDING,
 }
 
 # Every marker character the reader accepts, with the status it means. Markers
@@ -159,10 +163,37 @@ def _clip(text: str, width: int | None) -> str:
     return text if width is None or len(text) <= width else text[: width - 1] + "…"
 
 
-class Task(Value):
-    """One checklist item. Its content is its identity within a list."""
+class Meta(Value):
+    """What an agent's tool keeps about a task besides its text and state: its id
+    (matched before the text), priority, the ids it waits on, and an owner. Held
+    in the task line's trailing metadata comment, hidden in rendered markdown."""
 
-    __slots__ = ("active_form", "content", "notes", "status")
+    __slots__ = ("blocked_by", "id", "owner", "priority")
+
+    def __init__(
+        self,
+        id: str | None = None,
+        priority: str | None = None,
+        blocked_by: tuple[str, ...] = (),
+        owner: str | None = None,
+    ) -> None:
+        self.id = id
+        self.priority = priority
+        self.blocked_by = blocked_by
+        self.owner = owner
+
+    def __bool__(self) -> bool:
+        return bool(self.id or self.priority or self.blocked_by or self.owner)
+
+
+NO_META = Meta()
+
+
+class Task(Value):
+    """One checklist item. Its content is its identity within a list, unless it
+    carries an id (``meta.id``), which is matched first."""
+
+    __slots__ = ("active_form", "content", "meta", "notes", "status")
 
     def __init__(
         self,
@@ -170,11 +201,13 @@ class Task(Value):
         status: Status = Status.PENDING,
         active_form: str | None = None,
         notes: tuple[str, ...] = (),
+        meta: Meta = NO_META,
     ) -> None:
         self.content = content
         self.status = status
         self.active_form = active_form
         self.notes = notes
+        self.meta = meta
 
 
 class Phase(Value):

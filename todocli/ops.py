@@ -80,6 +80,7 @@ class Op(Value):
         "default_phase",
         "items",
         "kind",
+        "merge",
         "path",
         "phase",
         "phases",
@@ -105,8 +106,10 @@ class Op(Value):
         current: bool = False,
         path: str = "",
         summary_path: str = "",
+        merge: bool = False,
     ) -> None:
         self.kind = kind
+        self.merge = merge  # write: the todos update the tasks they name (by id, else text)
         self.task = task
         self.phase = phase
         self.items = items  # append
@@ -183,6 +186,7 @@ class Engine:
         self.numbering: list[TaskNode | None] = list(tasks)
         self.active = {t: None for t in tasks if t.status is Status.IN_PROGRESS}
         self.dropped_open: list[str] = []
+        self.deleted: set[str] = set()  # tasks an update removed on purpose
         self.structural = False  # whether lines were added, moved or removed
 
     # -- the batch -----------------------------------------------------------------
@@ -397,8 +401,9 @@ class Engine:
         """
         if any(node.status is Status.IN_PROGRESS for node in self.doc.tasks()):
             return
+        waiting = _waiting(self.doc)
         for node in self.doc.tasks():
-            if node.status is Status.PENDING:
+            if node.status is Status.PENDING and node not in waiting:
                 self._set(node, Status.IN_PROGRESS)
                 break
 
@@ -640,8 +645,9 @@ class Engine:
 
         if op.todos is None:
             raise OpFailure("Missing todos for write operation")
+        todos = self._merged(op.todos) if op.merge else op.todos
         items: list[Item] = []
-        for item in op.todos:
+        for item in todos:
             content = self._content(item.content, item.at(item.key))
             active = item.active_form
             if active is not None:
@@ -665,6 +671,7 @@ class Engine:
                     item.keep_active_form,
                     item.path,
                     item.key,
+                    meta=item.meta,
                 )
             )
         self._check_duplicates(items)
@@ -676,6 +683,70 @@ class Engine:
             raise OpFailure(f"{what} can be in_progress at a time (got {len(started)}: {names})")
         self._replace(items, self._summary(op))
 
+    def _merged(self, patches: Sequence[Item]) -> list[Item]:
+        """The whole list after these updates: each names a task by id (else by
+        text) and changes only the fields it gives; an unknown one is added."""
+        from todocli.model import Meta
+        from todocli.snapshot import Item
+
+        nodes = list(self.doc.tasks())
+        items: list[Item | None] = [
+            Item(n.content, n.status, n.active_form, None, None, True, meta=n.meta) for n in nodes
+        ]
+        by_id = {n.meta.id: i for i, n in enumerate(nodes) if n.meta.id}
+        by_text = {n.content: i for i, n in enumerate(nodes)}
+        numbers = [int(n.meta.id) for n in nodes if n.meta.id and n.meta.id.isdigit()]
+        for patch in patches:
+            given = patch.given or frozenset()
+            meta = patch.meta or Meta()
+            if "new_id" in given:
+                meta = Meta(str(max(numbers, default=0) + 1), meta.priority, meta.blocked_by)
+                numbers.append(int(meta.id or 0))
+            index = by_id.get(meta.id) if meta.id else None
+            if index is None and "content" in given and not meta.id:
+                index = by_text.get(patch.content)
+            if index is None:
+                if "delete" in given or "content" not in given:
+                    raise OpFailure(
+                        f'No task has id "{meta.id}" (see: todo show --json)',
+                        InvalidParamError.code,
+                        patch.at("id"),
+                    )
+                items.append(patch.with_meta(meta))
+                if meta.id:
+                    by_id[meta.id] = len(items) - 1
+                continue
+            current = items[index]
+            if current is None:
+                continue
+            if "delete" in given:
+                items[index] = None
+                self.deleted.add(current.content)
+                continue
+            old = current.meta or Meta()
+            blocked = meta.blocked_by if "blocked_by" in given else old.blocked_by
+            if "add_blocked_by" in given:
+                blocked = old.blocked_by + tuple(
+                    d for d in meta.blocked_by if d not in old.blocked_by
+                )
+            items[index] = Item(
+                patch.content if "content" in given else current.content,
+                patch.status if "status" in given else current.status,
+                patch.active_form if "active_form" in given else current.active_form,
+                patch.phase,
+                patch.notes if "notes" in given else None,
+                "active_form" not in given,
+                patch.path,
+                patch.key,
+                meta=Meta(
+                    old.id or meta.id,
+                    meta.priority if "priority" in given else old.priority,
+                    blocked,
+                    meta.owner if "owner" in given else old.owner,
+                ),
+            )
+        return [item for item in items if item is not None]
+
     def _check_duplicates(self, items: Sequence[Item]) -> None:
         seen: set[str] = set()
         for item in items:
@@ -684,11 +755,13 @@ class Engine:
             seen.add(item.content)
 
     def _replace(self, items: Sequence[Item], summary: str | None) -> None:
+        from todocli.snapshot import rename_by_id, write_snapshot
+
+        rename_by_id(self.doc, items)
         wanted = {item.content for item in items}
         for node in self.doc.tasks():
-            if node.status.is_open and node.content not in wanted:
+            if node.status.is_open and node.content not in wanted | self.deleted:
                 self.dropped_open.append(node.content)
-        from todocli.snapshot import write_snapshot
 
         self.doc = write_snapshot(self.doc, items, summary)
         # The document may have been written anew: follow the numbered tasks by content.
@@ -729,6 +802,14 @@ def task_number(ref: str) -> int | None:
     if ref.strip()[:1] == "#" and digits.isascii() and digits.isdigit():
         return int(digits)
     return None
+
+
+def _waiting(doc: Document) -> set[TaskNode]:
+    """Tasks whose dependencies (``meta.blocked_by``, by id) are still open."""
+    open_ids = {n.meta.id for n in doc.tasks() if n.meta.id and n.status.is_open}
+    if not open_ids:
+        return set()
+    return {n for n in doc.tasks() if any(d in open_ids for d in n.meta.blocked_by)}
 
 
 def _finished(todo: TodoList) -> bool:

@@ -13,6 +13,7 @@ class Outcome:
         "logged_to",
         "notices",
         "params_input",
+        "request",
         "result",
         "rev",
         "session",
@@ -43,6 +44,7 @@ class Outcome:
         self.logged_to = logged_to
         self.notices = notices if notices is not None else []  # lines shown before the list
         self.warnings = warnings if warnings is not None else []  # about the file
+        self.request: object = None  # apply: the parsed input (dialects.Request)
 
     @property
     def failed(self) -> bool:

@@ -169,12 +169,18 @@ def plain(outcome: Outcome) -> str:
 
 
 def _task_json(task: Task) -> dict[str, Any]:
-    return {
+    data: dict[str, Any] = {
         "content": task.content,
         "status": task.status.value,
         "active_form": task.active_form,
         "notes": list(task.notes),
     }
+    meta = task.meta
+    if meta:  # kept from an agent's tool: its id first of all
+        data |= {"id": meta.id, "priority": meta.priority, "blocked_by": list(meta.blocked_by)}
+        if meta.owner:
+            data["owner"] = meta.owner
+    return data
 
 
 def flat_todos(todo: TodoList) -> list[dict[str, Any]]:

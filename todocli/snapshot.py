@@ -11,7 +11,7 @@ the task before them in the snapshot, in that task's style.
 from __future__ import annotations
 
 from todocli.markdown import Document, TaskNode, parse, render_canonical
-from todocli.model import DEFAULT_PHASE, Phase, Status, Task, TodoList, Value
+from todocli.model import DEFAULT_PHASE, Meta, Phase, Status, Task, TodoList, Value
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
@@ -25,8 +25,10 @@ class Item(Value):
         "active_form",
         "active_key",
         "content",
+        "given",
         "keep_active_form",
         "key",
+        "meta",
         "notes",
         "path",
         "phase",
@@ -44,6 +46,8 @@ class Item(Value):
         path: str = "",
         key: str = "content",
         active_key: str = "activeForm",
+        meta: Meta | None = None,
+        given: frozenset[str] | None = None,
     ) -> None:
         self.content = content
         self.status = status
@@ -54,6 +58,24 @@ class Item(Value):
         self.path = path  # where it came from in the input, e.g. "todos[2]"
         self.key = key  # the input's name for its text: content, title, step...
         self.active_key = active_key  # and for its active form
+        self.meta = meta  # id, priority, dependencies; None: keep what the task has
+        # For an update (a merge): the fields it gives; None for a whole item.
+        self.given = given
+
+    def with_meta(self, meta: Meta) -> Item:
+        """This item as a whole new task with this metadata."""
+        return Item(
+            self.content,
+            self.status,
+            self.active_form,
+            self.phase,
+            self.notes,
+            self.keep_active_form,
+            self.path,
+            self.key,
+            self.active_key,
+            meta,
+        )
 
     def at(self, key: str) -> str:
         """The JSON path of one of the item's fields ("" when it had no path)."""
@@ -71,6 +93,25 @@ def write_snapshot(doc: Document, items: Sequence[Item], summary: str | None) ->
     if summary is not None:
         doc.set_summary(summary)
     return doc
+
+
+def rename_by_id(doc: Document, items: Sequence[Item]) -> None:
+    """An item whose id a task already carries updates that task: when its text
+    changed, the task is renamed in place (marker, notes and position kept)."""
+    by_id = {node.meta.id: node for node in doc.tasks() if node.meta.id}
+    if not by_id:
+        return
+    wanted = {item.content for item in items}
+    for item in items:
+        task_id = item.meta.id if item.meta is not None else None
+        node = by_id.get(task_id) if task_id else None
+        if node is None or node.content == item.content:
+            continue
+        holder = doc.find(item.content)
+        if holder is not None and holder is not node and holder.content in wanted:
+            continue  # another task kept by this snapshot has that text
+        if holder is None:
+            doc.set_content(node, item.content)
 
 
 def _resolved_phases(doc: Document, items: Sequence[Item]) -> list[str]:
@@ -96,7 +137,11 @@ def _model(doc: Document, items: Sequence[Item], summary: str | None) -> TodoLis
         active = item.active_form
         if item.keep_active_form:
             active = node.active_form if node else None
-        phases.setdefault(name, []).append(Task(item.content, item.status, active, notes))
+        meta = item.meta if item.meta is not None else node.meta if node else None
+        task = Task(item.content, item.status, active, notes)
+        if meta is not None:
+            task.meta = meta
+        phases.setdefault(name, []).append(task)
     return TodoList(
         summary=doc.summary if summary is None else summary,
         phases=tuple(Phase(name, tuple(tasks)) for name, tasks in phases.items()),
@@ -156,16 +201,25 @@ def _insert(doc: Document, name: str, previous: TaskNode | None, item: Item) -> 
     notes = item.notes or ()
     active = None if item.keep_active_form else item.active_form
     if previous is not None:
-        return doc.insert_task_beside(previous, item.content, item.status, active, notes)
-    first = _first_in(doc, name)
-    if first is not None:
-        return doc.insert_task_beside(first, item.content, item.status, active, notes, before=True)
-    return doc.add_task(name, item.content, item.status, active, notes)
+        node = doc.insert_task_beside(previous, item.content, item.status, active, notes)
+    else:
+        first = _first_in(doc, name)
+        if first is not None:
+            node = doc.insert_task_beside(
+                first, item.content, item.status, active, notes, before=True
+            )
+        else:
+            node = doc.add_task(name, item.content, item.status, active, notes)
+    if item.meta is not None:
+        doc.set_meta(node, item.meta)
+    return node
 
 
 def _update(doc: Document, node: TaskNode, item: Item) -> None:
     doc.set_status(node, item.status)
     if not item.keep_active_form:
         doc.set_active_form(node, item.active_form)
+    if item.meta is not None:
+        doc.set_meta(node, item.meta)
     if item.notes is not None:
         doc.set_notes(node, item.notes)
