@@ -392,6 +392,15 @@ def apply_input(ctx: Context, data: bytes, markdown: bool) -> Outcome:
         outcome = run_batch(ctx, req.ops, params_input=req.params)
     outcome.warnings[:0] = req.warnings
     outcome.request = req
+    if ctx.options.json:
+        from todocli.replies import tool_of
+
+        params = req.params
+        tool = None
+        if req.hook is not None and isinstance(params, dict):
+            tool = params.get("tool_name")
+            params = params.get("tool_input")
+        outcome.reply_as = tool_of(req.dialect, params, tool if isinstance(tool, str) else None)
     return outcome
 
 

@@ -504,6 +504,11 @@ def _item(raw: object, path: str) -> Item:
     if note_from is not None:
         notes = (*(notes or ()), note_from)
     meta = _meta(raw, path) if {"id", "priority", "blockedBy"} & raw.keys() else None
+    # Which of the metadata the item gives: what it leaves out is kept from the
+    # task it names (Qwen: "preserve omitted dependencies for existing IDs").
+    given = frozenset(
+        f for f, k in (("priority", "priority"), ("blocked_by", "blockedBy")) if k in raw
+    )
     return Item(
         content=content,
         status=status,
@@ -515,6 +520,7 @@ def _item(raw: object, path: str) -> Item:
         key=key,
         active_key=active_key,
         meta=meta,
+        given=given,
     )
 
 

@@ -645,7 +645,7 @@ class Engine:
 
         if op.todos is None:
             raise OpFailure("Missing todos for write operation")
-        todos = self._merged(op.todos) if op.merge else op.todos
+        todos = self._merged(op.todos) if op.merge else self._kept_meta(op.todos)
         items: list[Item] = []
         for item in todos:
             content = self._content(item.content, item.at(item.key))
@@ -682,6 +682,31 @@ class Engine:
             what = "Only one task" if limit == 1 else f"At most {limit} tasks"
             raise OpFailure(f"{what} can be in_progress at a time (got {len(started)}: {names})")
         self._replace(items, self._summary(op))
+
+    def _kept_meta(self, items: Sequence[Item]) -> Sequence[Item]:
+        """Metadata an item leaves out is kept from the task it names (by id,
+        else by text): a priority or dependencies are not lost by omission."""
+        from todocli.model import Meta
+
+        if not any(item.meta is not None for item in items):
+            return items
+        by_id = {n.meta.id: n for n in self.doc.tasks() if n.meta.id}
+        out = []
+        for item in items:
+            meta = item.meta
+            if meta is not None and item.given is not None:
+                node = (by_id.get(meta.id) if meta.id else None) or self.doc.find(item.content)
+                if node is not None and node.meta:
+                    old = node.meta
+                    meta = Meta(
+                        meta.id or old.id,
+                        meta.priority if "priority" in item.given else old.priority,
+                        meta.blocked_by if "blocked_by" in item.given else old.blocked_by,
+                        old.owner,
+                    )
+                    item = item.with_meta(meta)
+            out.append(item)
+        return out
 
     def _merged(self, patches: Sequence[Item]) -> list[Item]:
         """The whole list after these updates: each names a task by id (else by

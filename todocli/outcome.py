@@ -13,6 +13,7 @@ class Outcome:
         "logged_to",
         "notices",
         "params_input",
+        "reply_as",
         "request",
         "result",
         "rev",
@@ -45,6 +46,7 @@ class Outcome:
         self.notices = notices if notices is not None else []  # lines shown before the list
         self.warnings = warnings if warnings is not None else []  # about the file
         self.request: object = None  # apply: the parsed input (dialects.Request)
+        self.reply_as: str | None = None  # the tool whose shape data.reply has
 
     @property
     def failed(self) -> bool:

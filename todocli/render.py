@@ -248,6 +248,11 @@ def envelope(outcome: Outcome) -> dict[str, Any]:
         "warnings": list(outcome.warnings),
         "error": error,
     }
+    if outcome.reply_as is not None:
+        from todocli.replies import reply
+
+        data["data"]["reply"] = reply(outcome.reply_as, todo)
+        data["data"]["reply_tool"] = outcome.reply_as
     if todo.tasks():
         data["instructions"] = INSTRUCTIONS
     return data
