@@ -356,9 +356,10 @@ class Document:
         head, tail = body[: task.text_pos], body[task.text_pos :]
         cut = tail.rfind("<!--") if task.active_form is not None or task.meta else len(tail)
         text = tail[:cut].rstrip(" \t")
-        if text.strip() != task.content or text != text.lstrip(" \t"):
+        lead = len(text) - len(text.lstrip(" \t"))
+        if text[lead:] != task.content:
             return False
-        task.lines[task.text_line] = head + content + tail[len(text) :] + eol
+        task.lines[task.text_line] = head + text[:lead] + content + tail[len(text) :] + eol
         if self.index.get(task.content) is task:
             del self.index[task.content]
         task.content = content

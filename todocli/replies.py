@@ -337,17 +337,18 @@ def tool_of(dialect: str, params: object, tool_name: str | None = None) -> str:
     if not isinstance(first, dict):
         return "claude"
     keys = set(first)
-    status = str(first.get("status", "")).lower()
+    assert isinstance(todos, list)
+    statuses = {str(t.get("status", "")).lower() for t in todos if isinstance(t, dict)}
     if "description" in keys and "content" not in keys:
         return "gemini"
     if "title" in keys:
         return "kimi"
     if "active_form" in keys:
         return "crush"
-    if "blockedBy" in keys or ("id" in keys and status in ("pending", "in_progress")):
-        return "qwen" if "priority" not in keys else "claude"
-    if status in ("todo", "in-progress") or ("id" in keys and "priority" not in keys):
+    if statuses & {"todo", "in-progress"}:
         return "amp"
-    if "priority" in keys and "id" not in keys:
-        return "opencode"
+    if "priority" in keys:
+        return "opencode" if "id" not in keys else "claude"
+    if "id" in keys:
+        return "qwen"
     return "claude"
