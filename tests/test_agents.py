@@ -178,6 +178,14 @@ def test_cursor_todo_write_merge_updates_by_id(todo: Todo) -> None:
     assert 'No task has id "nope"' in missing["error"]["message"]
 
 
+def test_id_only_items_update_only_the_tasks_they_name(todo: Todo) -> None:
+    first, *_ = calls("qwen-todo-write")
+    apply(todo, first)
+    data = apply(todo, {"todos": [{"id": "1", "status": "completed"}]})
+    assert [s for _, s in tasks(data)] == ["completed", "pending", "pending", "pending"]
+    assert len(data["data"]["todos"]) == 4
+
+
 def test_vscode_manage_todo_list(todo: Todo) -> None:
     """microsoft/vscode .../manageTodoListTool.ts@01272b92 and @91f89d9c."""
     first, second, read, older, _ = calls("vscode-manage-todo-list")
@@ -321,6 +329,9 @@ def test_augment_task_tools(todo: Todo) -> None:
     data = apply(todo, add)
     assert [t["id"] for t in data["data"]["todos"]] == ["1", "2", "3", "4"]
     assert data["data"]["todos"][0]["notes"] == ["Find the format switch in export.py"]
+    more = {"tasks": [{"name": "Extra", "description": "d", "state": "IN_PROGRESS"}]}
+    extra = apply(todo, more, "-s", "augment-state")
+    assert tasks(extra) == [("Extra", "in_progress")]
     # update_tasks names tasks by the ids todocli gave them (Augment's own are its UUIDs)
     ours = {
         "tasks": [{"task_id": "1", "state": "COMPLETE"}, {"task_id": "2", "state": "IN_PROGRESS"}]

@@ -152,12 +152,23 @@ def detect(value: dict[str, Any], tool: str | None = None) -> Parsed | None:
         if tasks and all(isinstance(t, dict) and "task_id" in t for t in tasks):
             patches = [_patch(raw, f"tasks[{i}]") for i, raw in enumerate(tasks)]
             return Parsed("augment", patches, merge=True)
-        items = _snapshot_items(tasks, "tasks")
+        warnings = []
+        bodies = []
+        for i, raw in enumerate(tasks):
+            body = dict(raw) if isinstance(raw, dict) else raw
+            if isinstance(body, dict):
+                if "state" in body:
+                    body["status"] = body.pop("state")
+                for key in ("parent_task_id", "after_task_id"):
+                    if body.pop(key, None) is not None:
+                        warnings.append(f"tasks[{i}].{key}: todocli keeps a flat list; ignored")
+            bodies.append(body)
+        items = _snapshot_items(bodies, "tasks")
         added = []
         for item in items:
             given = frozenset({"content", "status", "notes", "new_id"})
             added.append(_with(item, given=given))
-        return Parsed("augment", added, merge=True)
+        return Parsed("augment", added, merge=True, warnings=warnings)
     if isinstance(value.get("todos"), str):  # Roo, Droid, Kilo: one string
         text = value["todos"]
         _only(value, {"todos"}, "todos")
@@ -173,6 +184,16 @@ def detect(value: dict[str, Any], tool: str | None = None) -> Parsed | None:
         words = ("[pending]", "[in_progress]", "[completed]")
         dialect = "droid" if any(w in text for w in words) else "roo"
         return _lines(text, "todos", ROO, dialect)
+    todos = value.get("todos")
+    texts = ("content", "title", "subject", "name", "text", "step", "description")
+    if (
+        isinstance(todos, list)
+        and todos
+        and keys <= {"todos", "summary"}
+        and all(isinstance(t, dict) and "id" in t and not any(k in t for k in texts) for t in todos)
+    ):  # id-only items: they update only the tasks they name
+        patches = [_patch(raw, f"todos[{i}]") for i, raw in enumerate(todos)]
+        return Parsed("snapshot", patches, _string(value, "summary"), merge=True)
     return None  # todocli's own shapes (and the agents' "todos" arrays)
 
 
