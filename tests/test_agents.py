@@ -239,6 +239,25 @@ def test_roo_update_todo_list_reads_its_own_markers(todo: Todo) -> None:
     assert tasks(apply(todo, {"todos": fine}))[:2] == [(READ, "completed"), (ADD, "in_progress")]
 
 
+def test_a_drop_warning_in_the_text_is_in_json_warnings_too(todo: Todo) -> None:
+    first, *_ = calls("codex-update-plan")
+    apply(todo, first)
+    data = apply(todo, {"plan": first["plan"][:2]})
+    assert data["changes"]["dropped_open"] == [TESTS, README_]
+    assert any(
+        w.startswith("Warning: this snapshot dropped 2 open tasks") for w in data["warnings"]
+    )
+
+
+def test_lines_of_a_checklist_string_that_are_not_items_are_warned_about(todo: Todo) -> None:
+    data = apply(todo, {"todos": "[x] a\nnot an item\n[?] b"})
+    assert tasks(data) == [("a", "completed"), ("b", "pending")]
+    assert data["warnings"] == [
+        "todos: line 2 is not a checklist item, ignored: not an item",
+        "todos: line 3: unknown status marker, read as pending",
+    ]
+
+
 def test_roo_lines_sent_as_markdown_never_empty_the_list(todo: Todo) -> None:
     first, _ = calls("roo-update-todo-list")
     apply(todo, first)

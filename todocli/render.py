@@ -245,7 +245,7 @@ def envelope(outcome: Outcome) -> dict[str, Any]:
             "rev": outcome.rev,
             "params_input": outcome.params_input,
         },
-        "warnings": list(outcome.warnings),
+        "warnings": list(outcome.warnings) + _change_warnings(outcome),
         "error": error,
     }
     if outcome.reply_as is not None:
@@ -256,6 +256,18 @@ def envelope(outcome: Outcome) -> dict[str, Any]:
     if todo.tasks():
         data["instructions"] = INSTRUCTIONS
     return data
+
+
+def _change_warnings(outcome: Outcome) -> list[str]:
+    """The text's warnings about this write (open tasks dropped, hand edits found or
+    overridden), so that a script reading only ``warnings`` sees every one."""
+    if outcome.result is None:
+        return []
+    return [
+        line
+        for line in change_lines(outcome)
+        if line.startswith(("Warning: ", "Note: the file was edited by hand"))
+    ]
 
 
 def _status_in(todo: TodoList, content: str, result: Result | None) -> bool:
