@@ -141,6 +141,9 @@ def test_qwen_todo_write_keeps_ids_and_omitted_dependencies(todo: Todo) -> None:
     before = (Path(todo("path").out.strip())).read_text()
     data = apply(todo, {"todos": renamed})  # the same id: renamed in place, not dropped
     assert data["changes"]["dropped_open"] == []
+    assert data["changes"]["renamed"] == [{"from": README_, "to": "Update the docs"}]
+    assert "Renamed: Update the README -> Update the docs\n" in data["text"]
+    assert "Added:" not in data["text"]
     after = Path(todo("path").out.strip()).read_text()
     assert after == before.replace("Update the README", "Update the docs")
     assert apply(todo, clear)["data"]["todos"] == []

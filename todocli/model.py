@@ -290,27 +290,35 @@ class StatusChange(Value):
 
 
 class Diff(Value):
-    """What differs between two lists, task by task (content is identity)."""
+    """What differs between two lists, task by task (content is identity, except
+    for the tasks ``renamed`` names: (old text, new text) pairs matched by id)."""
 
-    __slots__ = ("added", "changed", "removed")
+    __slots__ = ("added", "changed", "removed", "renamed")
 
     def __init__(
         self,
         added: tuple[str, ...] = (),
         removed: tuple[str, ...] = (),
         changed: tuple[StatusChange, ...] = (),
+        renamed: tuple[tuple[str, str], ...] = (),
     ) -> None:
         self.added = added
         self.removed = removed
         self.changed = changed
+        self.renamed = renamed
 
     def __bool__(self) -> bool:
-        return bool(self.added or self.removed or self.changed)
+        return bool(self.added or self.removed or self.changed or self.renamed)
 
     @classmethod
-    def between(cls, old: TodoList, new: TodoList) -> Diff:
+    def between(
+        cls, old: TodoList, new: TodoList, renamed: tuple[tuple[str, str], ...] = ()
+    ) -> Diff:
         before = {t.content: t for _, t in old.tasks()}
         after = {t.content: t for _, t in new.tasks()}
+        for was, now in renamed:
+            if was in before and now in after:
+                before[now] = before.pop(was)
         return cls(
             added=tuple(c for c in after if c not in before),
             removed=tuple(c for c in before if c not in after),
@@ -319,6 +327,7 @@ class Diff(Value):
                 for c, t in after.items()
                 if c in before and before[c].status is not t.status
             ),
+            renamed=renamed,
         )
 
 

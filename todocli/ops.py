@@ -187,6 +187,7 @@ class Engine:
         self.active = {t: None for t in tasks if t.status is Status.IN_PROGRESS}
         self.dropped_open: list[str] = []
         self.deleted: set[str] = set()  # tasks an update removed on purpose
+        self.renamed: list[tuple[str, str]] = []  # (old, new) texts of tasks renamed by id
         self.structural = False  # whether lines were added, moved or removed
 
     # -- the batch -----------------------------------------------------------------
@@ -273,7 +274,7 @@ class Engine:
                         ops, partial=partial, baseline=baseline, wipe=wipe, expired=expired
                     )
                 new = self.doc.model()
-        diff = Diff.between(old, new if not wiped else completed or new)
+        diff = Diff.between(old, new if not wiped else completed or new, tuple(self.renamed))
         overridden = _overridden(hand_edit, old, new) if hand_edit else ()
         result = Result(
             old=old,
@@ -782,7 +783,12 @@ class Engine:
     def _replace(self, items: Sequence[Item], summary: str | None) -> None:
         from todocli.snapshot import rename_by_id, write_snapshot
 
-        rename_by_id(self.doc, items)
+        for was, now in rename_by_id(self.doc, items):
+            first = next((i for i, (_, n) in enumerate(self.renamed) if n == was), None)
+            if first is None:
+                self.renamed.append((was, now))
+            else:  # renamed twice in one batch: from the first text to the last
+                self.renamed[first] = (self.renamed[first][0], now)
         wanted = {item.content for item in items}
         for node in self.doc.tasks():
             if node.status.is_open and node.content not in wanted | self.deleted:

@@ -67,6 +67,9 @@ def change_lines(outcome: Outcome) -> list[str]:
     for status, label in labels:
         if by.get(status):
             lines.append(f"{label}: {_names(by[status])}")
+    if result.diff.renamed:
+        pairs = "; ".join(f"{safe(a)} -> {safe(b)}" for a, b in result.diff.renamed)
+        lines.append(f"Renamed: {pairs}")
     if result.diff.added:
         lines.append(f"Added: {_names(result.diff.added)}")
     if result.diff.removed:
@@ -235,6 +238,7 @@ def envelope(outcome: Outcome) -> dict[str, Any]:
             ]
             + [c for c in (result.diff.added if result else ()) if _status_in(todo, c, result)],
             "dropped_open": list(result.dropped_open) if result else [],
+            "renamed": [{"from": a, "to": b} for a, b in result.diff.renamed] if result else [],
             "hand_edit": _hand_edit_json(result),
             "wiped_on_all_completed": bool(result and result.wiped),
             "logged_to": outcome.logged_to,

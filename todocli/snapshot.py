@@ -95,12 +95,14 @@ def write_snapshot(doc: Document, items: Sequence[Item], summary: str | None) ->
     return doc
 
 
-def rename_by_id(doc: Document, items: Sequence[Item]) -> None:
+def rename_by_id(doc: Document, items: Sequence[Item]) -> list[tuple[str, str]]:
     """An item whose id a task already carries updates that task: when its text
-    changed, the task is renamed in place (marker, notes and position kept)."""
+    changed, the task is renamed in place (marker, notes and position kept).
+    Returns the (old text, new text) of each task renamed."""
+    renamed: list[tuple[str, str]] = []
     by_id = {node.meta.id: node for node in doc.tasks() if node.meta.id}
     if not by_id:
-        return
+        return renamed
     wanted = {item.content for item in items}
     for item in items:
         task_id = item.meta.id if item.meta is not None else None
@@ -111,7 +113,10 @@ def rename_by_id(doc: Document, items: Sequence[Item]) -> None:
         if holder is not None and holder is not node and holder.content in wanted:
             continue  # another task kept by this snapshot has that text
         if holder is None:
-            doc.set_content(node, item.content)
+            was = node.content
+            if doc.set_content(node, item.content):
+                renamed.append((was, item.content))
+    return renamed
 
 
 def _resolved_phases(doc: Document, items: Sequence[Item]) -> list[str]:
