@@ -181,6 +181,24 @@ def test_cursor_todo_write_merge_updates_by_id(todo: Todo) -> None:
     assert 'No task has id "nope"' in missing["error"]["message"]
 
 
+def test_equal_texts_with_distinct_ids_are_two_tasks(todo: Todo) -> None:
+    payload = {
+        "todos": [
+            {"id": "1", "content": "Run tests", "status": "completed"},
+            {"id": "2", "content": "Run tests", "status": "in_progress"},
+        ]
+    }
+    assert tasks(apply(todo, payload)) == [("Run tests", "completed"), ("Run tests", "in_progress")]
+    payload["todos"][1]["status"] = "completed"
+    payload["todos"].append({"id": "3", "content": "Ship", "status": "in_progress"})
+    data = apply(todo, payload)
+    assert [t["id"] for t in data["data"]["todos"]] == ["1", "2", "3"]
+    assert [s for _, s in tasks(data)] == ["completed", "completed", "in_progress"]
+    same = apply(todo, {"todos": [{"content": "a"}, {"content": "a"}]})
+    assert same["exit"] == 1  # without ids, one text is one task
+    assert 'Duplicate task "a"' in same["error"]["message"]
+
+
 def test_id_only_items_update_only_the_tasks_they_name(todo: Todo) -> None:
     first, *_ = calls("qwen-todo-write")
     apply(todo, first)

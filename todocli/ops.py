@@ -696,7 +696,11 @@ class Engine:
         for item in items:
             meta = item.meta
             if meta is not None and item.given is not None:
-                node = (by_id.get(meta.id) if meta.id else None) or self.doc.find(item.content)
+                node = by_id.get(meta.id) if meta.id else None
+                if node is None:
+                    node = self.doc.find(item.content)
+                    if node is not None and node.meta.id not in (None, meta.id):
+                        node = None  # the same text, but another task
                 if node is not None and node.meta:
                     old = node.meta
                     meta = Meta(
@@ -774,11 +778,14 @@ class Engine:
         return [item for item in items if item is not None]
 
     def _check_duplicates(self, items: Sequence[Item]) -> None:
-        seen: set[str] = set()
+        """Texts are unique, but for tasks told apart by distinct ids."""
+        seen: dict[str, set[str | None]] = {}
         for item in items:
-            if item.content in seen:
+            task_id = item.meta.id if item.meta is not None else None
+            ids = seen.setdefault(item.content, set())
+            if ids and (task_id is None or task_id in ids or None in ids):
                 raise OpFailure(f'Duplicate task "{item.content}"', path=item.at(item.key))
-            seen.add(item.content)
+            ids.add(task_id)
 
     def _replace(self, items: Sequence[Item], summary: str | None) -> None:
         from todocli.snapshot import rename_by_id, write_snapshot

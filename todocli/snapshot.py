@@ -103,29 +103,55 @@ def rename_by_id(doc: Document, items: Sequence[Item]) -> list[tuple[str, str]]:
     by_id = {node.meta.id: node for node in doc.tasks() if node.meta.id}
     if not by_id:
         return renamed
-    wanted = {item.content for item in items}
     for item in items:
         task_id = item.meta.id if item.meta is not None else None
         node = by_id.get(task_id) if task_id else None
         if node is None or node.content == item.content:
             continue
         holder = doc.find(item.content)
-        if holder is not None and holder is not node and holder.content in wanted:
-            continue  # another task kept by this snapshot has that text
-        if holder is None:
+        if holder is not None and holder is not node and not holder.meta.id:
+            continue  # another task, without an id, has that text: it is that one
+        if holder is None or holder.meta.id != task_id:
             was = node.content
             if doc.set_content(node, item.content):
                 renamed.append((was, item.content))
     return renamed
 
 
-def _resolved_phases(doc: Document, items: Sequence[Item]) -> list[str]:
+def matches(doc: Document, items: Sequence[Item]) -> list[TaskNode | None]:
+    """The task each item is: the one with its id, else the one with its text
+    (unless that task has another id); None for a new task. Two items with the
+    same text and distinct ids are two tasks."""
+    by_id: dict[str, TaskNode] = {}
+    for task in doc.tasks():
+        if task.meta.id:
+            by_id.setdefault(task.meta.id, task)
+    node: TaskNode | None
+    out: list[TaskNode | None] = []
+    taken: set[TaskNode] = set()
+    for item in items:
+        task_id = item.meta.id if item.meta is not None else None
+        node = by_id.get(task_id) if task_id else None
+        if node is None:
+            node = doc.find(item.content)
+            if node is not None and task_id and node.meta.id and node.meta.id != task_id:
+                node = None
+        if node is not None and node in taken:
+            node = None
+        if node is not None:
+            taken.add(node)
+        out.append(node)
+    return out
+
+
+def _resolved_phases(
+    doc: Document, items: Sequence[Item], found: list[TaskNode | None]
+) -> list[str]:
     """The phase each item goes to: its own, else the phase it is in, else that of
     the item before it, else the list's first phase."""
     names: list[str] = []
     previous = doc.phases[0].name if doc.phases else DEFAULT_PHASE
-    for item in items:
-        node = doc.find(item.content)
+    for item, node in zip(items, found, strict=True):
         name = item.phase or (node.phase.name if node and node.phase else None) or previous
         names.append(name)
         previous = name
@@ -134,8 +160,8 @@ def _resolved_phases(doc: Document, items: Sequence[Item]) -> list[str]:
 
 def _model(doc: Document, items: Sequence[Item], summary: str | None) -> TodoList:
     phases: dict[str, list[Task]] = {}
-    for item, name in zip(items, _resolved_phases(doc, items), strict=True):
-        node = doc.find(item.content)
+    found = matches(doc, items)
+    for item, name, node in zip(items, _resolved_phases(doc, items, found), found, strict=True):
         notes = item.notes
         if notes is None:
             notes = tuple(node.notes) if node else ()
@@ -154,22 +180,22 @@ def _model(doc: Document, items: Sequence[Item], summary: str | None) -> TodoLis
 
 
 def _reconcile(doc: Document, items: Sequence[Item]) -> None:
-    names = _resolved_phases(doc, items)
-    wanted = {item.content for item in items}
+    matched = matches(doc, items)
+    names = _resolved_phases(doc, items, matched)
+    kept = {node for node in matched if node is not None}
     old_headings = [p.heading for p in doc.phases if p.heading is not None]
-    for node in list(doc.tasks()):
-        if node.content not in wanted or doc.index.get(node.content) is not node:
-            doc.remove_task(node, drop_heading=False)
-    position = {node: i for i, node in enumerate(doc.tasks())}
+    for task in list(doc.tasks()):
+        if task not in kept:
+            doc.remove_task(task, drop_heading=False)
+    position = {task: i for i, task in enumerate(doc.tasks())}
 
-    groups: dict[str, list[Item]] = {}
-    for item, name in zip(items, names, strict=True):
-        groups.setdefault(name, []).append(item)
+    groups: dict[str, list[tuple[Item, TaskNode | None]]] = {}
+    for item, name, match in zip(items, names, matched, strict=True):
+        groups.setdefault(name, []).append((item, match))
     for name, members in groups.items():
         previous: TaskNode | None = None
         furthest = -1  # the latest original position among tasks placed so far
-        for item in members:
-            found = doc.find(item.content)
+        for item, found in members:
             if found is None:
                 node = _insert(doc, name, previous, item)
             else:
