@@ -438,6 +438,13 @@ def test_an_unknown_key_names_the_nearest_shape(todo: Todo) -> None:
     assert 'did you mean "status"?' in item["error"]["message"]
 
 
+def test_metadata_has_limits_too(todo: Todo) -> None:
+    data = apply(todo, {"todos": [{"content": "a", "id": "x" * 501}]})
+    assert (data["exit"], data["error"]["message"]) == (1, "todos[0].id: over 500 bytes")
+    data = apply(todo, {"todos": [{"content": "a", "priority": "p" * 501}]})
+    assert data["error"]["message"] == "todos[0].priority: over 500 bytes"
+
+
 def test_the_metadata_comment_round_trips_and_hides_in_markdown() -> None:
     text = (
         "- [ ] A <!-- id: 3; priority: high; blocked-by: 1, x%2Cy; active: Doing; it -->\n"
@@ -578,7 +585,7 @@ EXPRESSIBLE = dict.fromkeys(TOOLS, BASIC) | {
 }
 
 
-@pytest.mark.parametrize("tool", sorted(set(TOOLS) - {"claude-tasks"}))
+@pytest.mark.parametrize("tool", sorted(TOOLS))
 @settings(
     max_examples=15,
     deadline=None,

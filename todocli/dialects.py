@@ -535,9 +535,13 @@ def _meta(raw: dict[str, Any], path: str) -> Meta:
         if len(task_id.encode("utf-8")) > 500:
             raise InputError(f"{path}.id: over 500 bytes")
     priority = _opt_str(raw, "priority", path)
+    if priority is not None and len(priority.encode("utf-8")) > 500:
+        raise InputError(f"{path}.priority: over 500 bytes")
     blocked: tuple[str, ...] = ()
     if raw.get("blockedBy") is not None:
         blocked = _str_list(raw["blockedBy"], f"{path}.blockedBy")
+        if len(blocked) > 100 or any(len(d.encode("utf-8")) > 500 for d in blocked):
+            raise InputError(f"{path}.blockedBy: at most 100 ids of at most 500 bytes")
     return Meta(task_id or None, priority or None, blocked)
 
 
