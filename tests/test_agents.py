@@ -320,8 +320,11 @@ def test_goose_todo_write_free_text(todo: Todo) -> None:
     """block/goose crates/goose/src/agents/platform_extensions/todo.rs@08dc4786."""
     first, second = calls("goose-todo-write")
     apply(todo, first)
-    data = apply(todo, second)  # a notes line beside the checklist is not an error
+    data = apply(todo, second)  # a notes line beside the checklist: not kept, and said so
     assert data["exit"] == 0
+    assert data["warnings"] == [
+        "content: line 7 is not a checklist item, ignored: Notes: keep the text output unchanged."
+    ]
     assert (READ, "completed") in tasks(data)
     assert len(tasks(data)) == 5
 
@@ -428,6 +431,13 @@ def test_oh_my_pi_ops(todo: Todo) -> None:
 def test_every_tools_status_words_in_any_case(todo: Todo, word: str, status: str) -> None:
     data = apply(todo, {"todos": [{"content": "a", "status": word}]}, "--keep")
     assert tasks(data) == [("a", status)]
+
+
+def test_unknown_tools_are_usage_errors(todo: Todo) -> None:
+    assert todo("show", "--as", "nope").code == 2
+    run = todo("schema", "nope")
+    assert run.code == 2
+    assert "copilot" in run.err
 
 
 def test_an_unknown_key_names_the_nearest_shape(todo: Todo) -> None:

@@ -143,7 +143,7 @@ def detect(value: dict[str, Any], tool: str | None = None) -> Parsed | None:
             return _augment_tree(text)
         return _lines(text, "markdown", CONTINUE, "continue")
     if keys == {"content"} and isinstance(value["content"], str):  # Goose todo_write
-        return _lines(value["content"], "content", CHECKLIST, "goose", free=True)
+        return _lines(value["content"], "content", CHECKLIST, "goose")
     if "tasks" in keys:  # Augment add_tasks / update_tasks
         _only(value, {"tasks"}, "add_tasks")
         tasks = value["tasks"]
@@ -310,11 +310,9 @@ def _task_update(value: dict[str, Any]) -> Parsed:
     return Parsed("claude-tasks", patches, merge=True)
 
 
-def _lines(
-    text: str, key: str, markers: dict[str, Status], dialect: str, free: bool = False
-) -> Parsed:
+def _lines(text: str, key: str, markers: dict[str, Status], dialect: str) -> Parsed:
     """A checklist in a string, read with its tool's markers: one task a line.
-    Lines that hold no item are reported (a free-text tool's notes are not)."""
+    Lines that hold no item are not kept, and each is reported as a warning."""
     from todocli.snapshot import Item
 
     items: list[Item] = []
@@ -329,8 +327,7 @@ def _lines(
             continue
         found = _checklist_line(line, markers)
         if found is None:
-            if not free:
-                warnings.append(f"{key}: line {n} is not a checklist item, ignored: {line[:60]}")
+            warnings.append(f"{key}: line {n} is not a checklist item, ignored: {line[:60]}")
             continue
         status, content = found
         if status is None:
