@@ -35,7 +35,7 @@ _todo() {
                 ((i++)) ;;
             --session=*|--file=*|--home=*|-s?*)
                 _todo_scope+=("$word") ;;
-            --base|--every|--if-rev|--input|--memory-dir|--note|--older-than|--phase|--reason|--summary|-e|-i|-n|-p|-r)
+            --as|--base|--every|--if-rev|--input|--memory-dir|--note|--older-than|--phase|--reason|--summary|-e|-i|-n|-p|-r)
                 ((i++)) ;;
             -*) ;;
             *) [[ -z "$cmd" ]] && cmd="$word" ;;
@@ -60,10 +60,10 @@ _todo() {
         return
     fi
     case "$cmd" in
-        show) opts="--all -a" ;;
+        show) opts="--all -a --as" ;;
         init) opts="--phase -p --summary" ;;
         add) opts="--phase -p" ;;
-        ls) opts="--all -a" ;;
+        ls) opts="--all -a --as" ;;
         a) opts="--phase -p" ;;
         start) opts="" ;;
         done) opts="--phase -p --all -a --note -n" ;;

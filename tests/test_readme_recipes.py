@@ -109,3 +109,43 @@ def test_the_prompt_hook_prints_a_reminder_every_third_prompt(env: dict[str, str
     assert [o.returncode for o in outs] == [0, 0, 0]
     assert [o.stdout for o in outs][:2] == ["", ""]
     assert outs[2].stdout.startswith("<reminder>Update your todos.</reminder>\n")
+
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "agents" / "hooks"
+
+
+@pytest.mark.parametrize(
+    ("heading", "event", "fixture"),
+    [
+        ("### Hooks for the agent's own todo tool (Claude Code)", "PostToolUse",
+         "claude-code-posttooluse-todowrite"),
+        ("### Hooks for the agent's own todo tool (Gemini CLI)", "AfterTool",
+         "gemini-aftertool-write-todos"),
+    ],
+)  # fmt: skip
+def test_the_todo_tool_hook_records_the_agents_list_and_reports_hand_edits(
+    env: dict[str, str], heading: str, event: str, fixture: str
+) -> None:
+    config = json.loads(block_after(heading, "json"))
+    (entry,) = config["hooks"][event]
+    command = entry["hooks"][0]["command"]
+    envelope = json.loads((FIXTURES / f"{fixture}.json").read_text())["stdin"]
+    assert re.fullmatch(entry["matcher"], envelope["tool_name"])
+    first = subprocess.run(
+        ["sh", "-c", command], input=json.dumps(envelope), env=env, capture_output=True, text=True
+    )
+    assert (first.returncode, first.stdout) == (0, "")
+    session = envelope["session_id"]
+    path = subprocess.run(
+        ["todo", "-s", session, "path"], env=env, capture_output=True, text=True
+    ).stdout.strip()
+    text = Path(path).read_text()
+    assert "- [/] Add the --json flag to export" in text
+    Path(path).write_text(text + "- [ ] Added by hand\n")
+    second = subprocess.run(
+        ["sh", "-c", command], input=json.dumps(envelope), env=env, capture_output=True, text=True
+    )
+    assert second.returncode == 0
+    reply = json.loads(second.stdout)["hookSpecificOutput"]
+    assert reply["hookEventName"] == event
+    assert "Added by hand" in reply["additionalContext"]

@@ -11,7 +11,7 @@ task item the line belongs to. It never changes a line.
 
 from __future__ import annotations
 
-from todocli.model import MARKER_STATUS, Status
+from todocli.model import MARKER_STATUS, NO_META, Meta, Status
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
@@ -383,19 +383,112 @@ def simple_task_at(text: str) -> bool:
     return marker is not None and not is_blank(text[2 + marker[2] :])
 
 
+# The trailing metadata comment of a task line (SPEC 3): ``<!-- active: Doing X -->``
+# as before, or fields in a fixed order with the active form last, e.g.
+# ``<!-- id: 3; priority: high; blocked-by: 1, 2; owner: a; active: Doing X -->``.
+# Field values other than the active form are percent-encoded where they hold
+# ``%``, ``;``, ``,``, ``<``, ``>`` or white space, so a value never ends the field or the
+# comment; the active form, last, is free text (it may not hold ``<!--``/``-->``).
+# A trailing comment of any other shape stays part of the task's text.
+META_KEYS = ("id", "priority", "blocked-by", "owner")
+_META_RE: re.Pattern[str] | None = None
+
+
 def split_active(text: str) -> tuple[str, str | None]:
-    """Split a task's text into its content and the ``<!-- active: ... -->`` form."""
+    """Split a task's text into its content and its active form."""
+    content, active, _ = split_meta(text)
+    return content, active
+
+
+def split_meta(text: str) -> tuple[str, str | None, Meta]:
+    """Split a task's text into its content, active form and metadata."""
     if "<!--" not in text:
-        return text.strip(), None
-    global _ACTIVE_RE
-    if _ACTIVE_RE is None:
+        return text.strip(), None, NO_META
+    global _ACTIVE_RE, _META_RE
+    if _ACTIVE_RE is None or _META_RE is None:
         import re
 
         _ACTIVE_RE = re.compile(r"[ \t]*<!--[ \t]*active:(.*?)-->[ \t]*$")
+        field = r"(?:id|priority|blocked-by|owner):[^;<>]*?"
+        _META_RE = re.compile(
+            rf"[ \t]*<!--[ \t]*((?:{field};[ \t]*)*(?:{field}|active:.*?))[ \t]*-->[ \t]*$"
+        )
     m = _ACTIVE_RE.search(text)
+    if m is not None:
+        return text[: m.start()].strip(), m.group(1).strip(), NO_META
+    m = _META_RE.search(text)
     if m is None:
-        return text.strip(), None
-    return text[: m.start()].strip(), m.group(1).strip()
+        return text.strip(), None, NO_META
+    fields: dict[str, str] = {}
+    active = None
+    for part in m.group(1).split(";"):
+        key, _, value = part.partition(":")
+        key = key.strip()
+        if key == "active":  # the last field: the rest, ";" included
+            active = m.group(1).split("active:", 1)[1].strip()
+            break
+        if key in fields:  # a field given twice: not a comment this tool wrote
+            return text.strip(), None, NO_META
+        fields[key] = value.strip()
+    meta = Meta(
+        id=_decode(fields["id"]) if fields.get("id") else None,
+        priority=_decode(fields["priority"]) if fields.get("priority") else None,
+        blocked_by=tuple(
+            _decode(v.strip()) for v in fields.get("blocked-by", "").split(",") if v.strip()
+        ),
+        owner=_decode(fields["owner"]) if fields.get("owner") else None,
+    )
+    return text[: m.start()].strip(), active, meta
+
+
+def meta_comment(active: str | None, meta: Meta) -> str:
+    """The trailing comment for this active form and metadata, with the space
+    before it; empty when there is neither."""
+    if not meta:
+        return "" if active is None else f" <!-- active: {active} -->"
+    parts = []
+    if meta.id:
+        parts.append(f"id: {_encode(meta.id)}")
+    if meta.priority:
+        parts.append(f"priority: {_encode(meta.priority)}")
+    if meta.blocked_by:
+        parts.append("blocked-by: " + ", ".join(_encode(d) for d in meta.blocked_by))
+    if meta.owner:
+        parts.append(f"owner: {_encode(meta.owner)}")
+    if active is not None:
+        parts.append(f"active: {active}")
+    return " <!-- " + "; ".join(parts) + " -->"
+
+
+def _encode(value: str) -> str:
+    out = []
+    for ch in value:
+        if ch in "%;,<>" or ch.isspace() or not ch.isprintable():
+            out.append("".join(f"%{b:02X}" for b in ch.encode("utf-8", "surrogatepass")))
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _decode(value: str) -> str:
+    """Undo ``_encode``: ``%XX`` runs are UTF-8 bytes; a ``%`` not followed by two
+    hex digits (a hand edit) stays as it is."""
+    if "%" not in value:
+        return value
+    out = bytearray()
+    i = 0
+    while i < len(value):
+        hex_pair = value[i + 1 : i + 3]
+        if value[i] == "%" and len(hex_pair) == 2 and all(c in _HEX for c in hex_pair):
+            out.append(int(hex_pair, 16))
+            i += 3
+        else:
+            out += value[i].encode("utf-8")
+            i += 1
+    return out.decode("utf-8", "replace")
+
+
+_HEX = frozenset("0123456789abcdefABCDEF")
 
 
 def heading_text(raw: str) -> str:

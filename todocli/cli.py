@@ -124,9 +124,30 @@ AllOpt = Annotated[bool, typer.Option("--all", "-a", help="Every task.")]
 @app.command()
 def show(
     all_: Annotated[bool, typer.Option("--all", "-a", help="Do not collapse long phases.")] = False,
+    as_: Annotated[
+        str | None,
+        typer.Option(
+            "--as",
+            help="Print the list in an agent tool's own shape (claude, codex, copilot, ...).",
+        ),
+    ] = None,
 ) -> None:
     """Show the list."""
-    finish(commands.show(Context(_options)), _options, show_all=all_)
+    outcome = commands.show(Context(_options))
+    if as_ is not None:
+        from todocli.replies import TOOLS
+
+        if as_ not in TOOLS:
+            raise UsageError(f"todo show --as: unknown tool {as_!r} (use {', '.join(TOOLS)})")
+        outcome.reply_as = as_
+        if not _options.json:
+            import json
+
+            from todocli.replies import reply
+
+            write(json.dumps(reply(as_, outcome.todo), ensure_ascii=False, indent=2) + "\n")
+            return
+    finish(outcome, _options, show_all=all_)
 
 
 @app.command()
@@ -257,15 +278,23 @@ def remind(
 
 @app.command()
 def schema(
-    kind: Annotated[str | None, typer.Argument(help="ops or snapshot (default: either).")] = None,
+    kind: Annotated[
+        str | None,
+        typer.Argument(help="ops, snapshot, or an agent's tool: claude, codex, copilot, ..."),
+    ] = None,
 ) -> None:
     """Print the JSON Schema of apply's input (draft 2020-12)."""
     import json
 
+    from todocli.schema import TOOL_NAMES, tool_schema
     from todocli.schema import schema as build
 
+    if kind in TOOL_NAMES:
+        write(json.dumps(tool_schema(kind), indent=2) + "\n")
+        return
     if kind not in (None, "ops", "snapshot"):
-        raise UsageError(f"todo schema: unknown schema {kind!r} (use ops or snapshot)")
+        names = ", ".join(TOOL_NAMES)
+        raise UsageError(f"todo schema: unknown schema {kind!r} (use ops, snapshot or {names})")
     write(json.dumps(build(kind), indent=2) + "\n")
 
 

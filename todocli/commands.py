@@ -401,9 +401,33 @@ def apply_input(ctx: Context, data: bytes, markdown: bool) -> Outcome:
     else:
         value = decode(data, limit)
         req = request(value)
-    if req.query:
-        return show(ctx, params_input=req.params)
-    return run_batch(ctx, req.ops, params_input=req.params)
+    if req.hook is not None and req.hook.session and ctx.loc.is_session:
+        ctx = _hook_session(ctx, req.hook.session)
+    if req.ignored or req.query:  # a hook on a tool that is not a todo tool: harmless
+        outcome = show(ctx, params_input=req.params)
+    else:
+        outcome = run_batch(ctx, req.ops, params_input=req.params)
+    outcome.warnings[:0] = req.warnings
+    outcome.request = req
+    if ctx.options.json:
+        from todocli.replies import tool_of
+
+        params = req.params
+        tool = None
+        if req.hook is not None and isinstance(params, dict):
+            tool = params.get("tool_name")
+            params = params.get("tool_input")
+        outcome.reply_as = tool_of(req.dialect, params, tool if isinstance(tool, str) else None)
+    return outcome
+
+
+def _hook_session(ctx: Context, session: str) -> Context:
+    """A hook envelope's session id names the session, unless ``-s`` or
+    ``TODOCLI_SESSION`` does."""
+    if ctx.options.session is not None or ctx.env.get("TODOCLI_SESSION"):
+        return ctx
+    ctx.options.session = session
+    return Context(ctx.options, ctx.env)
 
 
 def list_path(ctx: Context) -> str:

@@ -24,21 +24,25 @@ TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported 
 if TYPE_CHECKING:
     from typing import Any
 
+    from todocli.agents import Hook
+    from todocli.model import Meta
     from todocli.snapshot import Item
 
-TEXT_KEYS = ("content", "title", "description", "text", "step")
-IGNORED_ITEM_KEYS = frozenset({"id", "priority"})
-ITEM_KEYS = (
-    frozenset(TEXT_KEYS)
-    | IGNORED_ITEM_KEYS
-    | {
-        "status",
-        "activeForm",
-        "active_form",
-        "phase",
-        "notes",
-    }
-)
+# The task's text, in the agents' words; "description" is the text only when no
+# other text key is there (Gemini), else a note (VS Code, Augment, Claude Tasks).
+TEXT_KEYS = ("content", "title", "subject", "name", "text", "step", "description")
+ITEM_KEYS = frozenset(TEXT_KEYS) | {
+    "status",
+    "activeForm",
+    "active_form",
+    "phase",
+    "notes",
+    "id",  # Qwen, Cursor, Copilot (a number), Amp, OpenHands, Claude legacy
+    "priority",  # OpenCode, Kilo, Amp 2025, Claude legacy
+    "blockedBy",  # Qwen
+    "order",  # Continue PR #11884
+    "completed",  # Continue PR #11884
+}
 TOP_LEVEL_KEYS = ("ops", "todos", "summary", "plan", "explanation", "items")
 STATUS_HELP = "use pending, in_progress, completed, abandoned or blocked"
 
@@ -62,12 +66,15 @@ OP_FIELDS: dict[str, frozenset[str]] = {
 class Request(Value):
     """A parsed input: the ops to run and what the input was."""
 
-    __slots__ = ("dialect", "ops", "params")
+    __slots__ = ("dialect", "hook", "ignored", "ops", "params", "warnings")
 
     def __init__(self, ops: tuple[Op, ...], dialect: str, params: object = None) -> None:
         self.ops = ops
-        self.dialect = dialect
+        self.dialect = dialect  # which shape it was: "ops", "snapshot", "copilot", "roo"...
         self.params = params  # the input as parsed (JSON context.params_input)
+        self.hook: Hook | None = None  # the hook envelope it came in, if any
+        self.ignored = False  # a hook envelope of a tool that is not a todo tool
+        self.warnings: tuple[str, ...] = ()  # lines of a checklist string not read
 
     @property
     def query(self) -> bool:
@@ -274,8 +281,19 @@ def loads_json(text: str) -> object:
     )
 
 
-def request(value: object) -> Request:
-    """Detect the dialect of a JSON value and turn it into ops."""
+def request(value: object, tool: str | None = None) -> Request:
+    """Detect the dialect of a JSON value and turn it into ops. ``tool`` is the
+    tool's name when a hook envelope gave it."""
+    if isinstance(value, dict) and "tool_name" in value and "tool_input" in value:
+        from todocli.agents import envelope
+
+        return envelope(value)
+    if isinstance(value, dict) and "op" not in value and "ops" not in value:
+        from todocli.agents import detect, to_request
+
+        parsed = detect(value, tool)
+        if parsed is not None:
+            return to_request(parsed, value)
     if isinstance(value, list):
         if value and isinstance(value[0], dict) and "op" in value[0]:
             return Request(_ops(value, "ops", root=""), "ops", value)
@@ -286,8 +304,7 @@ def request(value: object) -> Request:
         return Request(_ops([value], "", root="single"), "ops", value)
     for key in value:
         if key not in TOP_LEVEL_KEYS:
-            known = ", ".join(TOP_LEVEL_KEYS)
-            raise InputError(f'unknown key "{key}" (a payload has: {known}, or "op")')
+            raise InputError(_unknown_top(key))
     if "ops" in value:
         _only(value, ("ops",), "")
         _expect(value["ops"], "array", "ops")
@@ -306,6 +323,40 @@ def request(value: object) -> Request:
         return Request((Op(OpKind.VIEW),), "query", value)
     summary = _opt_str(value, "summary", "")
     return Request((_snapshot(value["todos"], "todos", summary),), "snapshot", value)
+
+
+# Every top-level key of a supported shape, with one example of that shape.
+SHAPES = {
+    "ops": '{"ops": [{"op": "done", "task": "x"}]}',
+    "todos": '{"todos": [{"content": "x", "status": "pending"}]}',
+    "summary": '{"summary": "s", "todos": [{"content": "x", "status": "pending"}]}',
+    "plan": '{"plan": [{"step": "x", "status": "pending"}]}',
+    "explanation": '{"explanation": "e", "plan": [{"step": "x", "status": "pending"}]}',
+    "items": '{"items": [{"text": "x", "status": "pending"}]}',
+    "todoList": '{"todoList": [{"id": 1, "title": "x", "status": "not-started"}]}',
+    "operation": '{"operation": "read"}',
+    "merge": '{"merge": true, "todos": [{"id": "a", "status": "completed"}]}',
+    "steps": '{"steps": [{"title": "x", "status": "pending"}]}',
+    "command": '{"command": "plan", "task_list": [{"title": "x", "status": "todo"}]}',
+    "task_list": '{"command": "plan", "task_list": [{"title": "x", "status": "todo"}]}',
+    "checklist": '{"checklist": "- [ ] x"}',
+    "markdown": '{"markdown": "- [ ] x"}',
+    "task_progress": '{"task_progress": "- [ ] x"}',
+    "content": '{"content": "- [ ] x"}',
+    "tasks": '{"tasks": [{"name": "x", "description": "d"}]}',
+    "subject": '{"subject": "x", "description": "d"}',
+    "taskId": '{"taskId": "1", "status": "completed"}',
+    "tool_name": '{"tool_name": "TodoWrite", "tool_input": {"todos": []}}',
+}
+
+
+def _unknown_top(key: str) -> str:
+    from difflib import get_close_matches
+
+    near = get_close_matches(key, list(SHAPES), n=1, cutoff=0.6)
+    if near:
+        return f'unknown key "{key}": did you mean "{near[0]}"? (e.g. {SHAPES[near[0]]})'
+    return f'unknown key "{key}" (e.g. {SHAPES["todos"]}; see: todo schema)'
 
 
 def _only(value: dict[str, Any], allowed: tuple[str, ...], path: str) -> None:
@@ -392,16 +443,28 @@ def _op(kind: OpKind, raw: dict[str, Any], path: str) -> Op:
 
 
 def _snapshot(values: object, name: str, summary: str | None, summary_key: str = "summary") -> Op:
+    items = _snapshot_items(values, name)
+    return Op(
+        OpKind.WRITE, todos=tuple(items), summary=summary, path=name, summary_path=summary_key
+    )
+
+
+def _snapshot_items(values: object, name: str) -> list[Item]:
     where = name or "input"
     _expect(values, "array", where)
     assert isinstance(values, list)
     items = []
+    orders: list[float] = []
     for i, raw in enumerate(values):
         path = f"{name}[{i}]" if name else f"[{i}]"
         items.append(_item(raw, path))
-    return Op(
-        OpKind.WRITE, todos=tuple(items), summary=summary, path=name, summary_path=summary_key
-    )
+        order = raw.get("order") if isinstance(raw, dict) else None
+        if order is not None and _kind(order) != "number":
+            raise InputError(f"{path}.order: expected a number, got {_kind(order)}")
+        orders.append(float(order) if order is not None else float(i))
+    if any(isinstance(raw, dict) and "order" in raw for raw in values):
+        items = [item for _, item in sorted(zip(orders, items, strict=True), key=lambda p: p[0])]
+    return items
 
 
 def _item(raw: object, path: str) -> Item:
@@ -413,7 +476,13 @@ def _item(raw: object, path: str) -> Item:
     assert isinstance(raw, dict)
     for key in raw:
         if key not in ITEM_KEYS:
-            raise InputError(f'{path}: unknown key "{key}"')
+            from difflib import get_close_matches
+
+            near = get_close_matches(key, sorted(ITEM_KEYS), n=1, cutoff=0.6)
+            hint = f': did you mean "{near[0]}"?' if near else ""
+            raise InputError(
+                f'{path}: unknown key "{key}"{hint} (e.g. {{"content": "x", "status": "pending"}})'
+            )
     keys = [k for k in TEXT_KEYS if k in raw]
     if not keys:
         raise InputError(
@@ -422,9 +491,12 @@ def _item(raw: object, path: str) -> Item:
     key = keys[0]
     content = raw[key]
     _expect(content, "string", f"{path}.{key}")
+    note_from: str | None = None
     for other in keys[1:]:
         _expect(raw[other], "string", f"{path}.{other}")
-        if raw[other] != content:
+        if other == "description":
+            note_from = raw[other] or None  # a description beside the text: a note
+        elif raw[other] != content:
             raise InputError(f'{path}: "{key}" and "{other}" differ; send one of them')
     status = Status.PENDING
     if raw.get("status") is not None:
@@ -435,13 +507,27 @@ def _item(raw: object, path: str) -> Item:
             raise InputError(
                 f'{path}.status: unknown status "{raw["status"]}" ({STATUS_HELP})'
             ) from None
+    elif raw.get("completed") is not None:  # Continue PR #11884
+        _expect(raw["completed"], "boolean", f"{path}.completed")
+        status = Status.COMPLETED if raw["completed"] else Status.PENDING
     active_key = "activeForm" if "activeForm" in raw else "active_form"
     has_active = active_key in raw
     active = _opt_str(raw, active_key, path) if has_active else None
     notes: tuple[str, ...] | None = None
     if raw.get("notes") is not None:
         value = raw["notes"]
-        notes = (value,) if isinstance(value, str) else _str_list(value, f"{path}.notes")
+        if isinstance(value, str):
+            notes = (value,) if value else ()  # OpenHands sends "" for none
+        else:
+            notes = _str_list(value, f"{path}.notes")
+    if note_from is not None:
+        notes = (*(notes or ()), note_from)
+    meta = _meta(raw, path) if {"id", "priority", "blockedBy"} & raw.keys() else None
+    # Which of the metadata the item gives: what it leaves out is kept from the
+    # task it names (Qwen: "preserve omitted dependencies for existing IDs").
+    given = frozenset(
+        f for f, k in (("priority", "priority"), ("blocked_by", "blockedBy")) if k in raw
+    )
     return Item(
         content=content,
         status=status,
@@ -452,16 +538,50 @@ def _item(raw: object, path: str) -> Item:
         path=path,
         key=key,
         active_key=active_key,
+        meta=meta,
+        given=given,
     )
+
+
+def _meta(raw: dict[str, Any], path: str) -> Meta:
+    from todocli.model import Meta
+
+    task_id = raw.get("id")
+    if task_id is not None:
+        if _kind(task_id) == "number" and float(task_id).is_integer():
+            task_id = str(int(task_id))  # VS Code's ids are numbers
+        _expect(task_id, "string", f"{path}.id")
+        if len(task_id.encode("utf-8")) > 500:
+            raise InputError(f"{path}.id: over 500 bytes")
+    priority = _opt_str(raw, "priority", path)
+    if priority is not None and len(priority.encode("utf-8")) > 500:
+        raise InputError(f"{path}.priority: over 500 bytes")
+    blocked: tuple[str, ...] = ()
+    if raw.get("blockedBy") is not None:
+        blocked = _str_list(raw["blockedBy"], f"{path}.blockedBy")
+        if len(blocked) > 100 or any(len(d.encode("utf-8")) > 500 for d in blocked):
+            raise InputError(f"{path}.blockedBy: at most 100 ids of at most 500 bytes")
+    return Meta(task_id or None, priority or None, blocked)
 
 
 def from_markdown(text: str) -> Request:
     from todocli.snapshot import Item
 
     """Markdown on stdin replaces the list like a snapshot."""
-    todo = parse(text).model()
+    doc = parse(text)
+    todo = doc.model()
     items = tuple(
-        Item(t.content, t.status, t.active_form, phase.name, t.notes) for phase, t in todo.tasks()
+        Item(t.content, t.status, t.active_form, phase.name, t.notes, meta=t.meta)
+        for phase, t in todo.tasks()
     )
+    if not items and text.strip():
+        # Never empty a list with text that holds no task (Roo's "[-] x" lines,
+        # which have no bullet): an empty list is sent as an empty input.
+        raise InputError(
+            'the markdown holds no task item ("- [ ] task"), so nothing was written; '
+            "to clear the list send an empty input"
+        )
     op = Op(OpKind.WRITE, todos=items, summary=todo.summary)
-    return Request((op,), "markdown", None)
+    req = Request((op,), "markdown", None)
+    req.warnings = tuple(doc.warnings)
+    return req

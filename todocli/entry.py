@@ -263,7 +263,38 @@ def apply_input(opts: Options, input_file: str | None, markdown: bool) -> int:
         if sys.stdin is None or sys.stdin.isatty():
             raise UsageError("todo apply reads JSON from stdin: pipe a payload in, or use -i FILE")
         data = sys.stdin.buffer.read(limit + 1)
-    return emit(commands.apply_input(ctx, data, markdown), opts)
+    outcome = commands.apply_input(ctx, data, markdown)
+    req = outcome.request
+    hook = getattr(req, "hook", None)
+    if hook is not None and not opts.json:
+        if getattr(req, "ignored", False):
+            return 0  # a hook on every tool must be harmless: nothing written or said
+        reply = hook_reply(outcome, hook.event)
+        if reply is not None:
+            write(reply)
+            return outcome.exit_code
+    return emit(outcome, opts)
+
+
+# Hook events whose JSON reply can put text into the model's context.
+CONTEXT_EVENTS = frozenset({"PostToolUse", "PreToolUse", "AfterTool"})
+
+
+def hook_reply(outcome: Outcome, event: str) -> str | None:
+    """The hook's JSON reply carrying a person's edits (hand edits, overridden or
+    dropped tasks) into the agent's context; None when there are none to tell."""
+    result = outcome.result
+    if event not in CONTEXT_EVENTS or result is None or outcome.failed:
+        return None
+    if not (result.hand_edit or result.overridden or result.dropped_open):
+        return None
+    import json
+
+    from todocli.render import change_lines
+
+    text = "\n".join([*change_lines(outcome), outcome.todo.recap()])
+    reply = {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
+    return json.dumps(reply, ensure_ascii=False) + "\n"
 
 
 def check(opts: Options) -> int:

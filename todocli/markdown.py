@@ -21,11 +21,12 @@ from todocli.blocks import (
     Scanner,
     eol_of,
     is_blank,
-    split_active,
+    meta_comment,
     split_lines,
+    split_meta,
     strip_eol,
 )
-from todocli.model import DEFAULT_PHASE, Phase, Status, Task, TodoList
+from todocli.model import DEFAULT_PHASE, NO_META, Meta, Phase, Status, Task, TodoList
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
@@ -66,6 +67,7 @@ class TaskNode(Segment):
         "line_no",
         "marker_len",
         "marker_pos",
+        "meta",
         "note_lines",
         "note_prefix",
         "notes",
@@ -81,6 +83,7 @@ class TaskNode(Segment):
         self.content = ""
         self.status = Status.PENDING
         self.active_form: str | None = None
+        self.meta: Meta = NO_META
         self.notes: list[str] = []
         self.note_lines: list[int] = []  # indexes in ``lines`` of note lines
         self.note_prefix = ""  # how this task's note lines begin, e.g. "  > "
@@ -100,7 +103,7 @@ class TaskNode(Segment):
         self.text_end = 0
 
     def task(self) -> Task:
-        return Task(self.content, self.status, self.active_form, tuple(self.notes))
+        return Task(self.content, self.status, self.active_form, tuple(self.notes), self.meta)
 
     def width(self) -> int:
         """Columns from the bullet to the item's content (a tab in the gap stops at
@@ -322,19 +325,53 @@ class Document:
         task.status = status
 
     def set_active_form(self, task: TaskNode, active_form: str | None) -> None:
-        """Set, replace or (with None) remove the trailing ``<!-- active: ... -->``."""
-        if task.active_form == active_form:
-            return
+        """Set, replace or (with None) remove the active form in the trailing comment."""
+        if task.active_form != active_form:
+            self._set_tail(task, active_form, task.meta)
+
+    def set_meta(self, task: TaskNode, meta: Meta) -> None:
+        """Set the id, priority, dependencies and owner in the trailing comment."""
+        if task.meta != meta:
+            self._set_tail(task, task.active_form, meta)
+
+    def _set_tail(self, task: TaskNode, active_form: str | None, meta: Meta) -> None:
         line = task.lines[task.text_line]  # the line that holds the text
         body, eol = strip_eol(line), eol_of(line)
         head, tail = body[: task.text_pos], body[task.text_pos :]
-        if task.active_form is not None:
+        if task.active_form is not None or task.meta:
             tail = tail[: tail.rfind("<!--")]
         tail = tail.rstrip(" \t")
-        if active_form is not None:
-            tail += f" <!-- active: {active_form} -->"
+        tail += meta_comment(active_form, meta)
         task.lines[task.text_line] = head + tail + eol
         task.active_form = active_form
+        task.meta = meta
+
+    def set_content(self, task: TaskNode, content: str) -> bool:
+        """Rename a task in place (its marker, comment and notes kept); False when
+        its text is not one plain run on its line, which the caller then replaces."""
+        if task.text_end != task.text_line:
+            return False
+        line = task.lines[task.text_line]
+        body, eol = strip_eol(line), eol_of(line)
+        head, tail = body[: task.text_pos], body[task.text_pos :]
+        cut = tail.rfind("<!--") if task.active_form is not None or task.meta else len(tail)
+        text = tail[:cut].rstrip(" \t")
+        lead = len(text) - len(text.lstrip(" \t"))
+        if text[lead:] != task.content:
+            return False
+        task.lines[task.text_line] = head + text[:lead] + content + tail[len(text) :] + eol
+        if self.index.get(task.content) is task:
+            del self.index[task.content]
+        task.content = content
+        self.index.setdefault(content, task)
+        return True
+
+    def find_id(self, task_id: str) -> TaskNode | None:
+        """The task that carries this id, if any."""
+        for task in self.tasks():
+            if task.meta.id == task_id:
+                return task
+        return None
 
     def add_note(self, task: TaskNode, note: str, placement: int = 0) -> None:
         """Add a note (one ``> `` line per line of text) under the task, after its
@@ -844,7 +881,7 @@ class _Builder:
         start = info.task
         assert start is not None
         node = TaskNode([line])
-        node.content, node.active_form = split_active(start.text)
+        node.content, node.active_form, node.meta = split_meta(start.text)
         node.status = start.status
         bom = 1 if i == 0 and line.startswith(BOM) else 0
         node.marker_pos = start.marker_pos + bom
@@ -893,8 +930,7 @@ def render_canonical(todo: TodoList) -> str:
         block = [("# " if lone else "## ") + phase.name]
         for task in phase.tasks:
             line = f"- [{task.status.marker}] {task.content}"
-            if task.active_form is not None:
-                line += f" <!-- active: {task.active_form} -->"
+            line += meta_comment(task.active_form, task.meta)
             block.append(line)
             for k, note in enumerate(task.notes):
                 if k:

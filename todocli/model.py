@@ -140,6 +140,10 @@ _ALIASES = {s.value: s for s in Status.ALL} | {
     "cancelled": Status.ABANDONED,
     "canceled": Status.ABANDONED,
     "dropped": Status.ABANDONED,
+    # The agents' own words (docs/agent-tools.md): Amp and OpenHands "todo",
+    # VS Code "not-started", Augment "NOT_STARTED".
+    "todo": Status.PENDING,
+    "not_started": Status.PENDING,
 }
 
 # Every marker character the reader accepts, with the status it means. Markers
@@ -161,10 +165,37 @@ def _clip(text: str, width: int | None) -> str:
     return text if width is None or len(text) <= width else text[: width - 1] + "…"
 
 
-class Task(Value):
-    """One checklist item. Its content is its identity within a list."""
+class Meta(Value):
+    """What an agent's tool keeps about a task besides its text and state: its id
+    (matched before the text), priority, the ids it waits on, and an owner. Held
+    in the task line's trailing metadata comment, hidden in rendered markdown."""
 
-    __slots__ = ("active_form", "content", "notes", "status")
+    __slots__ = ("blocked_by", "id", "owner", "priority")
+
+    def __init__(
+        self,
+        id: str | None = None,
+        priority: str | None = None,
+        blocked_by: tuple[str, ...] = (),
+        owner: str | None = None,
+    ) -> None:
+        self.id = id
+        self.priority = priority
+        self.blocked_by = blocked_by
+        self.owner = owner
+
+    def __bool__(self) -> bool:
+        return bool(self.id or self.priority or self.blocked_by or self.owner)
+
+
+NO_META = Meta()
+
+
+class Task(Value):
+    """One checklist item. Its content is its identity within a list, unless it
+    carries an id (``meta.id``), which is matched first."""
+
+    __slots__ = ("active_form", "content", "meta", "notes", "status")
 
     def __init__(
         self,
@@ -172,11 +203,13 @@ class Task(Value):
         status: Status = Status.PENDING,
         active_form: str | None = None,
         notes: tuple[str, ...] = (),
+        meta: Meta = NO_META,
     ) -> None:
         self.content = content
         self.status = status
         self.active_form = active_form
         self.notes = notes
+        self.meta = meta
 
 
 class Phase(Value):
@@ -259,27 +292,35 @@ class StatusChange(Value):
 
 
 class Diff(Value):
-    """What differs between two lists, task by task (content is identity)."""
+    """What differs between two lists, task by task (content is identity, except
+    for the tasks ``renamed`` names: (old text, new text) pairs matched by id)."""
 
-    __slots__ = ("added", "changed", "removed")
+    __slots__ = ("added", "changed", "removed", "renamed")
 
     def __init__(
         self,
         added: tuple[str, ...] = (),
         removed: tuple[str, ...] = (),
         changed: tuple[StatusChange, ...] = (),
+        renamed: tuple[tuple[str, str], ...] = (),
     ) -> None:
         self.added = added
         self.removed = removed
         self.changed = changed
+        self.renamed = renamed
 
     def __bool__(self) -> bool:
-        return bool(self.added or self.removed or self.changed)
+        return bool(self.added or self.removed or self.changed or self.renamed)
 
     @classmethod
-    def between(cls, old: TodoList, new: TodoList) -> Diff:
+    def between(
+        cls, old: TodoList, new: TodoList, renamed: tuple[tuple[str, str], ...] = ()
+    ) -> Diff:
         before = {t.content: t for _, t in old.tasks()}
         after = {t.content: t for _, t in new.tasks()}
+        for was, now in renamed:
+            if was in before and now in after:
+                before[now] = before.pop(was)
         return cls(
             added=tuple(c for c in after if c not in before),
             removed=tuple(c for c in before if c not in after),
@@ -288,6 +329,7 @@ class Diff(Value):
                 for c, t in after.items()
                 if c in before and before[c].status is not t.status
             ),
+            renamed=renamed,
         )
 
 

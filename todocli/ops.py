@@ -81,6 +81,7 @@ class Op(Value):
         "default_phase",
         "items",
         "kind",
+        "merge",
         "path",
         "phase",
         "phases",
@@ -106,8 +107,10 @@ class Op(Value):
         current: bool = False,
         path: str = "",
         summary_path: str = "",
+        merge: bool = False,
     ) -> None:
         self.kind = kind
+        self.merge = merge  # write: the todos update the tasks they name (by id, else text)
         self.task = task
         self.phase = phase
         self.items = items  # append
@@ -188,6 +191,8 @@ class Engine:
         self.numbering: list[TaskNode | None] = list(tasks)
         self.active = {t: None for t in tasks if t.status is Status.IN_PROGRESS}
         self.dropped_open: list[str] = []
+        self.deleted: set[str] = set()  # tasks an update removed on purpose
+        self.renamed: list[tuple[str, str]] = []  # (old, new) texts of tasks renamed by id
         self.structural = False  # whether lines were added, moved or removed
         # The list as todo last wrote it (or as --base names it): what a snapshot is
         # merged against, three ways (see ``merge``).
@@ -286,7 +291,7 @@ class Engine:
                 if wiped and not self._reads_as(self.doc.model()) and not self.careful:
                     return again_carefully()
                 new = self.doc.model()
-        diff = Diff.between(old, new if not wiped else completed or new)
+        diff = Diff.between(old, new if not wiped else completed or new, tuple(self.renamed))
         overridden = _overridden(hand_edit, old, new) if hand_edit else ()
         result = Result(
             old=old,
@@ -415,8 +420,9 @@ class Engine:
         """
         if any(node.status is Status.IN_PROGRESS for node in self.doc.tasks()):
             return
+        waiting = _waiting(self.doc)
         for node in self.doc.tasks():
-            if node.status is Status.PENDING:
+            if node.status is Status.PENDING and node not in waiting:
                 self._set(node, Status.IN_PROGRESS)
                 break
 
@@ -658,8 +664,9 @@ class Engine:
 
         if op.todos is None:
             raise OpFailure("Missing todos for write operation")
+        todos = self._merged(op.todos) if op.merge else self._kept_meta(op.todos)
         items: list[Item] = []
-        for item in op.todos:
+        for item in todos:
             content = self._content(item.content, item.at(item.key))
             active = item.active_form
             if active is not None:
@@ -683,6 +690,7 @@ class Engine:
                     item.keep_active_form,
                     item.path,
                     item.key,
+                    meta=item.meta,
                 )
             )
         self._check_duplicates(items)
@@ -699,19 +707,122 @@ class Engine:
             raise OpFailure(f"{what} can be in_progress at a time (got {len(started)}: {names})")
         self._replace(items, self._summary(op))
 
-    def _check_duplicates(self, items: Sequence[Item]) -> None:
-        seen: set[str] = set()
+    def _kept_meta(self, items: Sequence[Item]) -> Sequence[Item]:
+        """Metadata an item leaves out is kept from the task it names (by id,
+        else by text): a priority or dependencies are not lost by omission."""
+        from todocli.model import Meta
+
+        if not any(item.meta is not None for item in items):
+            return items
+        by_id = {n.meta.id: n for n in self.doc.tasks() if n.meta.id}
+        out = []
         for item in items:
-            if item.content in seen:
+            meta = item.meta
+            if meta is not None and item.given is not None:
+                node = by_id.get(meta.id) if meta.id else None
+                if node is None:
+                    node = self.doc.find(item.content)
+                    if node is not None and node.meta.id not in (None, meta.id):
+                        node = None  # the same text, but another task
+                if node is not None and node.meta:
+                    old = node.meta
+                    meta = Meta(
+                        meta.id or old.id,
+                        meta.priority if "priority" in item.given else old.priority,
+                        meta.blocked_by if "blocked_by" in item.given else old.blocked_by,
+                        old.owner,
+                    )
+                    item = item.with_meta(meta)
+            out.append(item)
+        return out
+
+    def _merged(self, patches: Sequence[Item]) -> list[Item]:
+        """The whole list after these updates: each names a task by id (else by
+        text) and changes only the fields it gives; an unknown one is added."""
+        from todocli.model import Meta
+        from todocli.snapshot import Item
+
+        nodes = list(self.doc.tasks())
+        items: list[Item | None] = [
+            Item(n.content, n.status, n.active_form, None, None, True, meta=n.meta) for n in nodes
+        ]
+        by_id = {n.meta.id: i for i, n in enumerate(nodes) if n.meta.id}
+        by_text = {n.content: i for i, n in enumerate(nodes)}
+        numbers = [int(n.meta.id) for n in nodes if n.meta.id and n.meta.id.isdigit()]
+        for patch in patches:
+            given = patch.given or frozenset()
+            meta = patch.meta or Meta()
+            if "new_id" in given:
+                meta = Meta(str(max(numbers, default=0) + 1), meta.priority, meta.blocked_by)
+                numbers.append(int(meta.id or 0))
+            index = by_id.get(meta.id) if meta.id else None
+            if index is None and "content" in given and not meta.id:
+                index = by_text.get(patch.content)
+            if index is None:
+                if "delete" in given or "content" not in given:
+                    raise OpFailure(
+                        f'No task has id "{meta.id}" (see: todo show --json)',
+                        InvalidParamError.code,
+                        patch.at("id"),
+                    )
+                items.append(patch.with_meta(meta))
+                if meta.id:
+                    by_id[meta.id] = len(items) - 1
+                continue
+            current = items[index]
+            if current is None:
+                continue
+            if "delete" in given:
+                items[index] = None
+                self.deleted.add(current.content)
+                continue
+            old = current.meta or Meta()
+            blocked = meta.blocked_by if "blocked_by" in given else old.blocked_by
+            if "add_blocked_by" in given:
+                blocked = old.blocked_by + tuple(
+                    d for d in meta.blocked_by if d not in old.blocked_by
+                )
+            items[index] = Item(
+                patch.content if "content" in given else current.content,
+                patch.status if "status" in given else current.status,
+                patch.active_form if "active_form" in given else current.active_form,
+                patch.phase,
+                patch.notes if "notes" in given else None,
+                "active_form" not in given,
+                patch.path,
+                patch.key,
+                meta=Meta(
+                    old.id or meta.id,
+                    meta.priority if "priority" in given else old.priority,
+                    blocked,
+                    meta.owner if "owner" in given else old.owner,
+                ),
+            )
+        return [item for item in items if item is not None]
+
+    def _check_duplicates(self, items: Sequence[Item]) -> None:
+        """Texts are unique, but for tasks told apart by distinct ids."""
+        seen: dict[str, set[str | None]] = {}
+        for item in items:
+            task_id = item.meta.id if item.meta is not None else None
+            ids = seen.setdefault(item.content, set())
+            if ids and (task_id is None or task_id in ids or None in ids):
                 raise OpFailure(f'Duplicate task "{item.content}"', path=item.at(item.key))
-            seen.add(item.content)
+            ids.add(task_id)
 
     def _replace(self, items: Sequence[Item], summary: str | None) -> None:
+        from todocli.snapshot import rename_by_id, write_snapshot
+
+        for was, now in rename_by_id(self.doc, items):
+            first = next((i for i, (_, n) in enumerate(self.renamed) if n == was), None)
+            if first is None:
+                self.renamed.append((was, now))
+            else:  # renamed twice in one batch: from the first text to the last
+                self.renamed[first] = (self.renamed[first][0], now)
         wanted = {item.content for item in items}
         for node in self.doc.tasks():
-            if node.status.is_open and node.content not in wanted:
+            if node.status.is_open and node.content not in wanted | self.deleted:
                 self.dropped_open.append(node.content)
-        from todocli.snapshot import write_snapshot
 
         self.doc = write_snapshot(self.doc, items, summary)
         # The document may have been written anew: follow the numbered tasks by content.
@@ -752,6 +863,14 @@ def task_number(ref: str) -> int | None:
     if ref.strip()[:1] == "#" and digits.isascii() and digits.isdigit():
         return int(digits)
     return None
+
+
+def _waiting(doc: Document) -> set[TaskNode]:
+    """Tasks whose dependencies (``meta.blocked_by``, by id) are still open."""
+    open_ids = {n.meta.id for n in doc.tasks() if n.meta.id and n.status.is_open}
+    if not open_ids:
+        return set()
+    return {n for n in doc.tasks() if any(d in open_ids for d in n.meta.blocked_by)}
 
 
 def _finished(todo: TodoList) -> bool:

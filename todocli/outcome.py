@@ -13,6 +13,8 @@ class Outcome:
         "logged_to",
         "notices",
         "params_input",
+        "reply_as",
+        "request",
         "result",
         "rev",
         "session",
@@ -43,6 +45,8 @@ class Outcome:
         self.logged_to = logged_to
         self.notices = notices if notices is not None else []  # lines shown before the list
         self.warnings = warnings if warnings is not None else []  # about the file
+        self.request: object = None  # apply: the parsed input (dialects.Request)
+        self.reply_as: str | None = None  # the tool whose shape data.reply has
 
     @property
     def failed(self) -> bool:

@@ -67,6 +67,9 @@ def change_lines(outcome: Outcome) -> list[str]:
     for status, label in labels:
         if by.get(status):
             lines.append(f"{label}: {_names(by[status])}")
+    if result.diff.renamed:
+        pairs = "; ".join(f"{safe(a)} -> {safe(b)}" for a, b in result.diff.renamed)
+        lines.append(f"Renamed: {pairs}")
     if result.diff.added:
         lines.append(f"Added: {_names(result.diff.added)}")
     if result.diff.removed:
@@ -173,12 +176,18 @@ def plain(outcome: Outcome) -> str:
 
 
 def _task_json(task: Task) -> dict[str, Any]:
-    return {
+    data: dict[str, Any] = {
         "content": task.content,
         "status": task.status.value,
         "active_form": task.active_form,
         "notes": list(task.notes),
     }
+    meta = task.meta
+    if meta:  # kept from an agent's tool: its id first of all
+        data |= {"id": meta.id, "priority": meta.priority, "blocked_by": list(meta.blocked_by)}
+        if meta.owner:
+            data["owner"] = meta.owner
+    return data
 
 
 def flat_todos(todo: TodoList) -> list[dict[str, Any]]:
@@ -233,6 +242,7 @@ def envelope(outcome: Outcome) -> dict[str, Any]:
             ]
             + [c for c in (result.diff.added if result else ()) if _status_in(todo, c, result)],
             "dropped_open": list(result.dropped_open) if result else [],
+            "renamed": [{"from": a, "to": b} for a, b in result.diff.renamed] if result else [],
             "hand_edit": _hand_edit_json(result),
             "merged": [m.to_json() for m in result.merged] if result else [],
             "wiped_on_all_completed": bool(result and result.wiped),
@@ -244,12 +254,29 @@ def envelope(outcome: Outcome) -> dict[str, Any]:
             "rev": outcome.rev,
             "params_input": outcome.params_input,
         },
-        "warnings": list(outcome.warnings),
+        "warnings": list(outcome.warnings) + _change_warnings(outcome),
         "error": error,
     }
+    if outcome.reply_as is not None:
+        from todocli.replies import reply
+
+        data["data"]["reply"] = reply(outcome.reply_as, todo)
+        data["data"]["reply_tool"] = outcome.reply_as
     if todo.tasks():
         data["instructions"] = INSTRUCTIONS
     return data
+
+
+def _change_warnings(outcome: Outcome) -> list[str]:
+    """The text's warnings about this write (open tasks dropped, hand edits found or
+    overridden), so that a script reading only ``warnings`` sees every one."""
+    if outcome.result is None:
+        return []
+    return [
+        line
+        for line in change_lines(outcome)
+        if line.startswith(("Warning: ", "Note: the file was edited by hand"))
+    ]
 
 
 def _status_in(todo: TodoList, content: str, result: Result | None) -> bool:

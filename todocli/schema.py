@@ -173,3 +173,290 @@ def schema(kind: str | None) -> dict[str, Any]:
     ops, snapshot = ops_schema(), snapshot_schema()
     del ops["$schema"], snapshot["$schema"]
     return {"$schema": DRAFT, "title": "todo apply", "oneOf": [ops, snapshot]}
+
+
+# -- the agents' own tools (docs/agent-tools.md): their input schemas as published --
+
+
+def _obj(properties: dict[str, Any], required: list[str], **extra: str) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+    } | extra
+
+
+def _enum(*values: str) -> dict[str, Any]:
+    return {"type": "string", "enum": list(values)}
+
+
+def _list(item: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "array", "items": item}
+
+
+_S = {"type": "string"}
+_BASIC3 = _enum("pending", "in_progress", "completed")
+_STR_LIST = _list(_S)
+
+
+def _tool_schemas() -> dict[str, dict[str, Any]]:
+    opencode = _obj(
+        {
+            "todos": _list(
+                _obj(
+                    {"content": _S, "status": _S, "priority": _S},
+                    ["content", "status", "priority"],
+                )
+            )
+        },
+        ["todos"],
+    )
+    return {
+        "claude": _obj(
+            {
+                "todos": _list(
+                    _obj(
+                        {"content": _S, "status": _BASIC3, "activeForm": _S},
+                        ["content", "status", "activeForm"],
+                    )
+                )
+            },
+            ["todos"],
+        ),
+        "claude-tasks": {
+            "oneOf": [
+                _obj(
+                    {"subject": _S, "description": _S, "activeForm": _S, "metadata": {}},
+                    ["subject", "description"],
+                    title="TaskCreate",
+                ),
+                _obj(
+                    {
+                        "taskId": _S,
+                        "subject": _S,
+                        "description": _S,
+                        "activeForm": _S,
+                        "status": _enum("pending", "in_progress", "completed", "deleted"),
+                        "addBlocks": _STR_LIST,
+                        "addBlockedBy": _STR_LIST,
+                        "owner": _S,
+                        "metadata": {},
+                    },
+                    ["taskId"],
+                    title="TaskUpdate",
+                ),
+                _obj({}, [], title="TaskList"),
+                _obj({"taskId": _S}, ["taskId"], title="TaskGet"),
+            ]
+        },
+        "codex": _obj(
+            {
+                "explanation": _S,
+                "plan": _list(_obj({"step": _S, "status": _BASIC3}, ["step", "status"])),
+            },
+            ["plan"],
+        ),
+        "gemini": _obj(
+            {
+                "todos": _list(
+                    _obj(
+                        {
+                            "description": _S,
+                            "status": _enum(
+                                "pending", "in_progress", "completed", "cancelled", "blocked"
+                            ),
+                        },
+                        ["description", "status"],
+                    )
+                )
+            },
+            ["todos"],
+        ),
+        "qwen": _obj(
+            {
+                "todos": _list(
+                    _obj(
+                        {
+                            "content": {"type": "string", "minLength": 1},
+                            "status": _BASIC3,
+                            "id": {"type": "string", "maxLength": 500},
+                            "blockedBy": {"type": "array", "items": _S, "uniqueItems": True},
+                        },
+                        ["content", "status", "id"],
+                    )
+                )
+            },
+            ["todos"],
+        ),
+        "kimi": _obj(
+            {
+                "todos": {
+                    "anyOf": [
+                        _list(
+                            _obj(
+                                {
+                                    "title": {"type": "string", "minLength": 1},
+                                    "status": _enum("pending", "in_progress", "done"),
+                                },
+                                ["title", "status"],
+                            )
+                        ),
+                        {"type": "null"},
+                    ]
+                }
+            },
+            [],
+        ),
+        "cursor": _obj(
+            {
+                "merge": {"type": "boolean"},
+                "todos": _list(
+                    _obj(
+                        {
+                            "content": _S,
+                            "status": _enum("pending", "in_progress", "completed", "cancelled"),
+                            "id": _S,
+                        },
+                        ["id"],
+                    )
+                ),
+            },
+            ["merge", "todos"],
+        ),
+        "copilot": _obj(
+            {
+                "operation": _enum("write", "read"),
+                "todoList": _list(
+                    _obj(
+                        {
+                            "id": {"type": "number"},
+                            "title": _S,
+                            "description": _S,
+                            "status": _enum("not-started", "in-progress", "completed"),
+                        },
+                        ["id", "title", "status"],
+                    )
+                ),
+            },
+            [],
+        ),
+        "amp": _obj(
+            {
+                "todos": _list(
+                    _obj(
+                        {
+                            "id": _S,
+                            "content": _S,
+                            "status": _enum("completed", "in-progress", "todo"),
+                            "priority": _enum("medium", "low", "high"),
+                        },
+                        ["id", "content", "status"],
+                    )
+                )
+            },
+            ["todos"],
+        ),
+        "opencode": opencode,
+        "kilo": opencode
+        | {"properties": {"todos": {"anyOf": [opencode["properties"]["todos"], _S]}}},
+        "roo": _obj({"todos": _S}, ["todos"]),
+        "cline": _obj({"task_progress": _S}, ["task_progress"]),
+        "openhands": _obj(
+            {
+                "command": _enum("view", "plan"),
+                "task_list": _list(
+                    _obj(
+                        {
+                            "id": _S,
+                            "title": _S,
+                            "status": _enum("todo", "in_progress", "done"),
+                            "notes": _S,
+                        },
+                        ["title", "status"],
+                    )
+                ),
+            },
+            ["command"],
+        ),
+        "goose": _obj({"content": _S}, ["content"]),
+        "crush": _obj(
+            {
+                "todos": _list(
+                    _obj(
+                        {"content": _S, "status": _BASIC3, "active_form": _S},
+                        ["content", "status", "active_form"],
+                    )
+                )
+            },
+            ["todos"],
+        ),
+        "zed": _obj(
+            {
+                "title": _S,
+                "steps": _list(_obj({"title": _S, "status": _BASIC3}, ["title", "status"])),
+            },
+            ["steps"],
+        ),
+        "continue": _obj({"checklist": _S}, ["checklist"]),
+        "augment": {
+            "oneOf": [
+                _obj(
+                    {
+                        "tasks": _list(
+                            _obj(
+                                {
+                                    "name": _S,
+                                    "description": _S,
+                                    "parent_task_id": _S,
+                                    "after_task_id": _S,
+                                    "state": _enum(
+                                        "NOT_STARTED", "IN_PROGRESS", "CANCELLED", "COMPLETE"
+                                    ),
+                                },
+                                ["name", "description"],
+                            )
+                        )
+                    },
+                    ["tasks"],
+                    title="add_tasks",
+                ),
+                _obj(
+                    {
+                        "tasks": _list(
+                            _obj(
+                                {
+                                    "task_id": _S,
+                                    "state": _enum(
+                                        "NOT_STARTED", "IN_PROGRESS", "CANCELLED", "COMPLETE"
+                                    ),
+                                    "name": _S,
+                                    "description": _S,
+                                },
+                                ["task_id"],
+                            )
+                        )
+                    },
+                    ["tasks"],
+                    title="update_tasks",
+                ),
+                _obj({"markdown": _S}, ["markdown"], title="reorganize_tasklist"),
+                _obj({}, [], title="view_tasklist"),
+            ]
+        },
+        "droid": _obj({"todos": _S}, ["todos"]),
+    }
+
+
+TOOL_NAMES = (
+    "claude", "claude-tasks", "codex", "gemini", "qwen", "kimi", "cursor", "copilot", "amp",
+    "opencode", "kilo", "roo", "cline", "openhands", "goose", "crush", "zed", "continue",
+    "augment", "droid", "oh-my-pi",
+)  # fmt: skip
+
+
+def tool_schema(tool: str) -> dict[str, Any]:
+    """The input schema of an agent's own todo tool, as that tool publishes it."""
+    if tool == "oh-my-pi":
+        return ops_schema() | {"title": "oh-my-pi todo_write"}
+    return {"$schema": DRAFT, "title": tool} | _tool_schemas()[tool]
