@@ -13,10 +13,10 @@ from tests.support_cli import Run, Todo, todo_in_process
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "home"
     monkeypatch.setenv("TODOCLI_HOME", str(home))
-    # Locks live in the user's runtime folder: a private one per test.
+    # Locks live in the user's lock folder: a private one per test.
     runtime = tmp_path / "run"
     runtime.mkdir(mode=0o700)
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    monkeypatch.setenv("TODOCLI_LOCK_DIR", str(runtime))
     monkeypatch.setenv("TODOCLI_CONFIG", str(tmp_path / "config.toml"))
     for name in ("TODOCLI_SESSION", "TODOCLI_FILE", "TODOCLI_MEMORY_DIR", "NO_COLOR"):
         monkeypatch.delenv(name, raising=False)

@@ -39,39 +39,74 @@ def test_the_lock_is_keyed_by_the_real_path_whatever_the_spelling(tmp_path: Path
     other = paths.resolve(home=str(tmp_path / "h1"), file=str(tmp_path / "OTHER.md"))
     assert other.lock_file != homes[0].lock_file
     # Not under any home: beside no list either.
-    assert homes[0].lock_file.startswith(os.environ["XDG_RUNTIME_DIR"])
-
-
-def test_a_runtime_folder_that_is_not_private_is_not_used(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    shared = tmp_path / "shared"
-    shared.mkdir(mode=0o755)
-    shared.chmod(0o755)
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(shared))
-    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
-    chosen = paths.runtime_dir()
-    assert not chosen.startswith(str(shared))
-    if not os.path.isdir(f"/run/user/{os.getuid()}"):
-        assert chosen == str(tmp_path / "tmp" / f"todocli-{os.getuid()}")
+    assert homes[0].lock_file.startswith(os.environ["TODOCLI_LOCK_DIR"])
 
 
 def test_a_shared_temporary_lock_folder_is_refused(
     todo: Todo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    if os.path.isdir(f"/run/user/{os.getuid()}"):
-        pytest.skip("this machine has a private /run/user folder: the fallback is not used")
-    monkeypatch.delenv("XDG_RUNTIME_DIR")
     shared = tmp_path / "tmp"
     shared.mkdir()
     shared.chmod(0o1777)  # like /tmp: anyone may make folders in it
-    monkeypatch.setenv("TMPDIR", str(shared))
     planted = shared / f"todocli-{os.getuid()}"
+    monkeypatch.setenv("TODOCLI_LOCK_DIR", str(planted))
     planted.mkdir(mode=0o777)
     planted.chmod(0o777)  # as if someone else had made it for us
     result = todo("add", "A")
     assert result.code == 6
     assert f"{planted} is not a private folder of this user" in result.err
+
+
+def test_the_lock_folder_does_not_move_with_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A login shell has XDG_RUNTIME_DIR and TMPDIR; cron, ssh and sudo may not: if
+    the lock folder followed them, two todo processes of one user would not
+    exclude each other."""
+    monkeypatch.delenv("TODOCLI_LOCK_DIR")
+    seen = set()
+    for xdg, tmp in [(None, None), ("/run/user/0", "/var/tmp"), ("/elsewhere", None)]:
+        for name, value in (("XDG_RUNTIME_DIR", xdg), ("TMPDIR", tmp)):
+            if value is None:
+                monkeypatch.delenv(name, raising=False)
+            else:
+                monkeypatch.setenv(name, value)
+        seen.add(paths.runtime_dir())
+    assert seen == {f"/tmp/todocli-{os.getuid()}"}
+
+
+HOLD = textwrap.dedent(
+    """
+    import sys, time
+    from todocli.commands import Context, Options
+    ctx = Context(Options(file=sys.argv[1]))
+    with ctx.store.locked():
+        print("held", flush=True)
+        time.sleep(5)
+    """
+)
+
+
+def test_processes_with_different_environments_share_the_lock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("TODOCLI_LOCK_DIR")
+    listing = tmp_path / "X.md"
+    login = {**os.environ, "XDG_RUNTIME_DIR": str(tmp_path), "TMPDIR": str(tmp_path)}
+    cron = {k: v for k, v in os.environ.items() if k not in ("XDG_RUNTIME_DIR", "TMPDIR")}
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(listing)], env=login, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None
+        assert holder.stdout.readline().strip() == "held"
+        other = todo_process(
+            "--file", str(listing), "add", "C", env={**cron, "TODOCLI_LOCK_TIMEOUT": "0.3"}
+        )
+        assert other.code == 5, other.err
+    finally:
+        holder.kill()
+        holder.wait()
 
 
 WORKER = textwrap.dedent(
@@ -204,6 +239,66 @@ def test_an_in_place_save_caught_half_written_is_waited_for(todo: Todo, home: Pa
     assert "- [ ] added by hand\n" in text
     assert "agent\n" in text
     assert "removed" not in result.out
+
+
+def saving_editor(
+    listing: Path, how: str, pause: float
+) -> tuple[threading.Thread, threading.Event, str]:
+    """An editor saving the list with one line added: by renaming the old file away
+    and writing a new one (vim), or in place (truncate, write half, the rest)."""
+    full = listing.read_text() + "- [ ] added by hand\n"
+    started = threading.Event()
+
+    def save() -> None:
+        if how == "rename-away":
+            os.replace(listing, listing.with_name(listing.name + "~"))
+            started.set()
+            time.sleep(pause)
+            listing.write_text(full)
+        else:
+            with open(listing, "r+") as handle:
+                handle.truncate(0)
+                if how == "truncate-pause":
+                    handle.flush()
+                    started.set()
+                    time.sleep(pause)
+                    handle.write(full)
+                else:
+                    handle.write(full[: len(full) // 2])
+                    handle.flush()
+                    started.set()
+                    time.sleep(pause)
+                    handle.write(full[len(full) // 2 :])
+
+    return threading.Thread(target=save), started, full
+
+
+@pytest.mark.parametrize(
+    ("how", "pause", "history"),
+    [
+        ("rename-away", 0.05, True),  # vim: the old file renamed away, a new one written
+        ("in-place", 0.05, False),  # a person's TODO.md this home never wrote
+        ("truncate-pause", 0.3, True),  # emptied, then written 300 ms later
+    ],
+)
+def test_a_save_under_way_is_waited_for(
+    todo: Todo, tmp_path: Path, how: str, pause: float, history: bool
+) -> None:
+    listing = tmp_path / "TODO.md"
+    listing.write_text("".join(f"- [ ] task{i}\n" for i in range(30)))
+    if history:
+        assert todo("--file", str(listing), "add", "seed").code == 0
+    time.sleep(0.15)  # the list is old news: only the editor's save is fresh
+    thread, started, _ = saving_editor(listing, how, pause)
+    thread.start()
+    started.wait()
+    result = todo("--file", str(listing), "add", "agent")
+    thread.join()
+    assert result.code == 0, result.err
+    text = listing.read_text()
+    assert all(f"task{i}\n" in text for i in range(30)), text
+    assert "- [ ] added by hand\n" in text
+    assert "agent\n" in text
 
 
 # -- consistent reads -----------------------------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -258,3 +259,68 @@ def test_edits_to_different_tasks_keep_both_sides_changes(
             assert final[t] in ("pending", "in_progress")  # promotion may start one
     for extra in hand_added + agent_added:
         assert extra in final
+
+
+def test_notes_a_person_added_stay_when_the_snapshot_sends_the_old_ones(
+    todo: Todo, home: Path
+) -> None:
+    payload = {
+        "todos": [
+            {"content": "A", "status": "in_progress"},
+            {"content": "C", "notes": ["base note"]},
+        ]
+    }
+    todo("apply", stdin=json.dumps(payload))
+    by_hand(home, "  > base note\n", "  > base note\n  >\n  > person note\n")
+    todo("apply", stdin=json.dumps(payload))
+    assert listing(home).read_text().endswith("  > base note\n  >\n  > person note\n")
+
+
+def test_a_task_a_person_moved_stays_where_they_put_it(todo: Todo, home: Path) -> None:
+    todo(
+        "apply",
+        stdin=snapshot(("A", "in_progress"), ("B", "pending"), ("C", "pending"), ("D", "pending")),
+    )
+    by_hand(home, "- [ ] D\n", "")
+    by_hand(home, "- [/] A\n", "- [ ] D\n- [/] A\n")
+    todo(
+        "apply",
+        stdin=snapshot(
+            ("A", "completed"), ("B", "in_progress"), ("C", "pending"), ("D", "pending")
+        ),
+    )
+    assert listing(home).read_text() == "# Todos\n- [ ] D\n- [x] A\n- [/] B\n- [ ] C\n"
+
+
+def test_a_task_a_person_moved_to_another_phase_stays_there(todo: Todo, home: Path) -> None:
+    payload = {
+        "todos": [
+            {"content": "A", "status": "in_progress", "phase": "One"},
+            {"content": "B", "status": "pending", "phase": "One"},
+            {"content": "C", "status": "pending", "phase": "Two"},
+        ]
+    }
+    todo("apply", stdin=json.dumps(payload))
+    by_hand(home, "- [ ] B\n", "")
+    by_hand(home, "- [ ] C\n", "- [ ] C\n- [ ] B\n")
+    payload["todos"][0]["status"] = "completed"
+    payload["todos"][1]["status"] = "in_progress"
+    todo("apply", stdin=json.dumps(payload))
+    assert listing(home).read_text().endswith("## Two\n- [ ] C\n- [/] B\n")
+
+
+def test_a_summary_a_person_changed_stays(todo: Todo, home: Path) -> None:
+    first = [{"content": "A", "status": "in_progress"}]
+    todo("apply", stdin=json.dumps({"summary": "Base summary", "todos": first}))
+    by_hand(home, "# Base summary\n", "# Person summary\n")
+    second = [*first, {"content": "B", "status": "pending"}]
+    todo("apply", stdin=json.dumps({"summary": "Base summary", "todos": second}))
+    assert listing(home).read_text().startswith("# Person summary\n")
+
+
+@pytest.mark.parametrize("base", ["-1", "99"])
+def test_a_base_that_never_existed_is_refused(todo: Todo, base: str) -> None:
+    todo("add", "A")
+    run = todo("--base", base, "apply", stdin=snapshot(("A", "pending")))
+    assert run.code == 1
+    assert f"--base {base}: no such revision (this list is at #1" in run.err

@@ -171,8 +171,8 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object) -> Outcom
     store.recover(text)
     rev = store.rev()
     last = store.revision(rev) if rev else None
-    if last is not None and last != text and store.fresh():
-        text = store.settle()  # a person's save may be under way: let it finish
+    if last != text and store.saving():
+        text = store.settle(last)  # a person's save may be under way: let it finish
     if opts.if_rev is not None and opts.if_rev != rev:
         raise ConflictError(
             f"the list is at revision {rev}, not {opts.if_rev}: someone else wrote it "
@@ -181,6 +181,10 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object) -> Outcom
     doc = parse(text)
     baseline = parse(last).model() if last is not None and last != text else None
     merge_base = None
+    if opts.base is not None and not 0 <= opts.base <= rev:
+        raise InvalidParamError(
+            f"--base {opts.base}: no such revision (this list is at #{rev}; see: todo history)"
+        )
     if opts.base is not None and opts.base != rev:
         kept = store.revision(opts.base) if opts.base else ""
         if kept is None:

@@ -56,6 +56,7 @@ def rebase(
     """The snapshot's items with the person's edits since ``base`` put back in, and
     what was merged. ``current`` is the list as it is in the file now."""
     before = {t.content: t for _, t in base.tasks()}
+    before_phase = {t.content: p.name for p, t in base.tasks()}
     now = {t.content: t for _, t in current.tasks()}
     merged: list[Merged] = []
     out: list[Item] = []
@@ -66,14 +67,22 @@ def rebase(
                 merged.append(Merged(Merged.REMOVED, item.content))
                 continue  # removed by hand; the agent only carried it along
             merged.append(Merged(Merged.CONFLICT, item.content, item.status))  # brought back
-        if was is not None and is_ is not None and is_.status is not was.status:
-            if item.status is was.status:
-                item = _with_status(item, is_.status)
-                merged.append(Merged(Merged.STATUS, item.content, is_.status))
-            elif item.status is not is_.status:
-                merged.append(Merged(Merged.CONFLICT, item.content, item.status))
+        if was is not None and is_ is not None:
+            if is_.status is not was.status:
+                if item.status is was.status:
+                    item = _with(item, status=is_.status)
+                    merged.append(Merged(Merged.STATUS, item.content, is_.status))
+                elif item.status is not is_.status:
+                    merged.append(Merged(Merged.CONFLICT, item.content, item.status))
+            # What the agent sent back as it was at the base is the file's to keep:
+            # notes a person added, a phase a person moved the task to.
+            if item.notes is not None and tuple(item.notes) == tuple(was.notes):
+                item = _with(item, notes=None)
+            if item.phase is not None and item.phase == before_phase[item.content]:
+                item = _with(item, phase=None)
         out.append(item)
     _keep_in_progress_within(out, merged, before, max_in_progress)
+    _keep_the_files_order(out, base, current)
     sent = {item.content for item in out} | {m.content for m in merged}
     added = [t for _, t in current.tasks() if t.content not in before and t.content not in sent]
     for task in added:
@@ -81,20 +90,28 @@ def rebase(
     return _place(out, added, current), merged
 
 
-def _with_status(item: Item, status: Status) -> Item:
+def _with(item: Item, **changes: object) -> Item:
+    """A copy of an item with some fields changed."""
     from todocli.snapshot import Item
 
-    return Item(
-        item.content,
-        status,
-        item.active_form,
-        item.phase,
-        item.notes,
-        item.keep_active_form,
-        item.path,
-        item.key,
-        item.active_key,
-    )
+    copy = Item.__new__(Item)
+    for name in Item.__slots__:
+        object.__setattr__(copy, name, changes.get(name, getattr(item, name)))
+    return copy
+
+
+def _keep_the_files_order(items: list[Item], base: TodoList, current: TodoList) -> None:
+    """When the agent kept the base's order, the tasks stay in the file's order (a
+    person may have moved them): they take their slots in the order the file has."""
+    order = {t.content: n for n, (_, t) in enumerate(base.tasks())}
+    sent = [item.content for item in items if item.content in order]
+    if sent != sorted(sent, key=order.__getitem__):
+        return  # the agent reordered: its order stands
+    where = {t.content: n for n, (_, t) in enumerate(current.tasks())}
+    slots = [k for k, item in enumerate(items) if item.content in where]
+    in_file = sorted((items[k] for k in slots), key=lambda item: where[item.content])
+    for k, item in zip(slots, in_file, strict=True):
+        items[k] = item
 
 
 def _keep_in_progress_within(
@@ -111,7 +128,7 @@ def _keep_in_progress_within(
             break
         item = items[i]
         if item.content in by_hand:
-            items[i] = _with_status(item, before[item.content].status)
+            items[i] = _with(item, status=before[item.content].status)
             merged[:] = [m for m in merged if m.content != item.content]
             merged.append(Merged(Merged.CONFLICT, item.content, items[i].status))
             started.remove(i)

@@ -705,7 +705,10 @@ class Engine:
             names = ", ".join(f'"{c}"' for c in started)
             what = "Only one task" if limit == 1 else f"At most {limit} tasks"
             raise OpFailure(f"{what} can be in_progress at a time (got {len(started)}: {names})")
-        self._replace(items, self._summary(op))
+        summary = self._summary(op)
+        if self.merge_base is not None and summary == self.merge_base.summary:
+            summary = None  # sent back as it was: a summary a person changed stays
+        self._replace(items, summary)
 
     def _kept_meta(self, items: Sequence[Item]) -> Sequence[Item]:
         """Metadata an item leaves out is kept from the task it names (by id,

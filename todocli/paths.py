@@ -75,18 +75,20 @@ def runtime_dir() -> str:
     """Where this user's locks live: the same folder for every ``todo`` process of
     the user, whatever its home, config or environment.
 
-    On Linux: ``$XDG_RUNTIME_DIR`` when it is a private folder of this user (it
-    normally is ``/run/user/UID``), else ``/run/user/UID`` when that is one, else
-    ``todocli-UID`` in the temporary folder (checked to be this user's own and
-    private when the lock is taken). Elsewhere: platformdirs' user runtime folder.
+    ``TODOCLI_LOCK_DIR`` when it is set (every process that writes one list must
+    then set the same: for tests and unusual machines). Otherwise, on POSIX,
+    ``/tmp/todocli-UID``: a fixed place, because the obvious ones move with the
+    environment (``$XDG_RUNTIME_DIR`` and ``$TMPDIR`` are set in a login shell and
+    not under cron, ssh or sudo; ``/run/user/UID`` exists only while the user is
+    logged in), and two processes that disagree would not exclude each other. It is
+    checked to be this user's own and private when a lock is taken. Elsewhere:
+    platformdirs' user runtime folder.
     """
-    if _plain_linux():
-        uid = os.getuid()
-        for candidate in (os.environ.get("XDG_RUNTIME_DIR", ""), f"/run/user/{uid}"):
-            if candidate and os.path.isabs(candidate) and _private_dir(candidate, uid):
-                return os.path.join(candidate, APP)
-        tmp = os.environ.get("TMPDIR") or "/tmp"
-        return os.path.join(tmp, f"{APP}-{uid}")
+    chosen = os.environ.get("TODOCLI_LOCK_DIR")
+    if chosen:
+        return os.path.abspath(os.path.expanduser(chosen))
+    if hasattr(os, "getuid"):
+        return f"/tmp/{APP}-{os.getuid()}"
     import platformdirs
 
     return str(platformdirs.user_runtime_dir(APP))

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 KEEP_REVISIONS = 100  # the spec asks for at least 50
 RACY_NS = 1_000_000_000  # a change this recent is compared by bytes, not by time
 SETTLE_STABLE_NS = 100_000_000  # a hand edit unchanged this long is taken as saved
+SETTLE_EMPTY_NS = 1_000_000_000  # ... unless the list is empty or gone: then this long
 SETTLE_MAX = 2.0  # seconds to wait at most for a save to finish
 SETTLE_POLL = 0.02
 CONSISTENT_TRIES = 10
@@ -123,21 +124,38 @@ class Store:
         if self._seen is not None and stat_signature(self.loc.list_file) != self._seen[1]:
             raise ListChangedError()
 
-    def settle(self) -> str:
-        """Wait (bounded) until a fresh hand edit stops changing, then read it: an
-        editor's save caught half-written must not pass for the person's intent."""
+    def settle(self, last: str | None) -> str:
+        """Wait (bounded) until a save that may be under way is done, then read the
+        list again: an editor's save caught half-way must not pass for the person's
+        intent. ``last`` is what todo last wrote (None: nothing yet).
+
+        Done means neither the file nor its folder (a save by rename, or one that
+        removes the file first) changed for 100 ms; a file that is empty or gone
+        where todo wrote tasks must stay so for a second (an editor that truncates
+        and then writes may pause), all within two seconds.
+        """
         deadline = time.monotonic() + SETTLE_MAX
         while time.monotonic() < deadline:
-            now = stat_signature(self.loc.list_file)
-            if now is None or time.time_ns() - now[3] >= SETTLE_STABLE_NS:
+            newest, empty = self._last_change()
+            quiet = SETTLE_EMPTY_NS if empty and last else SETTLE_STABLE_NS
+            if time.time_ns() - newest >= quiet:
                 break
             time.sleep(SETTLE_POLL)
         return self.read()
 
-    def fresh(self) -> bool:
-        """Whether the list was modified so recently that a save may be under way."""
-        seen = self._seen[1] if self._seen is not None else None
-        return seen is not None and time.time_ns() - seen[3] < SETTLE_STABLE_NS
+    def saving(self) -> bool:
+        """Whether the list or its folder changed so recently that a save may be
+        under way."""
+        return time.time_ns() - self._last_change()[0] < SETTLE_STABLE_NS
+
+    def _last_change(self) -> tuple[int, bool]:
+        """When the list or its folder last changed, and whether the list is empty
+        or missing now."""
+        path = os.path.realpath(self.loc.list_file)
+        folder = stat_signature(os.path.dirname(path))
+        own = stat_signature(path)
+        newest = max(folder[3] if folder else 0, own[3] if own else 0)
+        return newest, own is None or own[2] == 0
 
     def consistent_read(self) -> tuple[str, int]:
         """The list and its revision, from the same moment: a write that lands
