@@ -324,3 +324,36 @@ def test_a_base_that_never_existed_is_refused(todo: Todo, base: str) -> None:
     run = todo("--base", base, "apply", stdin=snapshot(("A", "pending")))
     assert run.code == 1
     assert f"--base {base}: no such revision (this list is at #1" in run.err
+
+
+def test_a_hook_reply_puts_the_merge_into_the_agents_context(todo: Todo, home: Path) -> None:
+    """Closing the loop: the agent's own hook hands todo its snapshot; what the merge
+    kept of the person's edits goes back to the model as additionalContext."""
+
+    def envelope(*tasks: tuple[str, str]) -> str:
+        return json.dumps(
+            {
+                "session_id": "s1",
+                "hook_event_name": "PostToolUse",
+                "tool_name": "TodoWrite",
+                "tool_input": {"todos": [{"content": c, "status": s} for c, s in tasks]},
+            }
+        )
+
+    assert todo("apply", stdin=envelope(("A", "in_progress"), ("B", "pending"))).code == 0
+    session = home / "sessions" / "s1.md"
+    session.write_text(session.read_text() + "- [ ] typed by hand\n")
+    run = todo("apply", stdin=envelope(("A", "completed"), ("B", "in_progress")))
+    assert run.code == 0
+    reply = json.loads(run.out)
+    context = reply["hookSpecificOutput"]["additionalContext"]
+    assert reply["hookSpecificOutput"]["hookEventName"] == "PostToolUse"
+    assert 'Merged with edits made by hand: kept "typed by hand" (added by hand)' in context
+    assert "- [ ] typed by hand\n" in session.read_text()
+
+
+def test_every_json_result_carries_a_reply_in_an_agents_shape(todo: Todo) -> None:
+    for args in (("--json", "add", "A"), ("--json", "show"), ("--json", "done", "A")):
+        data = json.loads(todo(*args).out)["data"]
+        assert data["reply_tool"] == "claude"
+        assert "todos" in data["reply"]

@@ -286,7 +286,7 @@ def hook_reply(outcome: Outcome, event: str) -> str | None:
     result = outcome.result
     if event not in CONTEXT_EVENTS or result is None or outcome.failed:
         return None
-    if not (result.hand_edit or result.overridden or result.dropped_open):
+    if not (result.hand_edit or result.overridden or result.dropped_open or result.merged):
         return None
     import json
 

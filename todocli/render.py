@@ -257,11 +257,13 @@ def envelope(outcome: Outcome) -> dict[str, Any]:
         "warnings": list(outcome.warnings) + _change_warnings(outcome),
         "error": error,
     }
-    if outcome.reply_as is not None:
-        from todocli.replies import reply
+    # Every result carries the list as an agent's own tool would give it back: the
+    # tool whose payload this was, else Claude Code's TodoWrite (the most common).
+    from todocli.replies import reply
 
-        data["data"]["reply"] = reply(outcome.reply_as, todo)
-        data["data"]["reply_tool"] = outcome.reply_as
+    tool = outcome.reply_as or "claude"
+    data["data"]["reply"] = reply(tool, todo)
+    data["data"]["reply_tool"] = tool
     if todo.tasks():
         data["instructions"] = INSTRUCTIONS
     return data
