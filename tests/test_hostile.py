@@ -404,6 +404,17 @@ def test_an_empty_file_option_is_a_usage_error(todo: Todo, home: Path) -> None:
 # -- standard streams -----------------------------------------------------------------------
 
 
+def in_bash(script: str, home: Path) -> subprocess.CompletedProcess[bytes]:
+    """Run a bash script in which ``$T`` is the todo command, on this home."""
+    return subprocess.run(
+        ["bash", "-c", f'T="{sys.executable} -m todocli"; {script}'],
+        env={**os.environ, "TODOCLI_HOME": str(home)},
+        capture_output=True,
+        timeout=30,
+        check=False,
+    )
+
+
 def test_a_full_stdout_exits_6_without_a_traceback_and_the_write_stands(home: Path) -> None:
     with open("/dev/full", "wb") as full:
         proc = subprocess.run(
@@ -424,26 +435,14 @@ def test_a_full_stdout_exits_6_without_a_traceback_and_the_write_stands(home: Pa
 
 
 def test_a_closed_stdout_does_nothing_and_exits_6(home: Path) -> None:
-    proc = subprocess.run(
-        ["bash", "-c", f'"{sys.executable}" -m todocli add Y >&-'],
-        env={**os.environ, "TODOCLI_HOME": str(home)},
-        capture_output=True,
-        timeout=30,
-        check=False,
-    )
+    proc = in_bash("$T add Y >&-", home)
     assert proc.returncode == 6
     assert proc.stderr.decode() == "todo: standard output is closed; nothing was done\n"
     assert not listing(home).exists()
 
 
 def test_closed_stdin_and_stderr_still_work_and_land_in_no_file(home: Path) -> None:
-    proc = subprocess.run(
-        ["bash", "-c", f'"{sys.executable}" -m todocli add Y <&- 2>&-; echo "exit $?"'],
-        env={**os.environ, "TODOCLI_HOME": str(home)},
-        capture_output=True,
-        timeout=30,
-        check=False,
-    )
+    proc = in_bash('$T add Y <&- 2>&-; echo "exit $?"', home)
     assert proc.stdout.decode().endswith("exit 0\n")
     assert listing(home).read_text() == "# Todos\n- [/] Y\n"
     # Nothing meant for a standard stream reached the list or its state.
@@ -457,17 +456,7 @@ STATUS = 'echo "${PIPESTATUS[0]}"'
 
 def test_a_reader_that_goes_away_is_not_an_error(home: Path) -> None:
     assert todo_process("add", *[f"task {i}" for i in range(40)]).code == 0
-    proc = subprocess.run(
-        [
-            "bash",
-            "-c",
-            f'"{sys.executable}" -m todocli show | head -c 1 >/dev/null; echo "${{PIPESTATUS[0]}}"',
-        ],
-        env={**os.environ, "TODOCLI_HOME": str(home)},
-        capture_output=True,
-        timeout=30,
-        check=False,
-    )
+    proc = in_bash('$T show | head -c 1 >/dev/null; echo "${PIPESTATUS[0]}"', home)
     assert proc.stdout.decode() == "0\n"
     assert proc.stderr == b""
 
@@ -477,17 +466,7 @@ def test_a_reader_that_goes_away_is_not_an_error(home: Path) -> None:
 
 def test_every_folder_created_is_private_whatever_the_umask(tmp_path: Path) -> None:
     home = tmp_path / "deep" / "er" / "home"
-    proc = subprocess.run(
-        [
-            "bash",
-            "-c",
-            f'umask 022; T="{sys.executable} -m todocli"; $T add A && $T done A',
-        ],
-        env={**os.environ, "TODOCLI_HOME": str(home)},
-        capture_output=True,
-        timeout=30,
-        check=False,
-    )
+    proc = in_bash("umask 022; $T add A && $T done A", home)
     assert proc.returncode == 0, proc.stderr
     folders = [tmp_path / "deep", tmp_path / "deep" / "er"]
     folders += [home, *(p for p in home.rglob("*") if p.is_dir())]
@@ -642,13 +621,7 @@ def test_help_to_a_full_stdout_exits_6(home: Path) -> None:
 
 
 def test_closed_stdout_and_stderr_together_exit_6_and_do_nothing(home: Path) -> None:
-    proc = subprocess.run(
-        ["bash", "-c", f'"{sys.executable}" -m todocli add Y >&- 2>&-; echo "exit $?"'],
-        env={**os.environ, "TODOCLI_HOME": str(home)},
-        capture_output=True,
-        timeout=30,
-        check=False,
-    )
+    proc = in_bash('$T add Y >&- 2>&-; echo "exit $?"', home)
     assert proc.stdout.decode() == "exit 6\n"
     assert not listing(home).exists()
 
@@ -686,11 +659,5 @@ def test_an_edit_the_editor_failed_on_is_kept(
 def test_an_edit_warning_with_stderr_closed_is_no_crash(home: Path, tmp_path: Path) -> None:
     assert todo_process("add", "Z").code == 0
     script = editor(tmp_path, 'printf -- "- [?] x\\n" > "$1"')
-    proc = subprocess.run(
-        ["bash", "-c", f'EDITOR={script} "{sys.executable}" -m todocli edit 2>&-; echo "exit $?"'],
-        env={**os.environ, "TODOCLI_HOME": str(home)},
-        capture_output=True,
-        timeout=30,
-        check=False,
-    )
+    proc = in_bash(f'EDITOR={script} $T edit 2>&-; echo "exit $?"', home)
     assert proc.stdout.decode().endswith("exit 1\n")
