@@ -76,8 +76,8 @@ _todo() {
         apply) opts="--input -i --markdown" ;;
         log) opts="--list -l" ;;
         path) opts="" ;;
-        check) opts="" ;;
-        remind) opts="--every -e" ;;
+        check) opts="--hook" ;;
+        remind) opts="--every -e --hook" ;;
         schema) opts="" ;;
         history) opts="" ;;
         diff) opts="" ;;

@@ -88,22 +88,40 @@ def hook_commands() -> dict[str, str]:
     return {event: entries[0]["hooks"][0]["command"] for event, entries in config["hooks"].items()}
 
 
+def stdin_of(event: str, **more: object) -> str:
+    """What Claude Code hands a hook command on stdin (the fields these use)."""
+    return json.dumps({"session_id": "3f1c2a9e-5b7d", "hook_event_name": event, **more})
+
+
 def test_the_stop_hook_blocks_with_exit_2_while_tasks_are_open(env: dict[str, str]) -> None:
     stop = hook_commands()["Stop"]
-    subprocess.run(["todo", "add", "A"], env=env, check=True, capture_output=True)
-    blocked = subprocess.run(["sh", "-c", stop], env=env, capture_output=True, text=True)
+    # The session the agent's own-tool hook writes: named after the session_id.
+    subprocess.run(
+        ["todo", "-s", "3f1c2a9e-5b7d", "add", "A"], env=env, check=True, capture_output=True
+    )
+    subprocess.run(["todo", "add", "elsewhere"], env=env, check=True, capture_output=True)
+    blocked = subprocess.run(
+        ["sh", "-c", stop], env=env, input=stdin_of("Stop"), capture_output=True, text=True
+    )
     assert blocked.returncode == 2
     assert "Open tasks (1):\n  - A [in_progress] (Todos)" in blocked.stderr
-    subprocess.run(["todo", "done", "A"], env=env, check=True, capture_output=True)
-    allowed = subprocess.run(["sh", "-c", stop], env=env, capture_output=True, text=True)
+    subprocess.run(
+        ["todo", "-s", "3f1c2a9e-5b7d", "done", "A"], env=env, check=True, capture_output=True
+    )
+    allowed = subprocess.run(
+        ["sh", "-c", stop], env=env, input=stdin_of("Stop"), capture_output=True, text=True
+    )
     assert allowed.returncode == 0
 
 
 def test_the_prompt_hook_prints_a_reminder_every_third_prompt(env: dict[str, str]) -> None:
     remind = hook_commands()["UserPromptSubmit"]
-    subprocess.run(["todo", "add", "A"], env=env, check=True, capture_output=True)
+    subprocess.run(
+        ["todo", "-s", "3f1c2a9e-5b7d", "add", "A"], env=env, check=True, capture_output=True
+    )
+    prompt = stdin_of("UserPromptSubmit", prompt="go on")
     outs = [
-        subprocess.run(["sh", "-c", remind], env=env, capture_output=True, text=True)
+        subprocess.run(["sh", "-c", remind], env=env, input=prompt, capture_output=True, text=True)
         for _ in range(3)
     ]
     assert [o.returncode for o in outs] == [0, 0, 0]

@@ -260,10 +260,18 @@ def path() -> None:
     done_with(entry.path(_options))
 
 
+HookOpt = Annotated[
+    bool,
+    typer.Option(
+        "--hook", help="Read a harness hook's JSON on stdin: its session_id names the list."
+    ),
+]
+
+
 @app.command()
-def check() -> None:
+def check(hook: HookOpt = False) -> None:
     """Exit 0 when nothing is open, 1 listing the open tasks (a stop gate)."""
-    done_with(entry.check(_options))
+    done_with(entry.check(_options, hook))
 
 
 @app.command()
@@ -271,9 +279,10 @@ def remind(
     every: Annotated[
         int | None, typer.Option("--every", "-e", help="Nag every N rounds (config remind_every).")
     ] = None,
+    hook: HookOpt = False,
 ) -> None:
     """Count one agent round; print a reminder when one is due (always exits 0)."""
-    done_with(entry.remind(_options, every))
+    done_with(entry.remind(_options, every, hook))
 
 
 @app.command()

@@ -297,10 +297,34 @@ def hook_reply(outcome: Outcome, event: str) -> str | None:
     return json.dumps(reply, ensure_ascii=False) + "\n"
 
 
-def check(opts: Options) -> int:
+HOOK_INPUT_BYTES = 1 << 20
+
+
+def from_hook(opts: Options) -> Options:
+    """``--hook``: read the harness hook's JSON on stdin; its ``session_id`` names
+    the session (made safe, as ``todo apply`` does with an envelope), unless ``-s``
+    or ``TODOCLI_SESSION`` names one. So a Stop hook checks the list the agent's
+    own-tool hook writes."""
+    if sys.stdin is None or sys.stdin.isatty():
+        raise UsageError("--hook reads the hook's JSON from stdin")
+    from todocli.dialects import decode
+
+    value = decode(sys.stdin.buffer.read(HOOK_INPUT_BYTES + 1), HOOK_INPUT_BYTES)
+    session = value.get("session_id") if isinstance(value, dict) else None
+    if isinstance(session, str) and opts.session is None and not os.environ.get("TODOCLI_SESSION"):
+        from todocli.agents import safe_session
+
+        opts.session = safe_session(session)
+    return opts
+
+
+def check(opts: Options, hook: bool = False) -> int:
     """``todo check``: exit 0 when nothing is open, 1 listing the open tasks."""
     from todocli.errors import OpenTasksError
     from todocli.gate import check as check_list
+
+    if hook:
+        opts = from_hook(opts)
 
     outcome, open_tasks = check_list(Context(opts))
     if open_tasks:
@@ -318,11 +342,13 @@ def check(opts: Options) -> int:
     return 1 if open_tasks else 0
 
 
-def remind(opts: Options, every: int | None) -> int:
+def remind(opts: Options, every: int | None, hook: bool = False) -> int:
     """``todo remind``: count a round; print a reminder when one is due. Always 0."""
     from todocli.gate import remind as count_round
 
     try:
+        if hook:
+            opts = from_hook(opts)
         ctx = Context(opts)
         lines = count_round(ctx, ctx.settings.remind_every if every is None else every)
     except TodoError as error:  # a reminder must never break the harness that calls it

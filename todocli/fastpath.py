@@ -65,8 +65,10 @@ COMMANDS = {
     "apply": Spec(
         0, {"--input": ("input", True), "-i": ("input", True), "--markdown": ("markdown", False)}
     ),
-    "check": Spec(0),
-    "remind": Spec(0, {"--every": ("every", True), "-e": ("every", True)}),
+    "check": Spec(0, {"--hook": ("hook", False)}),
+    "remind": Spec(
+        0, {"--every": ("every", True), "-e": ("every", True), "--hook": ("hook", False)}
+    ),
     "path": Spec(0),
     "__complete": Spec(1),
 }
@@ -207,9 +209,9 @@ def _body(call: Call) -> Callable[[], int]:
         if name == "apply":
             return entry.apply_input(opts, _text(v.get("input")), bool(v.get("markdown")))
         if name == "check":
-            return entry.check(opts)
+            return entry.check(opts, bool(v.get("hook")))
         if name == "remind":
-            return entry.remind(opts, _int(v.get("every")))
+            return entry.remind(opts, _int(v.get("every")), bool(v.get("hook")))
         if name == "path":
             return entry.path(opts)
         if name == "__complete":
