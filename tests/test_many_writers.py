@@ -224,7 +224,7 @@ def test_an_in_place_save_caught_half_written_is_waited_for(todo: Todo, home: Pa
             handle.write(half)
             handle.flush()
             halfway.set()
-            time.sleep(0.06)  # the rest follows (within the 100 ms a save is given)
+            time.sleep(0.03)  # the rest follows (well within the 100 ms a save is given)
             handle.write(full[len(half) :])
 
     thread = threading.Thread(target=editor)
@@ -277,7 +277,7 @@ def saving_editor(
     ("how", "pause", "history"),
     [
         ("rename-away", 0.05, True),  # vim: the old file renamed away, a new one written
-        ("in-place", 0.05, False),  # a person's TODO.md this home never wrote
+        ("in-place", 0.02, False),  # a person's TODO.md this home never wrote
         ("truncate-pause", 0.3, True),  # emptied, then written 300 ms later
     ],
 )
