@@ -9,6 +9,7 @@ import os
 import stat
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -161,7 +162,7 @@ def fail_writes_to(monkeypatch: pytest.MonkeyPatch, suffix: str) -> None:
             raise full(path)
         real_write(path, text, durable)
 
-    def append(path: str, data: bytes, separator: bytes = b"") -> int:
+    def append(path: str, data: bytes, separator: bytes = b"") -> Callable[[], None]:
         if path.endswith(suffix):
             raise full(path)
         return real_append(path, data, separator)
@@ -661,3 +662,20 @@ def test_an_edit_warning_with_stderr_closed_is_no_crash(home: Path, tmp_path: Pa
     script = editor(tmp_path, 'printf -- "- [?] x\\n" > "$1"')
     proc = in_bash(f'EDITOR={script} $T edit 2>&-; echo "exit $?"', home)
     assert proc.stdout.decode().endswith("exit 1\n")
+
+
+def test_taking_back_an_append_keeps_a_log_that_was_there_empty(
+    todo: Todo, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TODOCLI_CLEAR_DELAY", "3600")  # so the write saves state too
+    todo("add", "A")
+    log = home / "memory" / "todos" / "todoList-20260101-000000.md"
+    log.parent.mkdir(parents=True)
+    log.write_text("")
+    state = home / "state" / "sessions" / "default" / "state.json"
+    state.write_text(json.dumps({"log": log.name}))
+    with monkeypatch.context() as patch:
+        fail_writes_to(patch, "state.json")  # fails after the log was appended to
+        assert todo("done", "A").code == 6
+    assert log.exists()
+    assert log.read_bytes() == b""

@@ -167,7 +167,7 @@ def detect(value: dict[str, Any], tool: str | None = None) -> Parsed | None:
         added = []
         for item in items:
             given = frozenset({"content", "status", "notes", "new_id"})
-            added.append(_with(item, given=given))
+            added.append(item.replace(given=given))
         return Parsed("augment", added, merge=True, warnings=warnings)
     if isinstance(value.get("todos"), str):  # Roo, Droid, Kilo: one string
         text = value["todos"]
@@ -212,14 +212,6 @@ def _string(value: dict[str, Any], key: str) -> str | None:
     return got
 
 
-def _with(item: Item, **changes: object) -> Item:
-    from todocli.snapshot import Item
-
-    fields = {name: getattr(item, name) for name in Item.__slots__}
-    fields.update(changes)
-    return Item(**fields)  # type: ignore[arg-type,unused-ignore]  # the fields of an Item
-
-
 def _patch(raw: object, path: str) -> Item:
     """One update of a merge: only the fields it gives change."""
     from todocli.dialects import _item
@@ -256,7 +248,7 @@ def _patch(raw: object, path: str) -> Item:
         given.add("notes")
     if deleted:
         given.add("delete")
-    return _with(item, given=frozenset(given)) if isinstance(item, Item) else item
+    return item.replace(given=frozenset(given)) if isinstance(item, Item) else item
 
 
 def _task_create(value: dict[str, Any]) -> Parsed:
@@ -271,7 +263,7 @@ def _task_create(value: dict[str, Any]) -> Parsed:
     given = {"content", "status", "notes", "new_id"}
     if "activeForm" in value:
         given.add("active_form")
-    return Parsed("claude-tasks", [_with(item, given=frozenset(given))], merge=True)
+    return Parsed("claude-tasks", [item.replace(given=frozenset(given))], merge=True)
 
 
 def _task_update(value: dict[str, Any]) -> Parsed:
@@ -298,7 +290,7 @@ def _task_update(value: dict[str, Any]) -> Parsed:
     if isinstance(value.get("owner"), str):
         meta = Meta(meta.id, meta.priority, meta.blocked_by, value["owner"])
         given.add("owner")
-    patches = [_with(item, meta=meta, given=frozenset(given))]
+    patches = [item.replace(meta=meta, given=frozenset(given))]
     for i, other in enumerate(value.get("addBlocks") or ()):
         if not isinstance(other, str):
             raise _err(f"addBlocks[{i}]: expected a string")

@@ -235,10 +235,11 @@ def atomic_write(
                 pass
 
 
-def append(path: str, data: bytes, separator: bytes = b"") -> int:
+def append(path: str, data: bytes, separator: bytes = b"") -> Callable[[], None]:
     """Append to a regular file (created 0600), fsynced; ``separator`` goes first
-    when the file already has content. Returns the size before, so a caller can
-    take the append back with ``truncate``."""
+    when the file already has content. Returns how to take the append back (a
+    write that fails after it must leave the file as it was); a failed append
+    takes itself back."""
     make_dir(os.path.dirname(path))
     existed = check_writable_target(path) is not None
     flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0)
@@ -246,7 +247,17 @@ def append(path: str, data: bytes, separator: bytes = b"") -> int:
         fd = os.open(path, flags, 0o600)
     except OSError as exc:
         raise StorageError(f"cannot write {path}: {reason(exc)}") from None
-    done, before = False, -1
+    before = -1  # unknown until fstat: nothing of ours to cut yet
+
+    def take_back() -> None:  # best effort: used while undoing a failed write
+        try:
+            if not existed:
+                os.unlink(path)  # not even a new empty file stays
+            elif before >= 0:
+                os.truncate(path, before)
+        except OSError:
+            pass
+
     try:
         info = os.fstat(fd)
         what = kind_of(info.st_mode)
@@ -258,31 +269,14 @@ def append(path: str, data: bytes, separator: bytes = b"") -> int:
         while written < len(payload):
             written += os.write(fd, payload[written:])
         os.fsync(fd)
-        done = True
-        return before
-    except OSError as exc:
-        raise StorageError(f"cannot write {path}: {reason(exc)}") from None
-    finally:
+    except BaseException as exc:
         os.close(fd)
-        if not done:  # a failed append leaves no trace: not even a new empty file
-            if not existed:
-                remove(path)
-            elif before >= 0:
-                try:  # noqa: SIM105 - contextlib would cost start-up for one suppress
-                    os.truncate(path, before)
-                except OSError:
-                    pass
-
-
-def truncate(path: str, size: int) -> None:
-    """Take back an append (best effort: used while undoing a failed write)."""
-    try:
-        if size:
-            os.truncate(path, size)
-        else:
-            os.unlink(path)
-    except OSError:
-        pass
+        take_back()
+        if isinstance(exc, OSError):
+            raise StorageError(f"cannot write {path}: {reason(exc)}") from None
+        raise
+    os.close(fd)
+    return take_back
 
 
 def remove(path: str) -> None:

@@ -18,7 +18,7 @@ Earlier blocks are never rewritten.
 
 from __future__ import annotations
 
-from todocli.files import ENCODING_ERRORS, append, truncate
+from todocli.files import ENCODING_ERRORS, append
 from todocli.model import Status, TodoList
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
@@ -63,5 +63,4 @@ def append_block(path: str, block: str) -> Callable[[], None]:
 
     Opened in append mode: earlier blocks are never rewritten.
     """
-    size = append(path, block.encode("utf-8", ENCODING_ERRORS), separator=b"\n")
-    return lambda: truncate(path, size)
+    return append(path, block.encode("utf-8", ENCODING_ERRORS), separator=b"\n")

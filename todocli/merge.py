@@ -70,16 +70,16 @@ def rebase(
         if was is not None and is_ is not None:
             if is_.status is not was.status:
                 if item.status is was.status:
-                    item = _with(item, status=is_.status)
+                    item = item.replace(status=is_.status)
                     merged.append(Merged(Merged.STATUS, item.content, is_.status))
                 elif item.status is not is_.status:
                     merged.append(Merged(Merged.CONFLICT, item.content, item.status))
             # What the agent sent back as it was at the base is the file's to keep:
             # notes a person added, a phase a person moved the task to.
             if item.notes is not None and tuple(item.notes) == tuple(was.notes):
-                item = _with(item, notes=None)
+                item = item.replace(notes=None)
             if item.phase is not None and item.phase == before_phase[item.content]:
-                item = _with(item, phase=None)
+                item = item.replace(phase=None)
         out.append(item)
     _keep_in_progress_within(out, merged, before, max_in_progress)
     _keep_the_files_order(out, base, current)
@@ -88,16 +88,6 @@ def rebase(
     for task in added:
         merged.append(Merged(Merged.ADDED, task.content, task.status))
     return _place(out, added, current), merged
-
-
-def _with(item: Item, **changes: object) -> Item:
-    """A copy of an item with some fields changed."""
-    from todocli.snapshot import Item
-
-    copy = Item.__new__(Item)
-    for name in Item.__slots__:
-        object.__setattr__(copy, name, changes.get(name, getattr(item, name)))
-    return copy
 
 
 def _keep_the_files_order(items: list[Item], base: TodoList, current: TodoList) -> None:
@@ -128,7 +118,7 @@ def _keep_in_progress_within(
             break
         item = items[i]
         if item.content in by_hand:
-            items[i] = _with(item, status=before[item.content].status)
+            items[i] = item.replace(status=before[item.content].status)
             merged[:] = [m for m in merged if m.content != item.content]
             merged.append(Merged(Merged.CONFLICT, item.content, items[i].status))
             started.remove(i)

@@ -62,20 +62,18 @@ class Item(Value):
         # For an update (a merge): the fields it gives; None for a whole item.
         self.given = given
 
+    def replace(self, **changes: object) -> Item:
+        """A copy with some fields changed (as ``Settings.replace``)."""
+        copy = Item.__new__(Item)
+        for name in self.__slots__:
+            object.__setattr__(
+                copy, name, changes[name] if name in changes else getattr(self, name)
+            )
+        return copy
+
     def with_meta(self, meta: Meta) -> Item:
         """This item as a whole new task with this metadata."""
-        return Item(
-            self.content,
-            self.status,
-            self.active_form,
-            self.phase,
-            self.notes,
-            self.keep_active_form,
-            self.path,
-            self.key,
-            self.active_key,
-            meta,
-        )
+        return self.replace(meta=meta, given=None)
 
     def at(self, key: str) -> str:
         """The JSON path of one of the item's fields ("" when it had no path)."""
