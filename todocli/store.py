@@ -25,6 +25,7 @@ from todocli.files import (
     ENCODING_ERRORS,
     atomic_write,
     make_dir,
+    read_bytes,
     read_text,
     read_with_stat,
     reason,
@@ -269,11 +270,16 @@ class Store:
 
     def revision(self, rev: int) -> str | None:
         """The text written as revision ``rev``, if it is still kept."""
+        return self._kept(self.revision_path(rev))
+
+    def _kept(self, path: str) -> str | None:
+        """A copy's text; None when it is gone or cannot be read (a copy is history:
+        losing one must not stop a write)."""
         try:
-            path = self.revision_path(rev)
-            return read_text(path, self.max_file_bytes) if os.path.exists(path) else None
+            data = read_bytes(path, self.max_file_bytes)
         except TodoError:
             return None
+        return None if data is None else data.decode("utf-8", ENCODING_ERRORS)
 
     def _names(self) -> list[str]:
         try:
@@ -295,15 +301,9 @@ class Store:
             # Pending, or renamed from pending between the two looks.
             final = self.revision_path(rev + 1)
             for path in (final + PENDING, final):
-                if os.path.exists(path) and self._text_of(path) == text:
+                if self._kept(path) == text:
                     return rev + 1, text
         return rev, last
-
-    def _text_of(self, path: str) -> str | None:
-        try:
-            return read_text(path, self.max_file_bytes)
-        except TodoError:
-            return None
 
     def recover(self, text: str) -> None:
         """Settle what a killed writer left (call with the lock held): adopt the
@@ -315,11 +315,7 @@ class Store:
         for name in pending:
             path = os.path.join(self.revs_dir, name)
             number = name[: -len(".md" + PENDING)]
-            landed = (
-                number.isdigit()
-                and int(number) == rev + 1
-                and read_text(path, self.max_file_bytes) == text
-            )
+            landed = number.isdigit() and int(number) == rev + 1 and self._kept(path) == text
             if landed:
                 try:
                     os.replace(path, self.revision_path(rev + 1))
@@ -346,8 +342,6 @@ class Store:
         rev = revs[-1] if revs else 0
         pending = ""
         undo: list[Callable[[], None]] = []
-        if text is not None and not self.unchanged():
-            raise ListChangedError()
         try:
             if text is not None:
                 make_dir(self.revs_dir)
