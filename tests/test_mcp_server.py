@@ -249,19 +249,22 @@ def test_a_bad_call_is_a_tool_error_and_the_next_call_works(home: Path) -> None:
     run(body)
 
 
+# The first message of a client that speaks raw JSON-RPC over the server's stdio.
+RAW_INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1"},
+    },
+}
+
+
 def test_bad_json_and_an_unknown_tool_do_not_stop_the_server(tmp_path: Path) -> None:
     """Raw JSON-RPC: a line that is not JSON, a torn message, an unknown tool, then a
     real call, all answered by the same server."""
-    initialize = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-11-25",
-            "capabilities": {},
-            "clientInfo": {"name": "raw", "version": "1"},
-        },
-    }
 
     def call(n: int, name: str, arguments: dict[str, Any]) -> str:
         params = {"name": name, "arguments": arguments}
@@ -269,7 +272,7 @@ def test_bad_json_and_an_unknown_tool_do_not_stop_the_server(tmp_path: Path) -> 
 
     lines = [
         "this is not JSON",
-        json.dumps(initialize),
+        json.dumps(RAW_INITIALIZE),
         json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
         '{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "todo_wri',
         call(3, "todo_nope", {}),
@@ -581,18 +584,7 @@ def test_text_that_is_not_utf8_is_answered_not_dropped(home: Path) -> None:
         return dict(reply(n)["result"])
 
     try:
-        send(
-            {
-                "jsonrpc": "2.0",
-                "id": 1,
-                "method": "initialize",
-                "params": {
-                    "protocolVersion": "2025-11-25",
-                    "capabilities": {},
-                    "clientInfo": {"name": "raw", "version": "1"},
-                },
-            }
-        )
+        send(RAW_INITIALIZE)
         reply(1)
         send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         # The SDK's JSON reader refuses a lone surrogate escape and drops the message
