@@ -12,7 +12,7 @@ from typing import Protocol
 
 import pytest
 
-from todocli.cli import run
+from todocli.cli.typer_app import run
 
 
 @dataclass

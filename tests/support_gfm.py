@@ -11,8 +11,8 @@ import cmarkgfm
 from cmarkgfm.cmark import Options
 
 import todocli
-from todocli.markdown import TaskNode
-from todocli.model import Status
+from todocli.document.markdown import TaskNode
+from todocli.document.model import Status
 
 _OPTIONS = Options.CMARK_OPT_SOURCEPOS | Options.CMARK_OPT_UNSAFE
 _TASK_ITEM = re.compile(

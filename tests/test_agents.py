@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 import todocli
 from tests.support_cli import Run, Todo, todo_in_process
-from todocli.replies import TOOLS
-from todocli.schema import TOOL_NAMES
+from todocli.engine.replies import TOOLS
+from todocli.engine.schema import TOOL_NAMES
 
 FIXTURES = Path(__file__).parent / "fixtures" / "agents"
 

@@ -8,8 +8,14 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from todocli.blocks import atx_heading_at, bullet_at, simple_task_at, split_lines, task_marker_at
-from todocli.ops import task_number
+from todocli.document.blocks import (
+    atx_heading_at,
+    bullet_at,
+    simple_task_at,
+    split_lines,
+    task_marker_at,
+)
+from todocli.engine.ops import task_number
 
 BULLET = re.compile(r"([-+*]|[0-9]{1,9}[.)])(?=[ \t]|$)")
 ATX = re.compile(r"(#{1,6})(?:[ \t]+(.*?))??(?:[ \t]+#+)?[ \t]*$")

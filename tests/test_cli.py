@@ -13,7 +13,7 @@ import pytest
 import todocli
 from tests.support import corpus_files
 from tests.support_cli import Todo, todo_process
-from todocli.model import Status
+from todocli.document.model import Status
 
 
 def session_file(home: Path, name: str = "default") -> Path:
@@ -390,12 +390,12 @@ def test_bad_session_names_are_usage_errors_and_create_nothing(
 def test_exit_3_for_an_internal_error_without_traceback(
     todo: Todo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import todocli.commands
+    import todocli.app.commands
 
     def boom(*_: object, **__: object) -> None:
         raise RuntimeError("kaboom")
 
-    monkeypatch.setattr(todocli.commands, "show", boom)
+    monkeypatch.setattr(todocli.app.commands, "show", boom)
     result = todo("show")
     assert result.code == 3
     assert result.err == "todo: internal error: RuntimeError: kaboom\n"
@@ -417,7 +417,7 @@ def test_exit_5_when_the_lock_is_held(
 
     todo("add", "A")
     monkeypatch.setenv("TODOCLI_LOCK_TIMEOUT", "0.2")
-    from todocli.paths import lock_path
+    from todocli.storage.paths import lock_path
 
     lock_file = lock_path(str(home / "sessions" / "default.md"))
     os.makedirs(os.path.dirname(lock_file), mode=0o700, exist_ok=True)

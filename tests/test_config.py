@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from todocli.config import load, read_simple_toml
+from todocli.engine.settings import DropPolicy
 from todocli.errors import UsageError
-from todocli.settings import DropPolicy
+from todocli.storage.config import load, read_simple_toml
 
 KEYS = st.sampled_from(["max_tasks", "snapshot_drop", "a", "b-c", "x_1", "bad key", ""])
 VALUES = st.sampled_from(

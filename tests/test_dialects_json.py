@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from todocli.dialects import (
+from todocli.engine.dialects import (
     InputError,
     NotJSONError,
     _finite,

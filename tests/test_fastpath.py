@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.support_cli import _Stdin
-from todocli import cli, fastpath
+from todocli.cli import fastpath, typer_app
 
 CLAUDE = json.dumps(
     {
@@ -201,7 +201,7 @@ def test_fast_path_and_typer_app_agree(
 ) -> None:
     fast = run_with(fastpath.run, tmp_path / "fast", argv, stdin, monkeypatch, capsys)
     assert fast[0] is not None, "the fast path should serve this form"
-    typer_ = run_with(cli.run, tmp_path / "typer", argv, stdin, monkeypatch, capsys)
+    typer_ = run_with(typer_app.run, tmp_path / "typer", argv, stdin, monkeypatch, capsys)
     assert fast[0] == typer_[0], "exit codes differ"
     assert fast[1] == typer_[1], "stdout differs"
     assert fast[2] == typer_[2], "stderr differs"
@@ -210,7 +210,9 @@ def test_fast_path_and_typer_app_agree(
 
 @pytest.mark.parametrize("argv", NOT_SERVED, ids=[" ".join(a) for a in NOT_SERVED])
 def test_the_fast_path_leaves_other_forms_to_typer(argv: list[str]) -> None:
-    assert fastpath.parse(__import__("todocli.entry").entry.hoist(argv)) is None or argv[0] in (
+    assert fastpath.parse(__import__("todocli.cli.entry").cli.entry.hoist(argv)) is None or argv[
+        0
+    ] in (
         "history",
         "edit",
         "log",

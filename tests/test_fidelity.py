@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 import todocli
 from tests.support_cli import Run, todo_process
 from tests.support_gfm import gfm_task_items
-from todocli.blocks import split_lines
-from todocli.model import Phase, Status, Task, TodoList
-from todocli.ops import Op, OpKind, apply
-from todocli.snapshot import Item
+from todocli.document.blocks import split_lines
+from todocli.document.model import Phase, Status, Task, TodoList
+from todocli.engine.ops import Op, OpKind, apply
+from todocli.engine.snapshot import Item
 
 
 def todo_on(path: Path, text: str, *args: str, stdin: str | None = None, **env: str) -> Run:

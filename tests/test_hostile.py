@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.support_cli import Todo, todo_in_process, todo_process
-from todocli import files
 from todocli.errors import StorageError
+from todocli.storage import files
 
 ROOT_ONLY = pytest.mark.skipif(
     not hasattr(os, "geteuid") or os.geteuid() != 0,
@@ -167,11 +167,11 @@ def fail_writes_to(monkeypatch: pytest.MonkeyPatch, suffix: str) -> None:
             raise full(path)
         return real_append(path, data, separator)
 
-    import todocli.memory
-    import todocli.store
+    import todocli.storage.memory
+    import todocli.storage.store
 
-    monkeypatch.setattr(todocli.store, "atomic_write", atomic_write)
-    monkeypatch.setattr(todocli.memory, "append", append)
+    monkeypatch.setattr(todocli.storage.store, "atomic_write", atomic_write)
+    monkeypatch.setattr(todocli.storage.memory, "append", append)
 
 
 @pytest.mark.parametrize("suffix", [".md.pending", "state.json", ".md"])

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.support_cli import Todo, todo_process
-from todocli import files, paths
+from todocli.storage import files, paths
 
 STRESS = os.environ.get("TODOCLI_STRESS") == "1"
 
@@ -78,7 +78,7 @@ def test_the_lock_folder_does_not_move_with_the_environment(
 HOLD = textwrap.dedent(
     """
     import sys, time
-    from todocli.commands import Context, Options
+    from todocli.app.commands import Context, Options
     ctx = Context(Options(file=sys.argv[1]))
     with ctx.store.locked():
         print("held", flush=True)
@@ -174,10 +174,10 @@ def test_a_save_between_read_and_replace_is_kept_and_the_batch_reapplied(
             saved.append(True)
         real(path, text, durable, **kw)  # type: ignore[arg-type]
 
-    import todocli.store
+    import todocli.storage.store
 
     with monkeypatch.context() as patch:
-        patch.setattr(todocli.store, "atomic_write", editor_saves_first)
+        patch.setattr(todocli.storage.store, "atomic_write", editor_saves_first)
         result = todo("--json", "done", "A")
     assert result.code == 0, result.err
     text = listing.read_text()
@@ -201,10 +201,10 @@ def test_a_list_that_never_stops_changing_exits_5_and_writes_nothing(
             listing.write_text(f"- [ ] A\n- [ ] hand {count[0]}\n")
         real(path, text, durable, **kw)  # type: ignore[arg-type]
 
-    import todocli.store
+    import todocli.storage.store
 
     with monkeypatch.context() as patch:
-        patch.setattr(todocli.store, "atomic_write", always_saving)
+        patch.setattr(todocli.storage.store, "atomic_write", always_saving)
         result = todo("add", "X")
     assert result.code == 5
     assert "the list kept changing while todo tried to write it (5 times)" in result.err
@@ -306,7 +306,7 @@ def test_a_save_under_way_is_waited_for(
 FAST_WRITER = textwrap.dedent(
     """
     import sys, time
-    from todocli.commands import Context, Options, add
+    from todocli.app.commands import Context, Options, add
     deadline = time.monotonic() + float(sys.argv[1])
     i = 0
     while time.monotonic() < deadline:
@@ -318,8 +318,8 @@ FAST_WRITER = textwrap.dedent(
 
 
 def test_json_show_pairs_every_list_with_its_own_revision(home: Path) -> None:
-    from todocli.commands import Context, Options, show
-    from todocli.markdown import parse
+    from todocli.app.commands import Context, Options, show
+    from todocli.document.markdown import parse
 
     env = {**os.environ, "TODOCLI_MAX_TASKS": "1000000", "TODOCLI_WIPE_ON_COMPLETE": "false"}
     assert todo_process("add", "seed").code == 0

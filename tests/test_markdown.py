@@ -6,7 +6,7 @@ import pytest
 
 import todocli
 from todocli import Phase, Status, Task, TodoList
-from todocli.markdown import Document, TaskNode
+from todocli.document.markdown import Document, TaskNode
 
 
 def model(text: str) -> TodoList:

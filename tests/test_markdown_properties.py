@@ -136,7 +136,7 @@ def test_a_status_change_alters_exactly_one_character_of_one_line(
 @settings(max_examples=500)
 @given(st.one_of(markdownish(), todo_lists().map(todocli.dumps)))
 def test_the_scanners_fast_path_reads_lines_as_the_general_path_does(text: str) -> None:
-    from todocli.blocks import Scanner, split_lines
+    from todocli.document.blocks import Scanner, split_lines
 
     lines = split_lines(text)
     fast, general = Scanner(), Scanner()
@@ -157,7 +157,7 @@ def vars_of(info: object) -> tuple[object, ...]:
 def test_string_checks_match_the_commonmark_patterns_they_replace(rest: str) -> None:
     import re
 
-    from todocli.blocks import _is_thematic_break
+    from todocli.document.blocks import _is_thematic_break
 
     if rest:
         c = rest[0]
@@ -177,6 +177,6 @@ def test_string_checks_match_the_commonmark_patterns_they_replace(rest: str) -> 
 def test_session_name_check_matches_its_documented_pattern(name: str) -> None:
     import re
 
-    from todocli.paths import is_session_name
+    from todocli.storage.paths import is_session_name
 
     assert is_session_name(name) == bool(re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", name))

@@ -29,9 +29,10 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
 
 from tests.support_cli import todo_process
-from todocli import paths, schema
-from todocli.locking import ListLock
-from todocli.mcp_server import ENVELOPE_SCHEMA
+from todocli.engine import schema
+from todocli.mcp.mcp_server import ENVELOPE_SCHEMA
+from todocli.storage import paths
+from todocli.storage.locking import ListLock
 
 pytestmark = pytest.mark.filterwarnings(
     # The handshake-era calls (resources/subscribe) are what today's agents send.

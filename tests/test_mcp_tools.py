@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from tests.support_cli import todo_process
-from todocli import mcp_tools
-from todocli.commands import Options
+from todocli.app.commands import Options
 from todocli.errors import NotFoundError, UsageError
-from todocli.mcp_tools import call
+from todocli.mcp import mcp_tools
+from todocli.mcp.mcp_tools import call
 
 DEFAULTS = Options()
 SDK_MODULES = {"mcp", "mcp_types", "anyio", "pydantic", "starlette", "httpx2", "uvicorn"}
@@ -129,7 +129,7 @@ def test_no_other_command_imports_the_sdk(argv: list[str], tmp_path: Path) -> No
     )
     modules = set(proc.stderr.decode().split("MODULES ", 1)[1].split())
     assert not {m.partition(".")[0] for m in modules} & SDK_MODULES
-    assert not modules & {"todocli.mcp_server", "todocli.mcp_tools"}
+    assert not modules & {"todocli.mcp.mcp_server", "todocli.mcp.mcp_tools"}
 
 
 # -- the tools ----------------------------------------------------------------------------------
@@ -202,7 +202,7 @@ def test_an_unexpected_exception_is_an_internal_error_reply(
     def broken(*_: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("todocli.commands.show", broken)
+    monkeypatch.setattr("todocli.app.commands.show", broken)
     reply = call("todo_read", {}, DEFAULTS)
     assert reply.failed
     assert reply.text == "Errors: internal error: RuntimeError: boom\n"
@@ -257,8 +257,8 @@ def test_a_resource_shows_bytes_that_are_not_utf8_as_escapes(home: Path) -> None
 
 
 def test_a_lone_surrogate_in_arguments_is_a_tool_error_naming_the_field(home: Path) -> None:
-    from todocli.commands import Options
-    from todocli.mcp_tools import call
+    from todocli.app.commands import Options
+    from todocli.mcp.mcp_tools import call
 
     reply = call("todo_write", {"todos": [{"content": "x \ud800"}]}, Options())
     assert reply.failed

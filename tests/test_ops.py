@@ -8,11 +8,11 @@ from typing import TypeVar
 import pytest
 
 import todocli
-from todocli.markdown import Document
-from todocli.model import Phase, Result, Status, Task, TodoList
-from todocli.ops import Op, OpKind, PhaseItems, apply
-from todocli.settings import DropPolicy, Settings
-from todocli.snapshot import Item
+from todocli.document.markdown import Document
+from todocli.document.model import Phase, Result, Status, Task, TodoList
+from todocli.engine.ops import Op, OpKind, PhaseItems, apply
+from todocli.engine.settings import DropPolicy, Settings
+from todocli.engine.snapshot import Item
 
 T = TypeVar("T")
 

@@ -7,11 +7,11 @@ from hypothesis import strategies as st
 
 import todocli
 from tests.test_markdown_properties import markdownish, todo_lists
-from todocli.blocks import split_lines
-from todocli.model import Status
-from todocli.ops import Op, OpKind, apply
-from todocli.settings import Settings
-from todocli.snapshot import Item
+from todocli.document.blocks import split_lines
+from todocli.document.model import Status
+from todocli.engine.ops import Op, OpKind, apply
+from todocli.engine.settings import Settings
+from todocli.engine.snapshot import Item
 
 NAMES = st.sampled_from(["a", "b", "c", "d", "e", "f", "g", "h", "#1", "#3", "nope"])
 PHASES = st.sampled_from(["P", "Todos", "New", "H"])

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from todocli import paths
+from todocli.storage import paths
 
 ENV_VALUES = st.sampled_from(
     [None, "", " ", "relative/dir", "/abs/dir", "/abs/dir/", "~/tilde", "/with space"]

@@ -186,7 +186,7 @@ def test_writers_killed_at_random_moments_leave_a_whole_file(tmp_path: Path) -> 
 
 
 def _canonical_of(k: int) -> str:
-    from todocli.model import Phase, Task, TodoList
+    from todocli.document.model import Phase, Task, TodoList
 
     tasks = tuple(Task(f"task {i} " + "x" * 60) for i in range(k))
     return todocli.dumps(TodoList("", (Phase("Todos", tasks),))) if k else ""
@@ -208,7 +208,7 @@ def test_a_stale_temp_file_is_cleared_by_the_next_write(todo: Todo, home: Path) 
 def test_a_lock_held_by_a_killed_process_does_not_deadlock(tmp_path: Path) -> None:
     env = base_env(tmp_path)
     assert todo_process("add", "A", env=env).code == 0
-    from todocli.paths import lock_path
+    from todocli.storage.paths import lock_path
 
     lock = Path(lock_path(str(tmp_path / "home" / "sessions" / "default.md")))
     lock.parent.mkdir(parents=True, exist_ok=True)

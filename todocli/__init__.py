@@ -7,8 +7,8 @@ or a plain ``TodoList`` in the canonical form, back to text.
 
 from __future__ import annotations
 
-from todocli.markdown import Document, parse, render_canonical
-from todocli.model import Phase, Status, Task, TodoList
+from todocli.document.markdown import Document, parse, render_canonical
+from todocli.document.model import Phase, Status, Task, TodoList
 
 __all__ = ["Document", "Phase", "Status", "Task", "TodoList", "dumps", "loads"]
 

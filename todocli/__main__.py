@@ -17,17 +17,17 @@ def main() -> None:
     # costs time. `todo watch`, which runs on, turns it back on.
     gc.disable()
     if sys.stdin is None or sys.stdout is None or sys.stderr is None:
-        from todocli.entry import closed_standard_streams
+        from todocli.cli.entry import closed_standard_streams
 
         closed = closed_standard_streams()
         if closed is not None:
             sys.exit(closed)
-    from todocli.fastpath import run
+    from todocli.cli.fastpath import run
 
     argv = sys.argv[1:]
     code = run(argv)
     if code is None:
-        from todocli.cli import run as run_app
+        from todocli.cli.typer_app import run as run_app
 
         code = run_app(argv)
     sys.exit(code)

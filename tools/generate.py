@@ -60,7 +60,7 @@ def _option(param: Parameter) -> Option:
 def spec() -> Spec:
     import typer.main
 
-    from todocli.cli import app
+    from todocli.cli.typer_app import app
 
     group = typer.main.get_command(app)
     global_options = [_option(p) for p in group.params if p.param_type_name == "option"]

@@ -1,0 +1,1 @@
+"""The commands' bodies, shared by the command line and the MCP server."""

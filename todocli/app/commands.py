@@ -1,0 +1,464 @@
+"""The commands as plain functions over one invocation's context.
+
+Each takes parsed arguments, does its work through the core (store, engine,
+memory) and returns an ``Outcome`` for the renderers. Nothing here parses a
+command line or prints. Modules a command alone needs are imported inside it: the
+process starts once per agent step, and ``todo show`` should not pay for the engine.
+"""
+
+from __future__ import annotations
+
+import os
+
+from todocli.app.outcome import Outcome
+from todocli.document.markdown import parse
+from todocli.document.model import Result, TodoList
+from todocli.errors import ConflictError, InvalidParamError, UsageError
+from todocli.storage import config, paths
+from todocli.storage.files import read_text
+from todocli.storage.store import Store
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
+    from datetime import datetime
+    from typing import Any
+
+    from todocli.engine.dialects import Request
+    from todocli.engine.ops import Op
+
+
+class Options:
+    """The global options of one invocation."""
+
+    __slots__ = (
+        "base",
+        "file",
+        "home",
+        "if_rev",
+        "json",
+        "keep",
+        "memory_dir",
+        "no_color",
+        "partial",
+        "plain",
+        "quiet",
+        "session",
+    )
+
+    def __init__(
+        self,
+        session: str | None = None,
+        file: str | None = None,
+        home: str | None = None,
+        memory_dir: str | None = None,
+        json: bool = False,
+        plain: bool = False,
+        quiet: bool = False,
+        no_color: bool = False,
+        if_rev: int | None = None,
+        partial: bool = False,
+        keep: bool = False,
+        base: int | None = None,
+    ) -> None:
+        self.session = session
+        self.file = file
+        self.home = home
+        self.memory_dir = memory_dir
+        self.json = json
+        self.plain = plain
+        self.quiet = quiet
+        self.no_color = no_color
+        self.if_rev = if_rev
+        self.base = base  # the revision a snapshot was made from (see ``merge``)
+        self.partial = partial
+        self.keep = keep
+
+
+class Context:
+    """Settings, locations and storage for one invocation."""
+
+    def __init__(self, options: Options, env: Mapping[str, str] | None = None) -> None:
+        self.options = options
+        self.env = os.environ if env is None else env
+        cfg = config.load(paths.default_config_file(self.env), self.env)
+        self.config = cfg
+        self.settings = cfg.settings
+        self.loc = paths.resolve(
+            home=options.home,
+            session=options.session,
+            file=options.file,
+            memory_dir=options.memory_dir,
+            env=self.env,
+            config=cfg.locations,
+        )
+        self.store = Store(self.loc, self.settings.lock_timeout, self.settings.max_file_bytes)
+
+    def now(self) -> datetime:
+        """The time; ``TODOCLI_NOW`` (ISO 8601) fixes it, for tests and replays."""
+        from datetime import datetime
+
+        fixed = self.env.get("TODOCLI_NOW")
+        if fixed:
+            try:
+                return datetime.fromisoformat(fixed)
+            except ValueError:
+                raise UsageError(f"TODOCLI_NOW is not an ISO 8601 time: {fixed!r}") from None
+        return datetime.now()
+
+    def outcome(
+        self,
+        todo: TodoList,
+        rev: int,
+        result: Result | None = None,
+        params_input: object = None,
+        logged_to: str | None = None,
+        warnings: list[str] | None = None,
+    ) -> Outcome:
+        return Outcome(
+            todo=todo,
+            result=result,
+            session=self.loc.session if self.loc.is_session else None,
+            file=self.loc.list_file,
+            rev=rev,
+            params_input=params_input,
+            logged_to=logged_to,
+            warnings=warnings or [],
+        )
+
+
+def show(ctx: Context, params_input: object = None) -> Outcome:
+    # Only JSON shows the revision (plain output need not look it up); it and the
+    # list come from the same moment, so a snapshot built on them can use --if-rev.
+    if ctx.options.json:
+        text, rev = ctx.store.consistent_read()
+    else:
+        text, rev = ctx.store.read(), 0
+    doc = parse(text)
+    return ctx.outcome(doc.model(), rev, params_input=params_input, warnings=doc.warnings)
+
+
+WRITE_ATTEMPTS = 5  # a batch re-applied this often to a list that keeps changing
+
+
+def run_batch(ctx: Context, ops: Sequence[Op], params_input: object = None) -> Outcome:
+    """Apply a batch under the list's lock; write, log and record it.
+
+    An editor does not take the lock: when the file changes between reading it and
+    replacing it, the batch is applied again to what is there now (a few times at
+    most, then exit 5), so a write never replaces bytes it has not read.
+    """
+    from todocli.errors import BusyError
+    from todocli.storage.store import ListChangedError
+
+    with ctx.store.locked():
+        for _ in range(WRITE_ATTEMPTS):
+            try:
+                return _apply_once(ctx, ops, params_input)
+            except ListChangedError:
+                continue
+    raise BusyError(
+        f"the list kept changing while todo tried to write it ({WRITE_ATTEMPTS} times); "
+        "nothing was written: try again"
+    )
+
+
+def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object) -> Outcome:
+    from todocli.engine.ops import apply
+
+    opts, settings, store = ctx.options, ctx.settings, ctx.store
+    text = store.read()
+    store.recover(text)
+    rev = store.rev()
+    last = store.revision(rev) if rev else None
+    if last != text and store.saving():
+        text = store.settle(last)  # a person's save may be under way: let it finish
+    if opts.if_rev is not None and opts.if_rev != rev:
+        raise ConflictError(
+            f"the list is at revision {rev}, not {opts.if_rev}: someone else wrote it "
+            "first; read it again (todo show) and retry"
+        )
+    doc = parse(text)
+    baseline = parse(last).model() if last is not None and last != text else None
+    merge_base = None
+    if opts.base is not None and not 0 <= opts.base <= rev:
+        raise InvalidParamError(
+            f"--base {opts.base}: no such revision (this list is at #{rev}; see: todo history)"
+        )
+    if opts.base is not None and opts.base != rev:
+        kept = store.revision(opts.base) if opts.base else ""
+        if kept is None:
+            raise InvalidParamError(
+                f"--base {opts.base}: that revision is no longer kept (see: todo history)"
+            )
+        merge_base = parse(kept).model()
+    wipe = not opts.keep and (
+        settings.wipe_on_complete if settings.wipe_on_complete is not None else ctx.loc.is_session
+    )
+    # The clock and state.json are read only when a completion or clear_delay
+    # needs them: an everyday write reads neither.
+    now = ctx.now() if settings.clear_delay >= 0 else None
+    state = store.state() if now is not None else {}
+    result, doc = apply(
+        doc,
+        ops,
+        settings,
+        partial=opts.partial,
+        baseline=baseline,
+        wipe=wipe,
+        expired=_expired(state, settings.clear_delay, now) if now is not None else (),
+        merge_base=merge_base,
+    )
+    if result.query:
+        return ctx.outcome(
+            result.new,
+            rev,
+            result=result,
+            params_input=params_input,
+            warnings=list(result.warnings),
+        )
+    logged_to = None
+    if result.ok or opts.partial:
+        steps = []
+        if result.completed is not None:
+            state = state or store.state()
+            logged_to, step = _log(ctx, state, result.completed, now or ctx.now())
+            steps.append(step)
+        if now is not None:
+            _track_closed(state, result.new, now)
+        # The log, the state and the revision copy first, the list last: exit 6
+        # means none of them changed.
+        rev = store.commit(doc.text() if result.written else None, state, steps)
+        if not result.written:
+            store.restart_rounds()
+        store.clear_failed()
+    else:
+        store.save_failed(rev, result.errors[0].message)
+    return ctx.outcome(
+        result.new,
+        rev,
+        result=result,
+        params_input=params_input,
+        logged_to=logged_to,
+        warnings=list(result.warnings),
+    )
+
+
+def _log(
+    ctx: Context, state: dict[str, Any], completed: TodoList, now: datetime
+) -> tuple[str, Callable[[], Callable[[], None]]]:
+    """The completion log's path, and the step of the write that appends to it."""
+    from todocli.storage.memory import append_block, completion_block, log_name
+
+    name = state.get("log")
+    # state.json may have been damaged: only a plain file name is a log's name, and
+    # only a whole number a count (anything else starts afresh).
+    if not isinstance(name, str) or not name or os.sep in name or name in (".", ".."):
+        name = log_name(now)
+    count = state.get("completions")
+    number = (
+        count if isinstance(count, int) and not isinstance(count, bool) and count > 0 else 0
+    ) + 1
+    path = os.path.join(ctx.loc.memory_dir, name)
+    block = completion_block(number, now, completed)
+    state["log"], state["completions"] = name, number
+    return path, lambda: append_block(path, block)
+
+
+def _expired(state: dict[str, Any], delay: float, now: datetime) -> set[str]:
+    if delay < 0:
+        return set()
+    closed = state.get("closed_at")
+    if not isinstance(closed, dict):
+        return set()
+    from datetime import datetime
+
+    expired = set()
+    for content, stamp in closed.items():
+        try:
+            if (now - datetime.fromisoformat(stamp)).total_seconds() >= delay:
+                expired.add(content)
+        except (TypeError, ValueError):
+            continue
+    return expired
+
+
+def _track_closed(state: dict[str, Any], todo: TodoList, now: datetime) -> None:
+    """Remember when each closed task closed, for ``clear_delay``."""
+    before = state.get("closed_at")
+    before = before if isinstance(before, dict) else {}
+    state["closed_at"] = {
+        t.content: before.get(t.content, now.isoformat())
+        for _, t in todo.tasks()
+        if not t.status.is_open
+    }
+
+
+# -- flag commands → ops ------------------------------------------------------------------
+
+
+def _target_ops(
+    kind: str, tasks: Sequence[str], phase: str | None, everything: bool, command: str
+) -> list[Op]:
+    from todocli.engine.ops import Op, OpKind
+
+    chosen = sum([bool(tasks), phase is not None, everything])
+    if chosen > 1:
+        raise UsageError(f"todo {command}: give tasks, --phase or --all, not more than one")
+    op = OpKind.of(kind)
+    if tasks:
+        return [Op(op, task=t) for t in tasks]
+    if phase is not None:
+        return [Op(op, phase=phase)]
+    if everything:
+        return [Op(op)]
+    return [Op(op, current=True)]
+
+
+def done(
+    ctx: Context, tasks: Sequence[str], phase: str | None, everything: bool, note: str | None
+) -> Outcome:
+    from todocli.engine.ops import Op, OpKind
+
+    ops = _target_ops("done", tasks, phase, everything, "done")
+    if note is not None:
+        if not tasks:
+            raise UsageError("todo done: --note needs the TASK it is about")
+        ops = [Op(OpKind.NOTE, task=t, text=note) for t in tasks] + ops
+    return run_batch(ctx, ops)
+
+
+def drop(ctx: Context, tasks: Sequence[str], phase: str | None, everything: bool) -> Outcome:
+    return run_batch(ctx, _target_ops("drop", tasks, phase, everything, "drop"))
+
+
+def remove(ctx: Context, tasks: Sequence[str], phase: str | None, everything: bool) -> Outcome:
+    if not tasks and phase is None and not everything:
+        raise UsageError("todo rm: name the TASK to remove, or use --phase P or --all")
+    return run_batch(ctx, _target_ops("rm", tasks, phase, everything, "rm"))
+
+
+def init(ctx: Context, tasks: Sequence[str], phase: str | None, summary: str | None) -> Outcome:
+    from todocli.engine.ops import Op, OpKind, PhaseItems
+
+    if not tasks:
+        raise UsageError("todo init: give at least one TASK")
+    group = PhaseItems(phase if phase is not None else "Todos", tuple(tasks))
+    return run_batch(ctx, [Op(OpKind.INIT, phases=(group,), summary=summary)])
+
+
+def add(ctx: Context, tasks: Sequence[str], phase: str | None) -> Outcome:
+    from todocli.engine.ops import Op, OpKind
+
+    if not tasks:
+        raise UsageError("todo add: give at least one TASK")
+    return run_batch(
+        ctx, [Op(OpKind.APPEND, phase=phase, items=tuple(tasks), default_phase=phase is None)]
+    )
+
+
+def start(ctx: Context, task: str) -> Outcome:
+    from todocli.engine.ops import Op, OpKind
+
+    return run_batch(ctx, [Op(OpKind.START, task=task)])
+
+
+def note(ctx: Context, task: str, text: str) -> Outcome:
+    from todocli.engine.ops import Op, OpKind
+
+    return run_batch(ctx, [Op(OpKind.NOTE, task=task, text=text)])
+
+
+def block(ctx: Context, task: str, reason: str | None) -> Outcome:
+    from todocli.engine.ops import Op, OpKind
+
+    return run_batch(ctx, [Op(OpKind.BLOCK, task=task, text=reason)])
+
+
+def unblock(ctx: Context, task: str) -> Outcome:
+    from todocli.engine.ops import Op, OpKind
+
+    return run_batch(ctx, [Op(OpKind.UNBLOCK, task=task)])
+
+
+def clear(ctx: Context, everything: bool) -> Outcome:
+    from todocli.engine.ops import Op, OpKind
+
+    return run_batch(ctx, [Op(OpKind.CLEAR, all=everything)])
+
+
+def apply_input(ctx: Context, data: bytes, markdown: bool) -> Outcome:
+    """``todo apply``: one JSON document (any dialect) or, with --markdown, markdown."""
+    from todocli.engine.dialects import decode, from_markdown, request
+
+    limit = ctx.settings.max_input_bytes
+    req: Request
+    if markdown:
+        if len(data) > limit:
+            from todocli.engine.dialects import input_too_big
+
+            raise input_too_big(limit)
+        try:
+            req = from_markdown(data.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            raise InvalidParamError(f"input is not valid UTF-8 (byte {exc.start})") from None
+    else:
+        value = decode(data, limit)
+        req = request(value)
+    if req.hook is not None and req.hook.session and ctx.loc.is_session:
+        ctx = _hook_session(ctx, req.hook.session)
+    if req.ignored or req.query:  # a hook on a tool that is not a todo tool: harmless
+        outcome = show(ctx, params_input=req.params)
+    else:
+        outcome = run_batch(ctx, req.ops, params_input=req.params)
+    outcome.warnings[:0] = req.warnings
+    outcome.request = req
+    if ctx.options.json:
+        from todocli.engine.replies import tool_of
+
+        params = req.params
+        tool = None
+        if req.hook is not None and isinstance(params, dict):
+            tool = params.get("tool_name")
+            params = params.get("tool_input")
+        outcome.reply_as = tool_of(req.dialect, params, tool if isinstance(tool, str) else None)
+    return outcome
+
+
+def _hook_session(ctx: Context, session: str) -> Context:
+    """A hook envelope's session id names the session, unless ``-s`` or
+    ``TODOCLI_SESSION`` does."""
+    if ctx.options.session is not None or ctx.env.get("TODOCLI_SESSION"):
+        return ctx
+    ctx.options.session = session
+    return Context(ctx.options, ctx.env)
+
+
+def list_path(ctx: Context) -> str:
+    return ctx.loc.list_file
+
+
+def log_text(ctx: Context, name: str | None, list_all: bool) -> str:
+    """``todo log``: this list's completion log, a named one, or the list of logs."""
+    directory = ctx.loc.memory_dir
+    if list_all:
+        try:
+            names = sorted(n for n in os.listdir(directory) if n.endswith(".md"))
+        except OSError:
+            names = []
+        if not names:
+            return f"No completion logs in {directory}.\n"
+        from todocli.escapes import one_line  # a name may hold a newline
+
+        return "".join(f"{one_line(os.path.join(directory, n))}\n" for n in names)
+    if name is None:
+        logged = ctx.store.state().get("log")  # state.json: read for this command only
+        if not isinstance(logged, str):
+            return "No completions logged for this list yet.\n"
+        name = logged
+    if os.sep in name or name in ("", ".", ".."):
+        raise UsageError(f"todo log: {name!r} is not a log file name (see: todo log --list)")
+    text = read_text(os.path.join(directory, name), ctx.settings.max_file_bytes, "max_file_bytes")
+    if not text:
+        return f"No completion log {os.path.join(directory, name)}.\n"
+    return text if text.endswith("\n") else text + "\n"

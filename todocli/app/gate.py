@@ -1,0 +1,69 @@
+"""What a harness calls around an agent's turns: the stop gate and the reminder.
+
+``todo check`` exits 1 while tasks are open, so a stop hook can refuse to end the
+turn. ``todo remind`` is seed 003's nag, quiet by default: called once per agent
+round, it counts rounds since the last successful write and speaks up every Nth
+round; it also says, once each, that the last write failed (seed 000's failure
+reminder) and that the file was edited by hand since the last write.
+"""
+
+from __future__ import annotations
+
+from todocli.app.commands import Context, show
+from todocli.app.outcome import Outcome
+from todocli.app.render import describe_diff
+from todocli.document.markdown import parse
+from todocli.document.model import Diff, Status, TodoList
+
+NAG = "<reminder>Update your todos.</reminder>"
+
+
+def open_tasks(todo: TodoList) -> list[tuple[str, Status, str]]:
+    return [(t.content, t.status, p.name) for p, t in todo.tasks() if t.status.is_open]
+
+
+def check(ctx: Context) -> tuple[Outcome, list[tuple[str, Status, str]]]:
+    """The list and its open tasks (the caller exits 1 while there are any)."""
+    outcome = show(ctx)
+    return outcome, open_tasks(outcome.todo)
+
+
+def remind(ctx: Context, every: int) -> list[str]:
+    """Count one round and return what to tell the agent (often nothing)."""
+    store = ctx.store
+    with store.locked():
+        text = store.read()
+        store.recover(text)
+        rev = store.rev()
+        counted_at, rounds, hand_seen, told = store.remind_counter()
+        if counted_at != rev:  # a write since: the count starts again
+            rounds, hand_seen = 0, "-"
+        rounds += 1
+        lines: list[str] = []
+        failed = store.failed()
+        if failed is not None and failed[0] == rev and failed[1] != told:
+            lines.append(
+                f"<reminder>Your last todo update failed ({failed[2]}). Todo progress is not "
+                "visible until you retry it.</reminder>"
+            )
+            told = failed[1]
+        last = store.revision(rev) if rev else None
+        if last is not None and last != text:
+            import hashlib
+
+            seen = hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+            if hand_seen != seen:
+                hand_seen = seen
+                diff = Diff.between(parse(last).model(), parse(text).model())
+                if diff:
+                    lines.append(
+                        "<reminder>The todo list was edited by hand since your last update: "
+                        f"{describe_diff(diff)}.</reminder>"
+                    )
+        todo = parse(text).model()
+        if every > 0 and rounds % every == 0 and open_tasks(todo):
+            lines.append(NAG)
+        if lines:
+            lines.append(todo.recap())
+        store.save_remind_counter(rev, rounds, hand_seen, told)
+    return lines

@@ -1,0 +1,73 @@
+"""Writing for a terminal, a pipe or a completion script, shared by both front ends:
+every character that could drive a terminal escaped, and stdout's failures told
+apart from stderr's."""
+
+from __future__ import annotations
+
+import sys
+
+from todocli.errors import StorageError
+from todocli.escapes import one_line, safe
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from typing import TextIO
+
+    from todocli.app.outcome import Outcome
+
+
+class OutputError(StorageError):
+    """Standard output could not be written (closed, or its disk full)."""
+
+
+STDERR = "stderr"  # write(..., STDERR): to whatever sys.stderr is then, even None
+
+
+def write(text: str, stream: TextIO | str | None = None) -> None:
+    """Write text for a terminal, a pipe or a completion script: every character
+    that could drive a terminal (see ``escapes``) shown as an escape, as UTF-8.
+
+    Everything the command line prints goes through here, so nothing a list, a log
+    or an argument holds reaches a terminal raw. (JSON is made safe before, as
+    ``\\uXXXX`` escapes: ``render.json_text``; escaping it again changes nothing.)
+    A failing stdout is an ``OutputError``; a failing or closed stderr is ignored
+    (there is nowhere left to say so).
+    """
+    text = safe(text)
+    if stream == STDERR or (stream is not None and stream is sys.stderr):
+        out, to_stdout = sys.stderr, False
+    else:
+        out = sys.stdout if stream is None else stream
+        to_stdout = stream is None or stream is sys.stdout
+    if out is None:
+        if to_stdout:
+            raise OutputError("standard output is closed")
+        return
+    try:
+        buffer = getattr(out, "buffer", None)
+        if buffer is not None:
+            out.flush()
+            buffer.write(text.encode("utf-8", "backslashreplace"))
+            buffer.flush()
+        else:
+            out.write(text)
+    except BrokenPipeError:
+        if to_stdout:
+            raise
+    except OSError as exc:
+        if to_stdout:
+            from todocli.storage.files import reason
+
+            raise OutputError(f"cannot write to standard output: {reason(exc)}") from None
+
+
+def failure_message(outcome: Outcome) -> str:
+    """The one stderr line of a failure."""
+    from todocli.app.render import error_lines
+
+    if outcome.error is not None:
+        return one_line(outcome.error.message)
+    assert outcome.result is not None
+    lines = error_lines(outcome.result)
+    more = f" (and {len(lines) - 1} more)" if len(lines) > 1 else ""
+    return one_line(lines[0]) + more

@@ -1,0 +1,315 @@
+"""Plain and JSON output of an outcome. (Rich output for a terminal is in
+``render_rich``, imported only when stdout is one.)
+
+Plain output is what an agent reads after every call: stable, short, never empty,
+no ANSI. After a write it shows, in order: ``Errors: ...``; the change; the open
+tasks; the current phase's progress; the tree of phases; the notes of the task in
+progress; and last the recap line.
+"""
+
+from __future__ import annotations
+
+from todocli.app.outcome import Outcome
+from todocli.document.model import Diff, Phase, Result, Status, Task, TodoList
+from todocli.escapes import json_safe, one_line, safe
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from typing import Any
+
+JSON_VERSION = 1
+# Seed 001's reminder, returned with every non-empty list.
+INSTRUCTIONS = (
+    "Todos updated. Keep exactly one item `in_progress` at a time. Mark completed "
+    "IMMEDIATELY after finishing each task; do not batch completions."
+)
+MARKS = {
+    Status.PENDING: "[ ]",
+    Status.IN_PROGRESS: "[/]",
+    Status.COMPLETED: "[x]",
+    Status.ABANDONED: "[-]",
+    Status.BLOCKED: "[!]",
+}
+MOST_NAMED = 5  # names per change line before "(+N more)"
+
+
+def _names(names: list[str] | tuple[str, ...]) -> str:
+    shown = [safe(n) for n in names[:MOST_NAMED]]
+    more = f" (+{len(names) - MOST_NAMED} more)" if len(names) > MOST_NAMED else ""
+    return "; ".join(shown) + more
+
+
+def _quoted(names: list[str] | tuple[str, ...]) -> str:
+    return ", ".join(f'"{safe(n)}"' for n in names)
+
+
+def error_lines(result: Result) -> list[str]:
+    """Each failed op as ``path: message`` (path only where the input had one)."""
+    return [f"{e.path}: {e.message}" if e.path else e.message for e in result.errors]
+
+
+def change_lines(outcome: Outcome) -> list[str]:
+    """What the command changed, one kind of change a line, escaped for a terminal."""
+    result = outcome.result
+    lines: list[str] = []
+    if result is None:
+        return [safe(n) for n in outcome.notices]
+    by: dict[Status, list[str]] = {}
+    for change in result.diff.changed:
+        by.setdefault(change.new, []).append(change.content)
+    labels = (
+        (Status.COMPLETED, "Completed"),
+        (Status.IN_PROGRESS, "Started"),
+        (Status.ABANDONED, "Abandoned"),
+        (Status.BLOCKED, "Blocked"),
+        (Status.PENDING, "Reopened"),
+    )
+    for status, label in labels:
+        if by.get(status):
+            lines.append(f"{label}: {_names(by[status])}")
+    if result.diff.renamed:
+        pairs = "; ".join(f"{safe(a)} -> {safe(b)}" for a, b in result.diff.renamed)
+        lines.append(f"Renamed: {pairs}")
+    if result.diff.added:
+        lines.append(f"Added: {_names(result.diff.added)}")
+    if result.diff.removed:
+        lines.append(f"Removed: {_names(result.diff.removed)}")
+    if result.dropped_open:
+        count = len(result.dropped_open)
+        lines.append(
+            f"Warning: this snapshot dropped {count} open task{'s' if count > 1 else ''}: "
+            f"{_quoted(result.dropped_open)} (get {'them' if count > 1 else 'it'} back with: "
+            "todo undo)"
+        )
+    if result.hand_edit:
+        lines.append(
+            "Note: the file was edited by hand since the last write: "
+            + describe_diff(result.hand_edit)
+        )
+    if result.merged:
+        from todocli.engine.merge import describe
+
+        lines.append("Merged with edits made by hand: " + safe(describe(result.merged)))
+    if result.overridden:
+        lines.append(
+            f"Warning: this write overrode hand edits to {_quoted(result.overridden)} "
+            "(get them back with: todo undo)"
+        )
+    lines += [safe(n) for n in outcome.notices]
+    if outcome.logged_to:
+        lines.append(f"All tasks closed: logged to {safe(outcome.logged_to)}")
+    return lines
+
+
+def describe_diff(edit: Diff) -> str:
+    """A diff in one line: what was added, removed, and moved between states."""
+    parts = []
+    if edit.added:
+        parts.append(f"added {_quoted(edit.added)}")
+    if edit.removed:
+        parts.append(f"removed {_quoted(edit.removed)}")
+    parts += [f'"{safe(c.content)}" {c.old.value} -> {c.new.value}' for c in edit.changed]
+    return "; ".join(parts)
+
+
+def current_phase(todo: TodoList) -> int:
+    """Index of the phase being worked on: the one with the task in progress, else
+    the first with an open task, else the last."""
+    for i, phase in enumerate(todo.phases):
+        if any(t.status is Status.IN_PROGRESS for t in phase.tasks):
+            return i
+    for i, phase in enumerate(todo.phases):
+        if any(t.status.is_open for t in phase.tasks):
+            return i
+    return len(todo.phases) - 1
+
+
+def list_lines(todo: TodoList) -> list[str]:
+    """The state summary of a non-empty list (without the change lines)."""
+    tasks = todo.tasks()
+    remaining = [(p, t) for p, t in tasks if t.status.is_open]
+    lines = [f"Remaining items ({len(remaining)}):"]
+    lines += [f"  - {safe(t.content)} [{t.status.value}] ({safe(p.name)})" for p, t in remaining]
+    i = current_phase(todo)
+    phase = todo.phases[i]
+    done = sum(1 for t in phase.tasks if not t.status.is_open)
+    lines.append(
+        f'Phase {i + 1}/{len(todo.phases)} "{safe(phase.name)}" — '
+        f"{done}/{len(phase.tasks)} tasks complete"
+    )
+    n = 0
+    for phase in todo.phases:
+        lines.append(safe(phase.name))
+        for task in phase.tasks:
+            n += 1
+            notes = len(task.notes)
+            suffix = f" (+{notes} note{'s' if notes > 1 else ''})" if notes else ""
+            lines.append(f"  #{n} {MARKS[task.status]} {safe(task.content)}{suffix}")
+    for _, task in tasks:
+        if task.status is Status.IN_PROGRESS and task.notes:
+            lines.append(f'Notes on "{safe(task.content)}":')
+            for note in task.notes:
+                lines += [f"  > {safe(part)}" for part in note.split("\n")]
+    lines.append(safe(todo.recap()))
+    return lines
+
+
+def plain(outcome: Outcome) -> str:
+    """The plain text an agent reads. Never empty."""
+    lines: list[str] = []
+    result = outcome.result
+    if outcome.error is not None:
+        lines.append(f"Errors: {one_line(outcome.error.message)}")
+    elif result is not None and result.errors:
+        lines.append("Errors: " + "; ".join(one_line(e) for e in error_lines(result)))
+    lines += change_lines(outcome)
+    if outcome.todo.tasks():
+        lines += list_lines(outcome.todo)
+    elif result is not None and not result.query and result.written:
+        lines.append("Todo list cleared.")
+    else:
+        lines.append("Todo list is empty.")
+    return "\n".join(lines) + "\n"
+
+
+# -- JSON -------------------------------------------------------------------------------------
+
+
+def _task_json(task: Task) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "content": task.content,
+        "status": task.status.value,
+        "active_form": task.active_form,
+        "notes": list(task.notes),
+    }
+    meta = task.meta
+    if meta:  # kept from an agent's tool: its id first of all
+        data |= {"id": meta.id, "priority": meta.priority, "blocked_by": list(meta.blocked_by)}
+        if meta.owner:
+            data["owner"] = meta.owner
+    return data
+
+
+def flat_todos(todo: TodoList) -> list[dict[str, Any]]:
+    return [
+        {"n": n, **_task_json(task), "phase": phase.name}
+        for n, (phase, task) in enumerate(todo.tasks(), start=1)
+    ]
+
+
+def _phase_json(phase: Phase) -> dict[str, Any]:
+    return {"name": phase.name, "tasks": [_task_json(t) for t in phase.tasks]}
+
+
+def envelope(outcome: Outcome) -> dict[str, Any]:
+    """The versioned JSON object: the same keys for success and error."""
+    todo = outcome.todo
+    result = outcome.result
+    error = None
+    if outcome.failed:
+        details: list[object]
+        if outcome.error is not None:
+            message, details = outcome.error.message, list(outcome.error.details)
+        else:
+            assert result is not None
+            lines = error_lines(result)
+            message = lines[0] + (f" (and {len(lines) - 1} more)" if len(lines) > 1 else "")
+            details = [
+                {"index": e.index, "path": e.path, "code": e.code, "message": e.message}
+                for e in result.errors
+            ]
+        error = {"code": outcome.error_code, "message": message, "details": details}
+    todos = flat_todos(todo)  # built once, shared where the envelope repeats it
+    old = result.old if result is not None else todo
+    data: dict[str, Any] = {
+        "version": JSON_VERSION,
+        "status": "error" if outcome.failed else "success",
+        "data": {
+            "summary": todo.summary,
+            "phases": [_phase_json(p) for p in todo.phases],
+            "todos": todos,
+            "recap": todo.recap(),
+        },
+        "text": plain(outcome),
+        "stats": todo.stats(),
+        "changes": {
+            "old_todos": todos if old is todo else flat_todos(old),
+            "new_todos": todos,
+            "completed_tasks": [
+                c.content
+                for c in (result.diff.changed if result else ())
+                if c.new is Status.COMPLETED
+            ]
+            + [c for c in (result.diff.added if result else ()) if _status_in(todo, c, result)],
+            "dropped_open": list(result.dropped_open) if result else [],
+            "renamed": [{"from": a, "to": b} for a, b in result.diff.renamed] if result else [],
+            "hand_edit": _hand_edit_json(result),
+            "merged": [m.to_json() for m in result.merged] if result else [],
+            "wiped_on_all_completed": bool(result and result.wiped),
+            "logged_to": outcome.logged_to,
+        },
+        "context": {
+            "session": outcome.session,
+            "file": outcome.file,
+            "rev": outcome.rev,
+            "params_input": outcome.params_input,
+        },
+        "warnings": list(outcome.warnings) + _change_warnings(outcome),
+        "error": error,
+    }
+    # Every result carries the list as an agent's own tool would give it back: the
+    # tool whose payload this was, else Claude Code's TodoWrite (the most common).
+    from todocli.engine.replies import reply
+
+    tool = outcome.reply_as or "claude"
+    data["data"]["reply"] = reply(tool, todo)
+    data["data"]["reply_tool"] = tool
+    if todo.tasks():
+        data["instructions"] = INSTRUCTIONS
+    return data
+
+
+def _change_warnings(outcome: Outcome) -> list[str]:
+    """The text's warnings about this write (open tasks dropped, hand edits found or
+    overridden), so that a script reading only ``warnings`` sees every one."""
+    if outcome.result is None:
+        return []
+    return [
+        line
+        for line in change_lines(outcome)
+        if line.startswith(("Warning: ", "Note: the file was edited by hand"))
+    ]
+
+
+def _status_in(todo: TodoList, content: str, result: Result | None) -> bool:
+    """Whether a task added by this batch arrived completed (it completed here too)."""
+    source = result.completed if result and result.completed else todo
+    return any(t.content == content and t.status is Status.COMPLETED for _, t in source.tasks())
+
+
+def _hand_edit_json(result: Result | None) -> dict[str, Any] | None:
+    if result is None or not result.hand_edit:
+        return None
+    edit = result.hand_edit
+    return {
+        "added": list(edit.added),
+        "removed": list(edit.removed),
+        "changed": [
+            {"content": c.content, "from": c.old.value, "to": c.new.value} for c in edit.changed
+        ],
+        "overridden": list(result.overridden),
+    }
+
+
+def to_json(outcome: Outcome) -> str:
+    """The envelope on one line. (``indent`` would send ``json`` down its pure-Python
+    encoder: seven times slower on a 10,000-task list. Pipe through ``jq`` to read.)"""
+    return json_text(envelope(outcome))
+
+
+def json_text(value: object) -> str:
+    """A JSON document on one line, with the characters ``escapes`` guards against
+    written as ``\\uXXXX`` escapes inside its strings (never raw: see ``json_safe``)."""
+    import json
+
+    return json_safe(json.dumps(value, ensure_ascii=False)) + "\n"

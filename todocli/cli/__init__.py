@@ -1,0 +1,1 @@
+"""The command line: argv, the fast path, the Typer app, terminal output."""

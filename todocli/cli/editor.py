@@ -1,0 +1,96 @@
+"""``todo edit``: a person edits the list in their editor; the result is checked,
+written as a revision under the lock, and what changed is reported."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shlex
+import subprocess
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from todocli.app.commands import Context
+from todocli.app.outcome import Outcome
+from todocli.app.output import STDERR, write
+from todocli.document.markdown import parse
+from todocli.document.model import Diff, Result
+from todocli.errors import ConflictError, InvalidParamError, UsageError
+from todocli.escapes import one_line
+from todocli.storage.files import ENCODING_ERRORS, make_dir, read_text
+
+
+def editor_command(env: dict[str, str] | os._Environ[str]) -> list[str]:
+    """$VISUAL, else $EDITOR, split like a shell would but never run by one."""
+    for var in ("VISUAL", "EDITOR"):
+        value = env.get(var, "").strip()
+        if value:
+            try:
+                words = shlex.split(value)
+            except ValueError as exc:
+                raise UsageError(f"${var} cannot be read ({exc}): {value!r}") from None
+            if words:
+                return words
+    raise UsageError("set $VISUAL or $EDITOR to the editor to use (for example: EDITOR=nano)")
+
+
+def edit(ctx: Context, confirm: Callable[[str], bool] | None = None) -> Outcome:
+    """Open the list in the editor. ``confirm`` asks the person (only on a terminal)
+    whether to keep an edit that has lines the reader does not take as tasks."""
+    store = ctx.store
+    original = store.read()
+    command = editor_command(ctx.env)  # type: ignore[arg-type]
+    make_dir(ctx.loc.state_dir)
+    fd, name = tempfile.mkstemp(prefix="edit-", suffix=".md", dir=ctx.loc.state_dir)
+    path = Path(name)
+    keep = False
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(original.encode("utf-8", ENCODING_ERRORS))
+        try:
+            status = subprocess.run([*command, str(path)], check=False).returncode
+        except OSError as exc:
+            raise UsageError(f"cannot run the editor {command[0]!r}: {exc.strerror}") from None
+        if status != 0:
+            keep = True
+            raise InvalidParamError(
+                f"the editor exited with status {status}; nothing was written. "
+                f"Your edit is kept in {path}"
+            )
+        if not os.path.exists(name):  # an editor that removed its file saved nothing
+            raise InvalidParamError("the edited file is gone; nothing was written")
+        keep = True  # until it is written: an edit over the limits stays for the person
+        edited = read_text(name, ctx.settings.max_file_bytes, "max_file_bytes")
+        keep = False
+        if edited == original:
+            outcome = ctx.outcome(parse(original).model(), store.rev())
+            outcome.notices.append("No changes.")
+            return outcome
+        doc = parse(edited)
+        if doc.warnings:
+            for warning in doc.warnings:
+                write(f"todo: warning: {one_line(warning)}\n", STDERR)
+            if confirm is None or not confirm("Save it anyway?"):
+                keep = True
+                raise InvalidParamError(
+                    f"the edit has lines that look like tasks but are not (above); nothing "
+                    f"was written. Your edit is kept in {path}"
+                )
+        with store.locked():
+            now = store.read()
+            store.recover(now)
+            if now != original:
+                keep = True
+                raise ConflictError(
+                    f"the list changed while you were editing; nothing was written. "
+                    f"Your edit is kept in {path}"
+                )
+            rev = store.commit(edited)
+        old, new = parse(original).model(), doc.model()
+        result = Result(old=old, new=new, written=True, diff=Diff.between(old, new))
+        return ctx.outcome(new, rev, result=result, warnings=[])
+    finally:
+        if not keep:
+            with contextlib.suppress(OSError):
+                path.unlink()

@@ -1,0 +1,77 @@
+"""``todo watch``: a live view for a person watching an agent work. It re-renders
+when the list changes, until Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from todocli.app.commands import Context, show
+from todocli.storage.store import CHANGE_POLL_SECONDS as POLL_SECONDS
+
+
+def _signature(ctx: Context) -> tuple[int, int, int] | None:
+    try:
+        st = os.stat(ctx.loc.list_file)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+
+def watch(ctx: Context, color: bool, show_all: bool, once: bool = False) -> int:
+    """Re-render on every change. On a terminal: a rich live view; otherwise the plain
+    view again after each change. Returns the exit status (0 on Ctrl-C)."""
+    import gc
+
+    gc.enable()  # this one runs on: collect the cycles each re-render leaves
+    try:
+        if sys.stdout.isatty():
+            return _live(ctx, color, show_all, once)
+        return _plain(ctx, once)
+    except KeyboardInterrupt:
+        return 0
+
+
+def _live(ctx: Context, color: bool, show_all: bool, once: bool) -> int:
+    from rich.console import Console, Group
+    from rich.live import Live
+    from rich.text import Text
+
+    from todocli.cli.render_rich import tree
+    from todocli.escapes import one_line
+
+    console = Console(no_color=not color, highlight=False, markup=False, emoji=False)
+
+    def view() -> Group:
+        outcome = show(ctx)
+        where = Text(f"{one_line(outcome.file)}  (rev {outcome.rev}; Ctrl-C to stop)", style="dim")
+        if outcome.todo.tasks():
+            return Group(where, tree(outcome.todo, show_all))
+        return Group(where, Text("Todo list is empty.", style="dim"))
+
+    seen = _signature(ctx)
+    with Live(view(), console=console, auto_refresh=False, transient=False) as live:
+        live.refresh()
+        while not once:
+            time.sleep(POLL_SECONDS)
+            now = _signature(ctx)
+            if now != seen:
+                seen = now
+                live.update(view(), refresh=True)
+    return 0
+
+
+def _plain(ctx: Context, once: bool) -> int:
+    from todocli.app.output import write
+    from todocli.app.render import plain
+
+    seen = _signature(ctx)
+    write(plain(show(ctx)))
+    while not once:
+        time.sleep(POLL_SECONDS)
+        now = _signature(ctx)
+        if now != seen:
+            seen = now
+            write("\n" + plain(show(ctx)))
+    return 0

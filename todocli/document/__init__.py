@@ -1,0 +1,1 @@
+"""The document: the task model and the lossless markdown reader and writer."""

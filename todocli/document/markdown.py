@@ -1,0 +1,942 @@
+"""The lossless markdown checklist: text <-> a document of line segments.
+
+A ``Document`` is the file's lines, grouped into segments: one per task item (its
+task line plus the lines of its own that follow: notes, continuation text) and raw
+runs of every other line. Each line keeps its exact text and line ending, so
+joining the segments gives the file back byte for byte. Edits replace, insert,
+move or remove whole lines of their own target only; every other line is written
+back from its raw text.
+
+Segments form a doubly linked list so an insertion or removal costs O(1) however
+long the file is; tasks are indexed by content. Which phase a task is in, the
+content index and the summary are derived from the lines by ``reindex``.
+"""
+
+from __future__ import annotations
+
+from todocli.document.blocks import (
+    BOM,
+    LineInfo,
+    LineKind,
+    Scanner,
+    eol_of,
+    is_blank,
+    meta_comment,
+    split_lines,
+    split_meta,
+    strip_eol,
+)
+from todocli.document.model import DEFAULT_PHASE, NO_META, Meta, Phase, Status, Task, TodoList
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Sequence
+
+
+class Segment:
+    """A run of consecutive lines; the base of the linked list."""
+
+    __slots__ = ("lines", "next", "prev")
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.prev: Segment | None = None
+        self.next: Segment | None = None
+
+
+class RawSegment(Segment):
+    """Lines that are not a task: headings, prose, code, blank lines..."""
+
+    __slots__ = ("heading_level", "heading_text")
+
+    def __init__(self, lines: list[str], heading_level: int = 0, heading: str = "") -> None:
+        super().__init__(lines)
+        self.heading_level = heading_level  # > 0 for a top-level ATX heading line
+        self.heading_text = heading
+
+
+class TaskNode(Segment):
+    """A task item: its line, then its own notes and continuation lines."""
+
+    __slots__ = (
+        "active_form",
+        "bullet",
+        "content",
+        "gap",
+        "indent",
+        "line_no",
+        "marker_len",
+        "marker_pos",
+        "meta",
+        "note_lines",
+        "note_prefix",
+        "notes",
+        "phase",
+        "status",
+        "text_end",
+        "text_line",
+        "text_pos",
+    )
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__(lines)
+        self.content = ""
+        self.status = Status.PENDING
+        self.active_form: str | None = None
+        self.meta: Meta = NO_META
+        self.notes: list[str] = []
+        self.note_lines: list[int] = []  # indexes in ``lines`` of note lines
+        self.note_prefix = ""  # how this task's note lines begin, e.g. "  > "
+        self.marker_pos = 0  # index in lines[0] of the marker character
+        self.marker_len = 0  # 0 for "[]", else 1
+        self.indent = ""
+        self.bullet = "-"
+        self.gap = " "
+        self.line_no = 0  # 1-based line number where it was read, 0 if new
+        self.phase: PhaseNode | None = None
+        # Where the task's text is: the index in ``lines`` of its line (1 when the
+        # task line has nothing after its marker and the text starts on the next
+        # line, as GFM allows), the index in that line where the text starts, and
+        # the index of the last line of the item's first block (its text paragraph).
+        self.text_line = 0
+        self.text_pos = 0
+        self.text_end = 0
+
+    def task(self) -> Task:
+        return Task(self.content, self.status, self.active_form, tuple(self.notes), self.meta)
+
+    def width(self) -> int:
+        """Columns from the bullet to the item's content (a tab in the gap stops at
+        a multiple of 4, counted from the start of the line)."""
+        indent = len(self.indent.expandtabs(4))
+        return len((self.indent + self.bullet + self.gap).expandtabs(4)) - indent
+
+    def shift(self, delta: int) -> None:
+        """Follow a change of length of what stands before the marker on the task
+        line (its indentation, a byte-order mark)."""
+        self.marker_pos += delta
+        if self.text_line == 0:
+            self.text_pos += delta
+        else:
+            body = strip_eol(self.lines[self.text_line])
+            self.text_pos = len(body) - len(body.lstrip(" \t"))
+
+
+class PhaseNode:
+    """A phase: its heading (None for tasks before any heading) and its tasks."""
+
+    __slots__ = ("heading", "name", "tasks")
+
+    def __init__(self, name: str, heading: RawSegment | None) -> None:
+        self.name = name
+        self.heading = heading
+        # Insertion-ordered set: O(1) append and removal.
+        self.tasks: dict[TaskNode, None] = {}
+
+    def first(self) -> TaskNode | None:
+        return next(iter(self.tasks), None)
+
+    def last(self) -> TaskNode | None:
+        return next(reversed(self.tasks), None) if self.tasks else None
+
+
+class Document:
+    """A parsed checklist that writes back exactly what it read, plus its edits."""
+
+    def __init__(self) -> None:
+        self.head = Segment([])  # sentinel: never holds lines
+        self.tail: Segment = self.head
+        self.phases: list[PhaseNode] = []
+        self.index: dict[str, TaskNode] = {}
+        self.duplicates: set[str] = set()  # contents that more than one task has
+        self.warnings: list[str] = []
+        self.summary_segment: RawSegment | None = None
+        self.front_matter: RawSegment | None = None
+        # A line that closes a code fence or HTML block the file leaves open at its
+        # end; written before the first lines appended there.
+        self.eof_closer: str | None = None
+
+    # -- reading ---------------------------------------------------------------
+
+    def segments(self) -> Iterator[Segment]:
+        seg = self.head.next
+        while seg is not None:
+            yield seg
+            seg = seg.next
+
+    def text(self) -> str:
+        """The document as text: untouched lines exactly as they were read."""
+        return "".join(line for seg in self.segments() for line in seg.lines)
+
+    def tasks(self) -> Iterator[TaskNode]:
+        """Tasks in document order, which is the order ``todo show`` numbers them."""
+        for phase in self.phases:
+            yield from phase.tasks
+
+    def task_count(self) -> int:
+        return sum(len(p.tasks) for p in self.phases)
+
+    def find(self, content: str) -> TaskNode | None:
+        return self.index.get(content)
+
+    def phase_named(self, name: str) -> list[PhaseNode]:
+        return [p for p in self.phases if p.name == name]
+
+    @property
+    def summary(self) -> str:
+        return self.summary_segment.heading_text if self.summary_segment else ""
+
+    def model(self) -> TodoList:
+        """The document's content as a plain value."""
+        return TodoList(
+            summary=self.summary,
+            phases=tuple(
+                Phase(p.name, tuple(t.task() for t in p.tasks)) for p in self.phases if p.tasks
+            ),
+        )
+
+    def is_empty(self) -> bool:
+        return self.head.next is None
+
+    def is_canonical(self) -> bool:
+        """Whether the file is exactly what the tool writes for its content.
+
+        Such a file holds nothing of a person's but the list itself, so it may be
+        written anew from a model without losing anything.
+        """
+        return self.text() == render_canonical(self.model())
+
+    # -- deriving phases, index and summary from the lines ---------------------------
+
+    def reindex(self) -> list[TaskNode]:
+        """Recompute phases, the content index and the summary from the segments.
+
+        A phase is the nearest top-level ATX heading above a task (``Todos`` for
+        tasks before any heading); the summary is the first H1 when no task sits
+        directly under it. Returns the tasks whose content an earlier task has.
+        """
+        old = {id(p.heading): p for p in self.phases if p.heading is not None}
+        orphans = next((p for p in self.phases if p.heading is None), None)
+        phases: list[PhaseNode] = []
+        index: dict[str, TaskNode] = {}
+        duplicates: list[TaskNode] = []
+        heading: RawSegment | None = None
+        current: PhaseNode | None = None
+        first_h1: RawSegment | None = None
+        first_h1_has_tasks = False
+        for seg in self.segments():
+            if isinstance(seg, TaskNode):
+                if current is None:
+                    if heading is None:
+                        current = orphans or PhaseNode(DEFAULT_PHASE, None)
+                    else:
+                        current = old.get(id(heading)) or PhaseNode(heading.heading_text, heading)
+                        current.name = heading.heading_text
+                        first_h1_has_tasks |= heading is first_h1
+                    current.tasks = {}
+                    phases.append(current)
+                current.tasks[seg] = None
+                seg.phase = current
+                if seg.content in index:
+                    duplicates.append(seg)
+                else:
+                    index[seg.content] = seg
+            elif isinstance(seg, RawSegment) and seg.heading_level:
+                heading, current = seg, None
+                if seg.heading_level == 1 and first_h1 is None:
+                    first_h1 = seg
+        self.phases = phases
+        self.index = index
+        self.duplicates = {t.content for t in duplicates}
+        # "# Todos" heads the default phase (oh-my-pi writes an empty list so): never a summary.
+        is_summary = (
+            first_h1 is not None
+            and not first_h1_has_tasks
+            and first_h1.heading_text != DEFAULT_PHASE
+        )
+        self.summary_segment = first_h1 if is_summary else None
+        return duplicates
+
+    # -- line plumbing ---------------------------------------------------------
+
+    def _link_after(self, anchor: Segment, seg: Segment) -> None:
+        seg.prev = anchor
+        seg.next = anchor.next
+        if anchor.next is not None:
+            anchor.next.prev = seg
+        else:
+            self.tail = seg
+        anchor.next = seg
+        # A segment that came from the end of a file without a final newline.
+        if seg.next is not None and seg.lines and not eol_of(seg.lines[-1]):
+            seg.lines[-1] += self._default_eol()
+
+    def _unlink(self, seg: Segment) -> None:
+        """Remove a segment; a file that had no final newline still has none."""
+        lost_final_eol = seg.next is None and bool(seg.lines) and not eol_of(seg.lines[-1])
+        assert seg.prev is not None
+        seg.prev.next = seg.next
+        if seg.next is not None:
+            seg.next.prev = seg.prev
+        else:
+            self.tail = seg.prev
+        seg.prev = seg.next = None
+        if lost_final_eol and self.tail is not self.head:
+            self.tail.lines[-1] = strip_eol(self.tail.lines[-1])
+
+    def _default_eol(self) -> str:
+        for seg in self.segments():
+            for line in seg.lines:
+                eol = eol_of(line)
+                if eol:
+                    return eol
+        return "\n"
+
+    def _terminate(self, anchor: Segment, new_lines: list[str]) -> list[str]:
+        """Give new lines the line ending of the line they follow.
+
+        Lines written after the last line of a file without a final newline end
+        that line and leave the new last line without one.
+        """
+        if anchor is self.head:
+            first = self.head.next
+            eol = eol_of(first.lines[0]) if first is not None else ""
+            return [line + (eol or "\n") for line in new_lines]
+        eol = eol_of(anchor.lines[-1])
+        if eol:
+            return [line + eol for line in new_lines]
+        eol = self._default_eol()
+        anchor.lines[-1] += eol
+        return [line + eol for line in new_lines[:-1]] + [new_lines[-1]]
+
+    # -- editing primitives ------------------------------------------------------
+
+    def set_status(self, task: TaskNode, status: Status) -> None:
+        """Change the marker character only; a task already in that state is untouched."""
+        if task.status is status:
+            return
+        line = task.lines[0]
+        end = task.marker_pos + task.marker_len
+        task.lines[0] = line[: task.marker_pos] + status.marker + line[end:]
+        if not task.marker_len:  # "[]" became "[x]": what follows moved by one
+            task.marker_len = 1
+            if task.text_line == 0:
+                task.text_pos += 1
+        task.status = status
+
+    def set_active_form(self, task: TaskNode, active_form: str | None) -> None:
+        """Set, replace or (with None) remove the active form in the trailing comment."""
+        if task.active_form != active_form:
+            self._set_tail(task, active_form, task.meta)
+
+    def set_meta(self, task: TaskNode, meta: Meta) -> None:
+        """Set the id, priority, dependencies and owner in the trailing comment."""
+        if task.meta != meta:
+            self._set_tail(task, task.active_form, meta)
+
+    def _set_tail(self, task: TaskNode, active_form: str | None, meta: Meta) -> None:
+        line = task.lines[task.text_line]  # the line that holds the text
+        body, eol = strip_eol(line), eol_of(line)
+        head, tail = body[: task.text_pos], body[task.text_pos :]
+        if task.active_form is not None or task.meta:
+            tail = tail[: tail.rfind("<!--")]
+        tail = tail.rstrip(" \t")
+        tail += meta_comment(active_form, meta)
+        task.lines[task.text_line] = head + tail + eol
+        task.active_form = active_form
+        task.meta = meta
+
+    def set_content(self, task: TaskNode, content: str) -> bool:
+        """Rename a task in place (its marker, comment and notes kept); False when
+        its text is not one plain run on its line, which the caller then replaces."""
+        if task.text_end != task.text_line:
+            return False
+        line = task.lines[task.text_line]
+        body, eol = strip_eol(line), eol_of(line)
+        head, tail = body[: task.text_pos], body[task.text_pos :]
+        cut = tail.rfind("<!--") if task.active_form is not None or task.meta else len(tail)
+        text = tail[:cut].rstrip(" \t")
+        lead = len(text) - len(text.lstrip(" \t"))
+        if text[lead:] != task.content:
+            return False
+        task.lines[task.text_line] = head + text[:lead] + content + tail[len(text) :] + eol
+        if self.index.get(task.content) is task:
+            del self.index[task.content]
+        task.content = content
+        self.index.setdefault(content, task)
+        return True
+
+    def find_id(self, task_id: str) -> TaskNode | None:
+        """The task that carries this id, if any."""
+        for task in self.tasks():
+            if task.meta.id == task_id:
+                return task
+        return None
+
+    def add_note(self, task: TaskNode, note: str, placement: int = 0) -> None:
+        """Add a note (one ``> `` line per line of text) under the task, after its
+        last note, or right after its text when it has none.
+
+        Those are places where a block quote always starts inside the item, and
+        where it changes how nothing after it reads: after a paragraph or a quote
+        line, never inside a code fence or HTML block that the item opens further
+        down (at the end of the item's lines such a block would swallow the note).
+        The engine tries the other ``placement``s when the file would read
+        differently: 1 adds a blank line after the note (a task with no text has
+        no paragraph that ends before the next line, which could otherwise go on
+        the note's), 2 puts the note at the end of the task's own lines, 3 both.
+        """
+        prefix = task.note_prefix or self._note_prefix(task)
+        if placement >= 2 or not task.note_lines:
+            at = len(task.lines) if placement >= 2 else task.text_end + 1
+        else:
+            at = task.note_lines[-1] + 1
+        after_note = at - 1 in task.note_lines
+        new = [prefix.rstrip(" \t")] if after_note else []
+        new += [prefix + part for part in note.split("\n")]
+        notes = len(new)
+        if placement % 2 and (at < len(task.lines) or task.next is not None):
+            new.append("")
+        if at == len(task.lines):
+            new = self._terminate(task, new)
+        else:
+            eol = eol_of(task.lines[at - 1])
+            new = [line + eol for line in new]
+        task.lines[at:at] = new
+        task.note_lines = [i if i < at else i + len(new) for i in task.note_lines]
+        task.note_lines += range(at, at + notes)
+        task.note_lines.sort()
+        task.notes.append(note)
+        task.note_prefix = prefix
+
+    def set_notes(self, task: TaskNode, notes: Sequence[str]) -> None:
+        """Make the task's notes exactly these: appended when they only grow,
+        rewritten otherwise."""
+        notes = list(notes)
+        if notes == task.notes:
+            return
+        if notes[: len(task.notes)] != task.notes:
+            dropped = set(task.note_lines)
+            kept = [line for i, line in enumerate(task.lines) if i not in dropped]
+            if not eol_of(kept[-1]) and len(kept) < len(task.lines) and task.next is not None:
+                kept[-1] += self._default_eol()
+            if task.next is None and not eol_of(task.lines[-1]):
+                kept[-1] = strip_eol(kept[-1])
+            task.lines, task.note_lines, task.notes = kept, [], []
+        for note in notes[len(task.notes) :]:
+            self.add_note(task, note)
+
+    @staticmethod
+    def _note_prefix(task: TaskNode) -> str:
+        """Blank up to the task's content column: its indentation as written, then
+        spaces in place of the bullet and the gap after it."""
+        return task.indent + " " * task.width() + "> "
+
+    def _new_task(
+        self,
+        anchor: Segment,
+        style: tuple[str, str, str],
+        content: str,
+        status: Status,
+        active_form: str | None,
+        notes: Sequence[str],
+        phase: PhaseNode,
+    ) -> TaskNode:
+        """Write a new task line after ``anchor`` with this (indent, bullet, gap)."""
+        indent, bullet, gap = style
+        line = f"{indent}{bullet}{gap}[{status.marker}] {content}"
+        if active_form is not None:
+            line += f" <!-- active: {active_form} -->"
+        node = TaskNode(self._terminate(anchor, [line]))
+        node.content, node.status, node.active_form = content, status, active_form
+        node.indent, node.bullet, node.gap = indent, bullet, gap
+        node.marker_pos = len(indent) + len(bullet) + len(gap) + 1
+        node.marker_len = 1
+        node.text_pos = node.marker_pos + 2
+        node.phase = phase
+        self._link_after(anchor, node)
+        phase.tasks[node] = None
+        if content in self.index:
+            self.duplicates.add(content)
+        else:
+            self.index[content] = node
+        for note in notes:
+            self.add_note(node, note)
+        return node
+
+    def add_task(
+        self,
+        phase_name: str,
+        content: str,
+        status: Status = Status.PENDING,
+        active_form: str | None = None,
+        notes: Sequence[str] = (),
+        placement: int = 0,
+    ) -> TaskNode:
+        """Append a task at the end of a phase, creating the phase if there is none.
+
+        ``placement`` 0 writes the line right after the phase's last task, with the
+        bullet, indent and gap of the phase's first task (an ordered list counts on
+        from its last task). In an odd list that line can change how the lines
+        after it read: an item takes in the lines indented past its content
+        column, so copying a task further left than the one it follows can turn
+        an indented code block into a nested list. The engine then tries the
+        other placements (see ``ops.Engine``): 1 copies the style of the last task
+        itself, so the new item has the content column of the one it follows; 2
+        starts the line at column 0 at the end of the phase's section, after a
+        blank line, where it closes every item open above it. For a phase that
+        does not exist, placements from 1 on add its heading at the end of the
+        file rather than reusing a heading with no task under it.
+        """
+        phases = self.phase_named(phase_name)
+        phase = phases[-1] if phases else None
+        if phase is not None and phase.tasks:
+            first, last = phase.first(), phase.last()
+            assert first is not None
+            assert last is not None
+            if placement < 2:
+                style = self._style(first if placement == 0 else last, last)
+                return self._new_task(last, style, content, status, active_form, notes, phase)
+            anchor = self._section_end(phase.heading or self.head)
+            style = ("", self._next_bullet(first, anchor), first.gap)
+            return self._new_task(anchor, style, content, status, active_form, notes, phase)
+        phase, anchor = self._phase_for_new_task(phase_name, reuse=placement == 0)
+        return self._new_task(anchor, ("", "-", " "), content, status, active_form, notes, phase)
+
+    def insert_task_beside(
+        self,
+        sibling: TaskNode,
+        content: str,
+        status: Status = Status.PENDING,
+        active_form: str | None = None,
+        notes: Sequence[str] = (),
+        before: bool = False,
+    ) -> TaskNode:
+        """Add a task right after (or before) another, in its style and phase."""
+        assert sibling.phase is not None
+        anchor = sibling.prev if before else sibling
+        assert anchor is not None
+        style = self._style(sibling, anchor)
+        return self._new_task(anchor, style, content, status, active_form, notes, sibling.phase)
+
+    def move_after(self, task: TaskNode, anchor: Segment) -> None:
+        """Move a task's own lines to just after ``anchor`` (call ``reindex`` after)."""
+        if anchor is task or task.prev is anchor:
+            return
+        self._unlink(task)
+        self._link_after(anchor, task)
+
+    def move_to_phase(self, task: TaskNode, phase_name: str) -> None:
+        """Move a task to the end of a phase, making the phase if it has no tasks."""
+        phases = [p for p in self.phase_named(phase_name) if p.tasks and task not in p.tasks]
+        if phases:
+            last = phases[-1].last()
+            assert last is not None
+            self.move_after(task, last)
+            return
+        self._unlink(task)
+        phase, anchor = self._phase_for_new_task(phase_name)
+        self._link_after(anchor, task)
+        phase.tasks[task] = None
+
+    def _style(self, template: TaskNode, last: Segment) -> tuple[str, str, str]:
+        """A new item's (indent, bullet, gap), copied from ``template``; placed after
+        ``last``, an ordered list counts on from it."""
+        return template.indent, self._next_bullet(template, last), template.gap
+
+    @staticmethod
+    def _next_bullet(style: TaskNode, last: Segment) -> str:
+        """Ordered lists count on from the task before at the same indent."""
+        bullet = style.bullet
+        if bullet[-1] not in ".)":
+            return bullet
+        number = int(bullet[:-1])
+        if isinstance(last, TaskNode) and last.indent == style.indent and last.bullet[-1] in ".)":
+            number = int(last.bullet[:-1]) + 1
+        return f"{number}{bullet[-1]}"
+
+    def _phase_for_new_task(self, name: str, reuse: bool = True) -> tuple[PhaseNode, Segment]:
+        """Find or make the place a phase's first task goes; return the phase and
+        the segment to insert after.
+
+        An existing heading of that name that heads no task is used (unless not
+        ``reuse``), and the task goes at the end of its section: right before the
+        next heading, where every block above is closed, so nothing around the new
+        line changes meaning. Otherwise a heading is added at the end of the file.
+        """
+        for seg in self.segments():
+            if (
+                reuse
+                and isinstance(seg, RawSegment)
+                and seg.heading_level
+                and seg.heading_text == name
+                and seg is not self.summary_segment
+            ):
+                phase = PhaseNode(name, seg)
+                self._insert_phase(phase)
+                return phase, self._section_end(seg)
+        # The canonical form of a lone Todos phase is "# Todos".
+        lone = name == DEFAULT_PHASE and self.is_empty()
+        level = 1 if lone else self._phase_heading_level()
+        self._close_end()
+        if not self.is_empty() and not self._ends_blank():
+            self._link_after(self.tail, RawSegment(self._terminate(self.tail, [""])))
+        heading_line = "#" * level + " " + name
+        heading = RawSegment(self._terminate(self.tail, [heading_line]), level, name)
+        self._link_after(self.tail, heading)
+        phase = PhaseNode(name, heading)
+        self.phases.append(phase)
+        return phase, heading
+
+    def _section_end(self, heading: Segment) -> Segment:
+        """The place for a new task at the end of a heading's section (``head`` for
+        the lines before the first heading): after its last non-blank line and a
+        blank line, before its trailing blank lines."""
+        end: Segment = heading
+        while end.next is not None and not (
+            isinstance(end.next, RawSegment) and end.next.heading_level
+        ):
+            end = end.next
+        if end is heading:
+            return heading
+        if end is self.tail:
+            self._close_end()
+            end = self.tail
+        blanks: list[str] = []
+        while len(end.lines) > len(blanks) and is_blank(strip_eol(end.lines[-1 - len(blanks)])):
+            blanks.insert(0, end.lines[-1 - len(blanks)])
+        if blanks and len(blanks) < len(end.lines):
+            # Split the trailing blank lines off: the task goes between.
+            del end.lines[-len(blanks) :]
+            self._link_after(end, RawSegment(blanks))
+        if not is_blank(strip_eol(end.lines[-1])):
+            separator = RawSegment(self._terminate(end, [""]))
+            self._link_after(end, separator)
+            end = separator
+        return end
+
+    def _close_end(self) -> None:
+        """Close a code fence or HTML block the file leaves open at its end."""
+        if self.eof_closer is not None and not self.is_empty():
+            self._link_after(self.tail, RawSegment(self._terminate(self.tail, [self.eof_closer])))
+        self.eof_closer = None
+
+    def _insert_phase(self, phase: PhaseNode) -> None:
+        """Place a phase that gained its first task in document order."""
+        order = {id(seg): i for i, seg in enumerate(self.segments())}
+        pos = order[id(phase.heading)]
+        at = len(self.phases)
+        for i, other in enumerate(self.phases):
+            if other.heading is not None and order[id(other.heading)] > pos:
+                at = i
+                break
+        self.phases.insert(at, phase)
+
+    def _phase_heading_level(self) -> int:
+        for phase in reversed(self.phases):
+            if phase.heading is not None:
+                return phase.heading.heading_level
+        return 2
+
+    def _ends_blank(self) -> bool:
+        return self.tail is not self.head and is_blank(strip_eol(self.tail.lines[-1]))
+
+    def remove_task(self, task: TaskNode, drop_heading: bool = True, placement: int = 0) -> None:
+        """Remove a task's own lines. Nested tasks stay (they are tasks of their own),
+        lifted one level.
+
+        A phase heading left with nothing but blank lines under it goes too,
+        unless ``drop_heading`` is false. The engine tries other ``placement``s when
+        the file would read differently: 1 leaves the nested lines as they are;
+        2 and 3 (3 without lifting) leave a blank line where the task was, so that
+        what follows still starts a block of its own (in ``para`` / ``1. [ ] a`` /
+        ``2. [ ] b``, removing ``a`` would make ``2.``, which may not interrupt a
+        paragraph, part of it).
+        """
+        phase = task.phase
+        eol = eol_of(task.lines[-1])
+        if placement >= 2 and eol:
+            self._link_after(task, RawSegment([eol]))
+        after = task.next
+        self._unlink(task)
+        if placement in (0, 2):
+            self._lift_nested(after, task)
+        if self.index.get(task.content) is task:
+            del self.index[task.content]
+            if task.content in self.duplicates:  # rare: a hand-made duplicate takes over
+                for other in self.tasks():
+                    if other.content == task.content and other is not task:
+                        self.index[task.content] = other
+                        break
+        if phase is None:
+            return
+        del phase.tasks[task]
+        if not phase.tasks:
+            self.phases.remove(phase)
+            if phase.heading is not None and drop_heading:
+                self.drop_empty_heading(phase.heading)
+
+    def _lift_nested(self, seg: Segment | None, removed: TaskNode) -> None:
+        """Move what was nested in a removed item up one level.
+
+        Lines indented past the removed item's own indentation belonged to it (its
+        nested tasks, their notes); left as they are, their indentation could turn
+        into an indented code block. They lose the removed item's content offset.
+        """
+        if seg is None:
+            return
+        base = len(removed.indent.expandtabs(4))
+        width = removed.width()
+        while seg is not None:
+            lines = seg.lines
+            stop = len(lines)
+            for i, line in enumerate(lines):
+                body = strip_eol(line)
+                if is_blank(body):
+                    continue
+                lead = len(body) - len(body.lstrip(" \t"))
+                cols = len(body[:lead].expandtabs(4))
+                if cols <= base:
+                    stop = i  # back at the removed item's level or shallower
+                    break
+                keep = max(cols - width, base)
+                lines[i] = " " * keep + body[lead:] + eol_of(line)
+            if isinstance(seg, TaskNode) and stop > 0:  # its task line moved
+                indent = " " * max(len(seg.indent.expandtabs(4)) - width, base)
+                seg.shift(len(indent) - len(seg.indent))
+                seg.indent = indent
+                if seg.note_prefix:
+                    seg.note_prefix = ""  # recomputed from the new indent on the next note
+            if stop < len(lines):
+                return
+            seg = seg.next
+
+    def drop_empty_heading(self, heading: RawSegment) -> None:
+        """Remove a heading (and its blank separator) if nothing but blank lines
+        stands under it."""
+        if heading.prev is None:
+            return  # already gone
+        after: list[Segment] = []
+        seg = heading.next
+        while seg is not None and not (isinstance(seg, RawSegment) and seg.heading_level):
+            if isinstance(seg, TaskNode) or not all(is_blank(strip_eol(x)) for x in seg.lines):
+                return  # the heading still heads something: keep it
+            after.append(seg)
+            seg = seg.next
+        if seg is None:
+            # The last section: its blank separator sits before the heading.
+            prev = heading.prev
+            if isinstance(prev, RawSegment) and not prev.heading_level:
+                while prev.lines and is_blank(strip_eol(prev.lines[-1])):
+                    prev.lines.pop()
+                if not prev.lines:
+                    self._unlink(prev)
+        for blank in after:
+            self._unlink(blank)
+        self._unlink(heading)
+        if self.summary_segment is heading:
+            self.summary_segment = None
+
+    def set_summary(self, summary: str) -> None:
+        """Set the summary H1 (adding one at the top when there is none); an empty
+        summary removes it."""
+        seg = self.summary_segment
+        if seg is not None:
+            if not summary:
+                nxt = seg.next
+                self._unlink(seg)
+                if (
+                    isinstance(nxt, RawSegment)
+                    and not nxt.heading_level
+                    and is_blank(strip_eol(nxt.lines[0]))
+                ):
+                    nxt.lines.pop(0)
+                    if not nxt.lines:
+                        self._unlink(nxt)
+                self.summary_segment = None
+                return
+            line = seg.lines[0]
+            bom = BOM if line.startswith(BOM) else ""
+            seg.lines[0] = f"{bom}# {summary}{eol_of(line)}"
+            seg.heading_text = summary
+            return
+        if not summary:
+            return
+        anchor = self.front_matter or self.head
+        eol = self._default_eol()
+        heading = f"# {summary}{eol}"
+        first = self.head.next
+        if anchor is self.head and first is not None and first.lines[0].startswith(BOM):
+            # The byte-order mark stays the file's first character.
+            first.lines[0] = first.lines[0][1:]
+            if isinstance(first, TaskNode):
+                first.shift(-1)
+            heading = BOM + heading
+        seg = RawSegment([heading], 1, summary)
+        orphans = self.phases[0] if self.phases and self.phases[0].heading is None else None
+        if orphans is not None:
+            # Tasks right under the new H1 would make it their phase, not the
+            # summary: give them the heading of their phase, as the canonical form does.
+            todos = RawSegment([f"## {DEFAULT_PHASE}{eol}"], 2, DEFAULT_PHASE)
+            self._link_after(anchor, todos)
+            orphans.heading = todos
+        if anchor.next is not None:
+            self._link_after(anchor, RawSegment([eol]))  # a blank line under the summary
+        self._link_after(anchor, seg)
+        self.summary_segment = seg
+
+
+def parse(text: str) -> Document:
+    """Read markdown text into a Document. Never fails; odd lines stay text."""
+    lines = split_lines(text)
+    scanner = Scanner()
+    infos = scanner.scan(lines)
+    doc = _Builder(lines, infos).build()
+    doc.eof_closer = scanner.eof_closer()
+    for dup in doc.reindex():
+        doc.warnings.append(
+            f'Line {dup.line_no}: duplicate task "{dup.content}" (operations address the first one)'
+        )
+    return doc
+
+
+class _Builder:
+    """Group scanned lines into segments: task items with their own lines, headings,
+    and raw runs of everything else."""
+
+    def __init__(self, lines: list[str], infos: list[LineInfo]) -> None:
+        self.lines = lines
+        self.infos = infos
+        self.doc = Document()
+        self.by_line: dict[int, TaskNode] = {}
+        # The last note line seen for each task, and whether it was a bare ">".
+        self.last_note_line: dict[TaskNode, tuple[int, bool]] = {}
+
+    def build(self) -> Document:
+        doc = self.doc
+        lines, infos = self.lines, self.infos
+        raw: list[str] = []
+        current: TaskNode | None = None  # the task whose own lines we are collecting
+        current_line = -1
+
+        def flush_raw() -> None:
+            if raw:
+                doc._link_after(doc.tail, RawSegment(raw.copy()))
+                raw.clear()
+
+        def close_task() -> None:
+            nonlocal current
+            if current is None:
+                return
+            # Blank lines at the end of an item belong to what follows.
+            tail: list[str] = []
+            while len(current.lines) > 1 and is_blank(strip_eol(current.lines[-1])):
+                tail.insert(0, current.lines.pop())
+            raw.extend(tail)
+            current = None
+
+        n = len(lines)
+        i = 0
+        while i < n and infos[i].front_matter:
+            i += 1
+        if i:
+            doc.front_matter = RawSegment(lines[:i])
+            doc._link_after(doc.tail, doc.front_matter)
+        while i < n:
+            line, info = lines[i], infos[i]
+            kind = info.kind
+            if info.warning:
+                doc.warnings.append(info.warning)
+            if kind == LineKind.TASK:
+                close_task()
+                flush_raw()
+                node = self._task(i, line, info)
+                self.by_line[i] = node
+                doc._link_after(doc.tail, node)
+                current, current_line = node, i
+            elif kind == LineKind.HEADING:
+                close_task()
+                flush_raw()
+                heading = RawSegment([line], info.heading_level, info.heading_text)
+                doc._link_after(doc.tail, heading)
+            elif current is not None and info.owner == current_line:
+                if kind == LineKind.NOTE and info.note_of == current_line:
+                    current.note_lines.append(len(current.lines))
+                    self._note_line(current, i, line, info)
+                current.lines.append(line)
+            else:
+                if kind == LineKind.NOTE:
+                    owner = self.by_line.get(info.note_of)
+                    if owner is not None:  # a note of a task further up: read, not edited
+                        self._note_line(owner, i, line, info)
+                close_task()
+                raw.append(line)
+            i += 1
+        close_task()
+        flush_raw()
+        return doc
+
+    @staticmethod
+    def _task(i: int, line: str, info: LineInfo) -> TaskNode:
+        start = info.task
+        assert start is not None
+        node = TaskNode([line])
+        node.content, node.active_form, node.meta = split_meta(start.text)
+        node.status = start.status
+        bom = 1 if i == 0 and line.startswith(BOM) else 0
+        node.marker_pos = start.marker_pos + bom
+        node.marker_len = start.marker_len
+        node.indent, node.bullet, node.gap = start.indent, start.bullet, start.gap
+        node.line_no = i + 1
+        node.text_line = start.text_line - i
+        node.text_pos = start.text_pos + (bom if node.text_line == 0 else 0)
+        node.text_end = start.text_end - i
+        return node
+
+    def _note_line(self, node: TaskNode, i: int, line: str, info: LineInfo) -> None:
+        """Collect note text: consecutive lines make one note; a bare '>' line or
+        any other line in between starts the next one."""
+        if not node.note_prefix:
+            body = strip_eol(line)
+            cut = body.find(">")
+            if cut >= 0:
+                space = " " if body[cut + 1 : cut + 2] == " " else ""
+                node.note_prefix = body[: cut + 1] + space
+        text = info.note_text
+        previous = self.last_note_line.get(node)
+        self.last_note_line[node] = (i, text is None)
+        if text is None:
+            return
+        if previous is not None and previous == (i - 1, False):
+            node.notes[-1] += "\n" + text
+        else:
+            node.notes.append(text)
+
+
+def render_canonical(todo: TodoList) -> str:
+    """Write a list made from data in the canonical form (SPEC 3).
+
+    ``# summary``, then ``## phase`` per phase (a lone ``Todos`` phase with no
+    summary is ``# Todos``), ``- [m] content``, notes as ``  > ...`` with a bare
+    ``  >`` between notes, a blank line between blocks, a final newline. An empty
+    list is an empty string.
+    """
+    phases = [p for p in todo.phases if p.tasks]
+    blocks: list[list[str]] = []
+    if todo.summary:
+        blocks.append([f"# {todo.summary}"])
+    lone = not todo.summary and len(phases) == 1 and phases[0].name == DEFAULT_PHASE
+    for phase in phases:
+        block = [("# " if lone else "## ") + phase.name]
+        for task in phase.tasks:
+            line = f"- [{task.status.marker}] {task.content}"
+            line += meta_comment(task.active_form, task.meta)
+            block.append(line)
+            for k, note in enumerate(task.notes):
+                if k:
+                    block.append("  >")
+                block.extend(f"  > {part}" for part in note.split("\n"))
+        blocks.append(block)
+    if not blocks:
+        return ""
+    return "\n\n".join("\n".join(block) for block in blocks) + "\n"

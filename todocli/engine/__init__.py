@@ -1,0 +1,1 @@
+"""The engine: operations on a list, snapshots, merges and the agents' dialects."""

@@ -1,0 +1,139 @@
+"""Three-way merge of a snapshot with a person's edits.
+
+A snapshot (every dialect's full list) is the agent's view of the list as of a base
+revision: by default the last one todo wrote, or the one ``--base N`` names. A
+person may have edited the file since. Only what the agent changed between the base
+and its snapshot is applied to the file as it is now:
+
+- tasks a person added since the base stay, where they are;
+- a status a person changed since the base stays, unless the snapshot changes that
+  same task's status too (then the snapshot wins, and the conflict is reported);
+- a task the person removed (or renamed) is not brought back by a snapshot that
+  still carries it unchanged;
+- notes, free text and order are the file's (the snapshot writer keeps them).
+
+Tasks are matched by their text, the task's identity in the file.
+"""
+
+from __future__ import annotations
+
+from todocli.document.model import Merged, Status
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from todocli.document.model import Task, TodoList
+    from todocli.engine.snapshot import Item
+
+
+def rebase(
+    items: Sequence[Item], base: TodoList, current: TodoList, max_in_progress: int
+) -> tuple[list[Item], list[Merged]]:
+    """The snapshot's items with the person's edits since ``base`` put back in, and
+    what was merged. ``current`` is the list as it is in the file now."""
+    before = {t.content: t for _, t in base.tasks()}
+    before_phase = {t.content: p.name for p, t in base.tasks()}
+    now = {t.content: t for _, t in current.tasks()}
+    merged: list[Merged] = []
+    out: list[Item] = []
+    for item in items:
+        was, is_ = before.get(item.content), now.get(item.content)
+        if was is not None and is_ is None:
+            if item.status is was.status:
+                merged.append(Merged(Merged.REMOVED, item.content))
+                continue  # removed by hand; the agent only carried it along
+            merged.append(Merged(Merged.CONFLICT, item.content, item.status))  # brought back
+        if was is not None and is_ is not None:
+            if is_.status is not was.status:
+                if item.status is was.status:
+                    item = item.replace(status=is_.status)
+                    merged.append(Merged(Merged.STATUS, item.content, is_.status))
+                elif item.status is not is_.status:
+                    merged.append(Merged(Merged.CONFLICT, item.content, item.status))
+            # What the agent sent back as it was at the base is the file's to keep:
+            # notes a person added, a phase a person moved the task to.
+            if item.notes is not None and tuple(item.notes) == tuple(was.notes):
+                item = item.replace(notes=None)
+            if item.phase is not None and item.phase == before_phase[item.content]:
+                item = item.replace(phase=None)
+        out.append(item)
+    _keep_in_progress_within(out, merged, before, max_in_progress)
+    _keep_the_files_order(out, base, current)
+    sent = {item.content for item in out} | {m.content for m in merged}
+    added = [t for _, t in current.tasks() if t.content not in before and t.content not in sent]
+    for task in added:
+        merged.append(Merged(Merged.ADDED, task.content, task.status))
+    return _place(out, added, current), merged
+
+
+def _keep_the_files_order(items: list[Item], base: TodoList, current: TodoList) -> None:
+    """When the agent kept the base's order, the tasks stay in the file's order (a
+    person may have moved them): they take their slots in the order the file has."""
+    order = {t.content: n for n, (_, t) in enumerate(base.tasks())}
+    sent = [item.content for item in items if item.content in order]
+    if sent != sorted(sent, key=order.__getitem__):
+        return  # the agent reordered: its order stands
+    where = {t.content: n for n, (_, t) in enumerate(current.tasks())}
+    slots = [k for k, item in enumerate(items) if item.content in where]
+    in_file = sorted((items[k] for k in slots), key=lambda item: where[item.content])
+    for k, item in zip(slots, in_file, strict=True):
+        items[k] = item
+
+
+def _keep_in_progress_within(
+    items: list[Item], merged: list[Merged], before: dict[str, Task], limit: int
+) -> None:
+    """A task a person started, kept beside the one the agent started, must not take
+    the list past ``max_in_progress``: there the agent's view wins (a conflict)."""
+    if not limit:
+        return
+    started = [i for i, item in enumerate(items) if item.status is Status.IN_PROGRESS]
+    by_hand = {m.content for m in merged if m.kind == Merged.STATUS}
+    for i in reversed(started):
+        if len(started) <= limit:
+            break
+        item = items[i]
+        if item.content in by_hand:
+            items[i] = item.replace(status=before[item.content].status)
+            merged[:] = [m for m in merged if m.content != item.content]
+            merged.append(Merged(Merged.CONFLICT, item.content, items[i].status))
+            started.remove(i)
+
+
+def _place(items: list[Item], added: list[Task], current: TodoList) -> list[Item]:
+    """Put each task added by hand where it stands in the file: before the first
+    snapshot task that comes after it there (one pass over both)."""
+    if not added:
+        return items
+    from todocli.engine.snapshot import Item
+
+    where = {t.content: n for n, (_, t) in enumerate(current.tasks())}
+    out: list[Item] = []
+    k = 0
+    for item in items:
+        at = where.get(item.content)
+        while at is not None and k < len(added) and where[added[k].content] < at:
+            out.append(Item(added[k].content, added[k].status, keep_active_form=True))
+            k += 1
+        out.append(item)
+    out += [Item(t.content, t.status, keep_active_form=True) for t in added[k:]]
+    return out
+
+
+def describe(merged: Sequence[Merged]) -> str:
+    """The merge in one line, for the agent that sent the snapshot."""
+    parts = []
+    for m in merged:
+        name = f'"{m.content}"'
+        if m.kind == Merged.ADDED:
+            parts.append(f"kept {name} (added by hand)")
+        elif m.kind == Merged.STATUS:
+            assert m.status is not None
+            parts.append(f"kept {name} {m.status.value} (set by hand)")
+        elif m.kind == Merged.REMOVED:
+            parts.append(f"left out {name} (removed by hand)")
+        else:
+            assert m.status is not None
+            parts.append(f"{name} is {m.status.value} as the snapshot says (over a hand edit)")
+    return "; ".join(parts)

@@ -1,0 +1,911 @@
+"""The operation engine: apply a batch of operations to a document.
+
+Seed 000's operations (init, start, done, drop, rm, append, note) with its targeting
+rules and error strings, plus block/unblock, view, clear and the full-snapshot
+write. A batch runs in order and is then normalized (with no task in progress, the
+first pending one starts; ``start`` keeps to the in-progress limit). It is atomic
+unless asked to be partial. Every edit goes through the document's editing
+primitives, so a hand-edited file keeps every line an operation does not touch.
+
+Costs are linear: tasks are found through the document's content index, ``#N``
+references are resolved against the numbering the batch started with, and the set
+of in-progress tasks is kept up to date rather than searched for.
+"""
+
+from __future__ import annotations
+
+from todocli.document.markdown import Document, TaskNode, parse
+from todocli.document.model import (
+    DEFAULT_PHASE,
+    Choice,
+    Diff,
+    OpError,
+    Result,
+    Status,
+    TodoList,
+    Value,
+)
+from todocli.engine.settings import DropPolicy, Settings
+from todocli.errors import InternalError, InvalidParamError, NotFoundError
+from todocli.escapes import first_unsafe, one_line
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from collections.abc import Callable, Collection, Sequence
+    from typing import ClassVar
+
+    from todocli.document.model import Merged
+    from todocli.engine.snapshot import Item
+
+
+class OpKind(Choice):
+    __slots__ = ()
+    ALL: ClassVar[tuple[OpKind, ...]]
+    INIT: ClassVar[OpKind]
+    START: ClassVar[OpKind]
+    DONE: ClassVar[OpKind]
+    DROP: ClassVar[OpKind]
+    RM: ClassVar[OpKind]
+    APPEND: ClassVar[OpKind]
+    NOTE: ClassVar[OpKind]
+    BLOCK: ClassVar[OpKind]
+    UNBLOCK: ClassVar[OpKind]
+    VIEW: ClassVar[OpKind]
+    WRITE: ClassVar[OpKind]
+    CLEAR: ClassVar[OpKind]
+
+
+OpKind._define(
+    INIT="init",
+    START="start",
+    DONE="done",
+    DROP="drop",
+    RM="rm",
+    APPEND="append",
+    NOTE="note",
+    BLOCK="block",
+    UNBLOCK="unblock",
+    VIEW="view",
+    WRITE="write",
+    CLEAR="clear",
+)
+
+
+class PhaseItems(Value):
+    """One phase of an ``init`` list."""
+
+    __slots__ = ("items", "phase")
+
+    def __init__(self, phase: str, items: tuple[str, ...]) -> None:
+        self.phase = phase
+        self.items = items
+
+
+class Op(Value):
+    """One operation. Which fields matter depends on ``kind`` (see ``Engine``)."""
+
+    __slots__ = (
+        "all",
+        "current",
+        "default_phase",
+        "items",
+        "kind",
+        "merge",
+        "path",
+        "phase",
+        "phases",
+        "summary",
+        "summary_path",
+        "task",
+        "text",
+        "todos",
+    )
+
+    def __init__(
+        self,
+        kind: OpKind,
+        task: str | None = None,
+        phase: str | None = None,
+        items: tuple[str, ...] | None = None,
+        phases: tuple[PhaseItems, ...] | None = None,
+        text: str | None = None,
+        todos: tuple[Item, ...] | None = None,
+        summary: str | None = None,
+        all: bool = False,
+        default_phase: bool = False,
+        current: bool = False,
+        path: str = "",
+        summary_path: str = "",
+        merge: bool = False,
+    ) -> None:
+        self.kind = kind
+        self.merge = merge  # write: the todos update the tasks they name (by id, else text)
+        self.task = task
+        self.phase = phase
+        self.items = items  # append
+        self.phases = phases  # init
+        self.text = text  # note text; block reason
+        self.todos = todos  # write
+        self.summary = summary  # write / init; None keeps the summary
+        self.all = all  # clear: every task, not only the closed ones
+        self.default_phase = default_phase  # append without a phase: the last phase
+        self.current = current  # done/drop with no target (flag form): the task in progress
+        self.path = path  # where the op came from in the input, e.g. "ops[2]"
+        self.summary_path = summary_path  # and its summary: "summary", "explanation"...
+
+
+class OpFailure(Exception):
+    """An operation that cannot be applied; the batch records it and goes on."""
+
+    def __init__(self, message: str, code: str = InvalidParamError.code, path: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.path = path
+
+
+_GROWING = {OpKind.INIT, OpKind.APPEND, OpKind.WRITE}
+# Ops that change a task line in place and never add, move or remove lines.
+_IN_PLACE = {OpKind.VIEW, OpKind.START, OpKind.DONE, OpKind.DROP, OpKind.UNBLOCK}
+# Batches made only of these are not normalized: a snapshot is stored as sent.
+_NOT_NORMALIZED = {OpKind.VIEW, OpKind.WRITE}
+# How many ways an edit that adds or removes lines has of placing them (see the
+# ``placement`` of Document.add_task, add_note and remove_task), and the ops that
+# use them; the careful pass tries them in turn.
+_PLACEMENTS = 4
+_PLACED = {OpKind.APPEND, OpKind.NOTE, OpKind.BLOCK, OpKind.RM, OpKind.CLEAR}
+_MISREAD = (
+    "This edit would change how the rest of the file reads (an odd list structure, "
+    "or unclosed code or HTML near the edit), so nothing was written. Edit the file "
+    "by hand (todo edit)."
+)
+
+
+def apply(
+    doc: Document,
+    ops: Sequence[Op],
+    settings: Settings | None = None,
+    *,
+    partial: bool = False,
+    baseline: TodoList | None = None,
+    wipe: bool = False,
+    expired: Collection[str] = (),
+    merge_base: TodoList | None = None,
+) -> tuple[Result, Document]:
+    """Apply a batch. Returns the result and the document to store.
+
+    ``baseline`` is the list as the tool last wrote it (to detect hand edits, and
+    what a snapshot is merged against unless ``merge_base`` names another);
+    ``wipe`` clears a list this batch completes; ``expired`` names closed tasks
+    whose auto-clear delay has passed.
+    """
+    engine = Engine(doc, settings or Settings())
+    return engine.run(
+        ops, partial=partial, baseline=baseline, wipe=wipe, expired=expired, merge_base=merge_base
+    )
+
+
+class Engine:
+    """Runs one batch over one document."""
+
+    def __init__(self, doc: Document, settings: Settings, careful: bool = False) -> None:
+        self.doc = doc
+        self.settings = settings
+        # The careful pass (see ``run``): every edit that adds or removes lines is
+        # re-read at once, and undone and placed another way if it reads wrong.
+        self.careful = careful
+        self.placement = 0
+        # What "#N" means for this whole batch: the numbering it started with.
+        tasks = list(doc.tasks())
+        self.numbering: list[TaskNode | None] = list(tasks)
+        self.active = {t: None for t in tasks if t.status is Status.IN_PROGRESS}
+        self.dropped_open: list[str] = []
+        self.deleted: set[str] = set()  # tasks an update removed on purpose
+        self.renamed: list[tuple[str, str]] = []  # (old, new) texts of tasks renamed by id
+        self.structural = False  # whether lines were added, moved or removed
+        # The list as todo last wrote it (or as --base names it): what a snapshot is
+        # merged against, three ways (see ``merge``).
+        self.merge_base: TodoList | None = None
+        self.merged: list[Merged] = []
+
+    # -- the batch -----------------------------------------------------------------
+
+    def run(
+        self,
+        ops: Sequence[Op],
+        *,
+        partial: bool,
+        baseline: TodoList | None,
+        wipe: bool,
+        expired: Collection[str],
+        merge_base: TodoList | None = None,
+    ) -> tuple[Result, Document]:
+        doc = self.doc
+        self.merge_base = merge_base if merge_base is not None else baseline
+        original_text = doc.text()
+        old = doc.model()
+        old_count = doc.task_count()
+        warnings = tuple(doc.warnings)
+        hand_edit = Diff.between(baseline, old) if baseline is not None else None
+        hand_edit = hand_edit or None
+        if all(op.kind is OpKind.VIEW for op in ops):
+            return Result(old, old, query=True, hand_edit=hand_edit), doc
+
+        def again_carefully() -> tuple[Result, Document]:
+            """The batch again from the start, each edit checked as it is made."""
+            careful = Engine(parse(original_text), self.settings, careful=True)
+            return careful.run(
+                ops,
+                partial=partial,
+                baseline=baseline,
+                wipe=wipe,
+                expired=expired,
+                merge_base=merge_base,
+            )
+
+        errors: list[OpError] = []
+        last_growth = -1
+        for i, op in enumerate(ops):
+            try:
+                self._apply(op)
+            except OpFailure as failure:
+                errors.append(OpError(i, failure.message, failure.code, failure.path or op.path))
+            else:
+                if op.kind in _GROWING:
+                    last_growth = i
+        count = self.doc.task_count()
+        if count > self.settings.max_tasks and count > old_count and last_growth >= 0:
+            errors.append(
+                OpError(
+                    last_growth,
+                    f"The list would have {count} tasks; the limit is "
+                    f"{self.settings.max_tasks} (max_tasks)",
+                )
+            )
+        if self.dropped_open and self.settings.snapshot_drop is DropPolicy.REJECT:
+            names = ", ".join(f'"{c}"' for c in self.dropped_open)
+            errors.append(
+                OpError(
+                    0,
+                    f"The snapshot drops open tasks {names}; send them too, or mark them "
+                    "completed or abandoned (snapshot_drop = reject)",
+                )
+            )
+        if errors and not partial:
+            # Nothing of a rejected batch is kept: hand back the document as it was.
+            return Result(old, old, errors=tuple(errors), hand_edit=hand_edit), parse(original_text)
+
+        if not {op.kind for op in ops} <= _NOT_NORMALIZED:
+            self._normalize()
+        for content in expired:
+            node = self.doc.find(content)
+            if node is not None and not node.status.is_open:
+                self.structural = True
+                self._expire(content)
+        if self.structural:
+            self.doc.reindex()  # phases and summary follow from the lines as they now are
+        new = self.doc.model()
+        if self.structural and self.doc.text() != original_text and not self._reads_as(new):
+            if not self.careful:
+                # Some edit made the file read differently: do the batch again, each
+                # edit checked on its own and placed another way where it must be.
+                return again_carefully()
+            raise InternalError(_MISREAD)  # the careful pass checked every edit
+        completed = None
+        wiped = False
+        if _finished(new) and not _finished(old):
+            completed = new
+            if wipe:
+                wiped = self._wipe()
+                if wiped and not self._reads_as(self.doc.model()) and not self.careful:
+                    return again_carefully()
+                new = self.doc.model()
+        diff = Diff.between(old, new if not wiped else completed or new, tuple(self.renamed))
+        overridden = _overridden(hand_edit, old, new) if hand_edit else ()
+        result = Result(
+            old=old,
+            new=new,
+            errors=tuple(errors),
+            warnings=warnings,
+            written=self.doc.text() != original_text,
+            diff=diff,
+            dropped_open=tuple(self.dropped_open)
+            if self.settings.snapshot_drop is DropPolicy.WARN
+            else (),
+            hand_edit=hand_edit,
+            overridden=overridden,
+            completed=completed,
+            wiped=wiped,
+            merged=tuple(self.merged),
+        )
+        return result, self.doc
+
+    def _apply(self, op: Op) -> None:
+        handler = getattr(self, f"_op_{op.kind.value}")
+        if op.kind in _IN_PLACE:
+            handler(op)
+            return
+        self.structural = True
+        self._edit(lambda: handler(op), _PLACEMENTS if op.kind in _PLACED else 1)
+
+    # -- placing edits so that the file reads as meant ------------------------------
+    #
+    # An edit that adds, moves or removes lines can change how the lines around it
+    # read: an open HTML block or code fence swallows a new line, a new item takes
+    # in the indented lines after it, an item that may not interrupt a paragraph
+    # joins it once the item before it is gone. So the document is re-read after
+    # the batch and must read as the list meant (``_reads_as``). When it does not,
+    # the batch is done again in a careful pass: each such edit is re-read at
+    # once, and if it reads wrong it is undone and made with the next placement
+    # its primitive offers; when none works the op fails with a clear error and
+    # nothing of it is written. The first pass stays linear; only a file that
+    # needs it pays for re-reading after each edit.
+
+    def _reads_as(self, intended: TodoList) -> bool:
+        return parse(self.doc.text()).model() == intended
+
+    def _edit(self, edit: Callable[[], None], placements: int = _PLACEMENTS) -> None:
+        """Make an edit; in the careful pass keep it only if the file reads as the
+        edit meant, trying each placement in turn."""
+        if not self.careful:
+            edit()
+            return
+        for placement in range(placements):
+            before = self._checkpoint()
+            self.placement = placement
+            try:
+                edit()
+            except OpFailure:
+                self._rollback(before)
+                raise
+            finally:
+                self.placement = 0
+            self.doc.reindex()
+            if self._reads_as(self.doc.model()):
+                return
+            self._rollback(before)
+        raise OpFailure(_MISREAD)
+
+    def _checkpoint(self) -> _Checkpoint:
+        nodes = [s for s in self.doc.segments() if isinstance(s, TaskNode)]
+        return _Checkpoint(
+            self.doc.text(), nodes, list(self.numbering), list(self.active), len(self.dropped_open)
+        )
+
+    def _rollback(self, to: _Checkpoint) -> None:
+        """Undo an edit: read the text back and follow the tasks to their new nodes."""
+        self.doc = parse(to.text)
+        nodes = [s for s in self.doc.segments() if isinstance(s, TaskNode)]
+        if len(nodes) != len(to.nodes):
+            raise InternalError("Undoing an edit lost track of the tasks")
+        moved = dict(zip(to.nodes, nodes, strict=True))
+        self.numbering = [None if n is None else moved.get(n) for n in to.numbering]
+        self.active = {moved[n]: None for n in to.active if n in moved}
+        del self.dropped_open[to.dropped :]
+
+    # -- status bookkeeping ------------------------------------------------------------
+
+    def _set(self, node: TaskNode, status: Status) -> None:
+        self.doc.set_status(node, status)
+        if status is Status.IN_PROGRESS:
+            self.active[node] = None
+        else:
+            self.active.pop(node, None)
+
+    def _remove(self, node: TaskNode) -> None:
+        self.active.pop(node, None)
+        self.doc.remove_task(node, placement=self.placement)
+
+    def _expire(self, content: str) -> None:
+        """Auto-clear a closed task; one that cannot be removed cleanly stays until
+        a later write."""
+
+        def remove() -> None:
+            node = self.doc.find(content)
+            if node is not None:
+                self._remove(node)
+
+        try:
+            self._edit(remove)
+        except OpFailure:
+            return
+
+    def _remove_first(self) -> None:
+        first = next(self.doc.tasks(), None)
+        if first is not None:
+            self._remove(first)
+
+    def _normalize(self) -> None:
+        """Seed 000's normalization, as far as it changes nothing the batch did not
+        touch: with no task in progress, the first pending one starts (SPEC 3 allows
+        that marker change; blocked tasks are never promoted).
+
+        It demotes nothing. Keeping in-progress tasks within ``max_in_progress`` is
+        the job of ``start`` (see ``_op_start``), the only op that starts a task in
+        place; a snapshot ``write`` over the limit is rejected. So in-progress tasks
+        over the limit can only have been written by hand, and a batch that does not
+        start anything leaves them as they are (``done B`` never rewrites the line of
+        an unrelated ``[/] C``).
+        """
+        if any(node.status is Status.IN_PROGRESS for node in self.doc.tasks()):
+            return
+        waiting = _waiting(self.doc)
+        for node in self.doc.tasks():
+            if node.status is Status.PENDING and node not in waiting:
+                self._set(node, Status.IN_PROGRESS)
+                break
+
+    def _wipe(self) -> bool:
+        """Clear a finished list: a tool-made file becomes empty; a person's file
+        loses its tasks and keeps the rest of its text. In the careful pass a task
+        that cannot be removed cleanly keeps the whole list as it is (False)."""
+        if self.doc.is_canonical():
+            self.doc = parse("")
+            return True
+        if not self.careful:
+            for node in list(self.doc.tasks()):
+                self.doc.remove_task(node)
+            return True
+        before = self._checkpoint()
+        try:
+            while next(self.doc.tasks(), None) is not None:
+                self._edit(self._remove_first)
+        except OpFailure:
+            self._rollback(before)
+            return False
+        return True
+
+    # -- finding things ------------------------------------------------------------------
+
+    def _task(self, ref: str | None) -> TaskNode:
+        if ref is None or not ref.strip():
+            raise OpFailure("Missing task content")
+        node = self.doc.find(ref) or self.doc.find(ref.strip())
+        if node is not None:
+            return node
+        number = task_number(ref)
+        if number is not None:
+            n = number
+            if 1 <= n <= len(self.numbering):
+                candidate = self.numbering[n - 1]
+                if candidate is not None and candidate.prev is not None:  # still listed
+                    return candidate
+            raise OpFailure(
+                f'Task "{ref}" not found: the list has {len(self.numbering)} tasks '
+                "(see: todo show)",
+                NotFoundError.code,
+            )
+        raise OpFailure(self._not_found(ref), NotFoundError.code)
+
+    def _not_found(self, ref: str) -> str:
+        if not self.doc.index:
+            return (
+                f'Task "{ref}" not found: the list is empty '
+                "(add tasks first: todo add, or an init op)"
+            )
+        close = _closest(ref, list(self.doc.index))
+        if close:
+            return f'Task "{ref}" not found. Did you mean {_or_list(close)}? (see: todo show)'
+        return f'Task "{ref}" not found (see: todo show)'
+
+    def _targets(self, op: Op) -> list[TaskNode]:
+        """One task, one phase, or (with neither) every task: seed 000's rule.
+        The flag form's ``todo done`` with no target means the task in progress."""
+        if op.current:
+            if not self.active:
+                raise OpFailure(
+                    f"No task is in progress: name one (todo {op.kind.value} TASK), "
+                    "or use --phase P or --all"
+                )
+            return list(self.active)
+        if op.task is not None:
+            return [self._task(op.task)]
+        if op.phase is not None:
+            if not op.phase.strip():
+                raise OpFailure("Missing phase name")
+            phases = self.doc.phase_named(op.phase.strip())
+            if not phases:
+                close = _closest(op.phase, [p.name for p in self.doc.phases])
+                hint = f" Did you mean {_or_list(close)}?" if close else ""
+                raise OpFailure(f'Phase "{op.phase}" not found.{hint}', NotFoundError.code)
+            return [t for p in phases for t in p.tasks]
+        return list(self.doc.tasks())
+
+    # -- validation -------------------------------------------------------------------------
+
+    def _text(self, value: str, field: str, limit: int, missing: str, path: str = "") -> str:
+        """A single-line field: stripped, non-empty, no control characters, no
+        comment markers, within its byte limit. ``path`` is where the input held it."""
+        value = value.strip()
+        if not value:
+            raise OpFailure(missing, path=path)
+        # What output would show as an escape (C0, DEL, C1, bidi and other format
+        # characters, bytes that are not UTF-8: see escapes) never enters a list.
+        bad = first_unsafe(value)
+        if bad is not None:
+            raise OpFailure(
+                f"{field} contains a newline or control character ({one_line(bad)})", path=path
+            )
+        if "<!--" in value or "-->" in value:
+            raise OpFailure(
+                f'{field} contains "<!--" or "-->", which would break the markdown', path=path
+            )
+        size = len(value.encode("utf-8"))
+        if size > limit:
+            key = "max_note_bytes" if field == "Note" else "max_field_bytes"
+            raise OpFailure(f"{field} is {size} bytes; the limit is {limit} ({key})", path=path)
+        return value
+
+    def _content(self, value: str, path: str = "") -> str:
+        return self._text(
+            value, "Task content", self.settings.max_field_bytes, "Missing task content", path
+        )
+
+    def _phase_name(self, value: str, missing: str = "Missing phase name", path: str = "") -> str:
+        name = self._text(value, "Phase name", self.settings.max_field_bytes, missing, path)
+        hashes = name.rstrip("#")
+        if name.startswith("#") or (hashes != name and hashes[-1:] in (" ", "\t")):
+            raise OpFailure(f'Phase name "{name}" cannot start or end with "#"', path=path)
+        return name
+
+    def _note(self, value: str, path: str = "") -> str:
+        lines = [line.strip() for line in value.strip().split("\n")]
+        if not lines[0]:
+            raise OpFailure("Missing text for note operation", path=path)
+        if not all(lines):
+            raise OpFailure("Note text cannot contain a blank line", path=path)
+        limit = self.settings.max_note_bytes
+        for line in lines:
+            self._text(line, "Note", limit, "Missing text for note operation", path)
+        note = "\n".join(lines)
+        size = len(note.encode("utf-8"))
+        if size > limit:
+            raise OpFailure(
+                f"Note is {size} bytes; the limit is {limit} (max_note_bytes)", path=path
+            )
+        return note
+
+    def _summary(self, op: Op) -> str | None:
+        value = op.summary
+        if value is None or not value.strip():
+            return None if value is None else ""
+        return self._text(value, "Summary", self.settings.max_field_bytes, "", op.summary_path)
+
+    # -- the operations -------------------------------------------------------------------
+
+    def _op_view(self, op: Op) -> None:
+        pass
+
+    def _op_start(self, op: Op) -> None:
+        """Start a task, making room for it under ``max_in_progress``.
+
+        With the default limit of 1 the task in progress goes back to pending, as
+        seed 000 says. With a higher limit only as many others go back as needed to
+        respect it, the earliest first: the tasks in progress when the batch began,
+        in document order, then those this batch started, in the order it started
+        them. Unlimited (0) demotes nothing.
+        """
+        node = self._task(op.task)
+        limit = self.settings.max_in_progress
+        if limit:
+            others = [t for t in self.active if t is not node]
+            for other in others[: max(0, len(others) - limit + 1)]:
+                self._set(other, Status.PENDING)
+        self._set(node, Status.IN_PROGRESS)
+
+    def _op_done(self, op: Op) -> None:
+        for node in self._targets(op):
+            self._set(node, Status.COMPLETED)
+
+    def _op_drop(self, op: Op) -> None:
+        for node in self._targets(op):
+            self._set(node, Status.ABANDONED)
+
+    def _op_rm(self, op: Op) -> None:
+        for node in self._targets(op):
+            self._remove(node)
+
+    def _op_block(self, op: Op) -> None:
+        reason = None if op.text is None else self._note(f"Blocked: {op.text}", _at(op, "reason"))
+        for node in self._targets(op):
+            self._set(node, Status.BLOCKED)
+            if reason is not None:
+                self.doc.add_note(node, reason, self.placement)
+
+    def _op_unblock(self, op: Op) -> None:
+        for node in self._targets(op):
+            if node.status is Status.BLOCKED:
+                self._set(node, Status.PENDING)
+
+    def _op_note(self, op: Op) -> None:
+        node = self._task(op.task)
+        if op.text is None or not op.text.strip():
+            raise OpFailure("Missing text for note operation")
+        self.doc.add_note(node, self._note(op.text, _at(op, "text")), self.placement)
+
+    def _op_clear(self, op: Op) -> None:
+        for node in list(self.doc.tasks()):
+            if op.all or not node.status.is_open:
+                self._remove(node)
+
+    def _op_append(self, op: Op) -> None:
+        if op.phase is None and op.default_phase:
+            phase = self.doc.phases[-1].name if self.doc.phases else DEFAULT_PHASE
+        else:
+            phase = self._phase_name(
+                op.phase or "", "Missing phase name for append operation", _at(op, "phase")
+            )
+        if not op.items:
+            raise OpFailure("Missing items for append operation")
+        contents = [self._content(item, _at(op, f"items[{i}]")) for i, item in enumerate(op.items)]
+        seen: set[str] = set()
+        for content in contents:
+            if content in seen or self.doc.find(content) is not None:
+                raise OpFailure(f'Task "{content}" already exists')
+            seen.add(content)
+        for content in contents:
+            self.doc.add_task(phase, content, placement=self.placement)
+
+    def _op_init(self, op: Op) -> None:
+        from todocli.engine.snapshot import Item
+
+        if not op.phases:
+            raise OpFailure("Missing list for init operation")
+        items: list[Item] = []
+        names: set[str] = set()
+        for k, group in enumerate(op.phases):
+            where = f"list[{k}]"
+            name = self._phase_name(group.phase, path=_at(op, f"{where}.phase"))
+            if name in names:
+                raise OpFailure(f'Duplicate phase "{name}"', path=f"{op.path}.list[{k}].phase")
+            names.add(name)
+            if not group.items:
+                raise OpFailure(f'Missing items for phase "{name}"')
+            items += [
+                Item(self._content(c, _at(op, f"{where}.items[{j}]")), phase=name, notes=())
+                for j, c in enumerate(group.items)
+            ]
+        self._check_duplicates(items)
+        self._replace(items, self._summary(op))
+
+    def _op_write(self, op: Op) -> None:
+        from todocli.engine.snapshot import Item
+
+        if op.todos is None:
+            raise OpFailure("Missing todos for write operation")
+        todos = self._merged(op.todos) if op.merge else self._kept_meta(op.todos)
+        items: list[Item] = []
+        for item in todos:
+            content = self._content(item.content, item.at(item.key))
+            active = item.active_form
+            if active is not None:
+                limit = self.settings.max_field_bytes
+                active = self._text(active, "Active form", limit, "", item.at(item.active_key))
+            phase = (
+                None if item.phase is None else self._phase_name(item.phase, path=item.at("phase"))
+            )
+            notes = None
+            if item.notes is not None:
+                notes = tuple(
+                    self._note(n, item.at(f"notes[{i}]")) for i, n in enumerate(item.notes)
+                )
+            items.append(
+                Item(
+                    content,
+                    item.status,
+                    active or None,
+                    phase,
+                    notes,
+                    item.keep_active_form,
+                    item.path,
+                    item.key,
+                    meta=item.meta,
+                )
+            )
+        self._check_duplicates(items)
+        limit = self.settings.max_in_progress
+        if self.merge_base is not None:
+            from todocli.engine.merge import rebase
+
+            items, merged = rebase(items, self.merge_base, self.doc.model(), limit)
+            self.merged += merged
+        started = [i.content for i in items if i.status is Status.IN_PROGRESS]
+        if limit and len(started) > limit:
+            names = ", ".join(f'"{c}"' for c in started)
+            what = "Only one task" if limit == 1 else f"At most {limit} tasks"
+            raise OpFailure(f"{what} can be in_progress at a time (got {len(started)}: {names})")
+        summary = self._summary(op)
+        if self.merge_base is not None and summary == self.merge_base.summary:
+            summary = None  # sent back as it was: a summary a person changed stays
+        self._replace(items, summary)
+
+    def _kept_meta(self, items: Sequence[Item]) -> Sequence[Item]:
+        """Metadata an item leaves out is kept from the task it names (by id,
+        else by text): a priority or dependencies are not lost by omission."""
+        from todocli.document.model import Meta
+
+        if not any(item.meta is not None for item in items):
+            return items
+        by_id = {n.meta.id: n for n in self.doc.tasks() if n.meta.id}
+        out = []
+        for item in items:
+            meta = item.meta
+            if meta is not None and item.given is not None:
+                node = by_id.get(meta.id) if meta.id else None
+                if node is None:
+                    node = self.doc.find(item.content)
+                    if node is not None and node.meta.id not in (None, meta.id):
+                        node = None  # the same text, but another task
+                if node is not None and node.meta:
+                    old = node.meta
+                    meta = Meta(
+                        meta.id or old.id,
+                        meta.priority if "priority" in item.given else old.priority,
+                        meta.blocked_by if "blocked_by" in item.given else old.blocked_by,
+                        old.owner,
+                    )
+                    item = item.with_meta(meta)
+            out.append(item)
+        return out
+
+    def _merged(self, patches: Sequence[Item]) -> list[Item]:
+        """The whole list after these updates: each names a task by id (else by
+        text) and changes only the fields it gives; an unknown one is added."""
+        from todocli.document.model import Meta
+        from todocli.engine.snapshot import Item
+
+        nodes = list(self.doc.tasks())
+        items: list[Item | None] = [
+            Item(n.content, n.status, n.active_form, None, None, True, meta=n.meta) for n in nodes
+        ]
+        by_id = {n.meta.id: i for i, n in enumerate(nodes) if n.meta.id}
+        by_text = {n.content: i for i, n in enumerate(nodes)}
+        numbers = [int(n.meta.id) for n in nodes if n.meta.id and n.meta.id.isdigit()]
+        for patch in patches:
+            given = patch.given or frozenset()
+            meta = patch.meta or Meta()
+            if "new_id" in given:
+                meta = Meta(str(max(numbers, default=0) + 1), meta.priority, meta.blocked_by)
+                numbers.append(int(meta.id or 0))
+            index = by_id.get(meta.id) if meta.id else None
+            if index is None and "content" in given and not meta.id:
+                index = by_text.get(patch.content)
+            if index is None:
+                if "delete" in given or "content" not in given:
+                    raise OpFailure(
+                        f'No task has id "{meta.id}" (see: todo show --json)',
+                        InvalidParamError.code,
+                        patch.at("id"),
+                    )
+                items.append(patch.with_meta(meta))
+                if meta.id:
+                    by_id[meta.id] = len(items) - 1
+                continue
+            current = items[index]
+            if current is None:
+                continue
+            if "delete" in given:
+                items[index] = None
+                self.deleted.add(current.content)
+                continue
+            old = current.meta or Meta()
+            blocked = meta.blocked_by if "blocked_by" in given else old.blocked_by
+            if "add_blocked_by" in given:
+                blocked = old.blocked_by + tuple(
+                    d for d in meta.blocked_by if d not in old.blocked_by
+                )
+            items[index] = Item(
+                patch.content if "content" in given else current.content,
+                patch.status if "status" in given else current.status,
+                patch.active_form if "active_form" in given else current.active_form,
+                patch.phase,
+                patch.notes if "notes" in given else None,
+                "active_form" not in given,
+                patch.path,
+                patch.key,
+                meta=Meta(
+                    old.id or meta.id,
+                    meta.priority if "priority" in given else old.priority,
+                    blocked,
+                    meta.owner if "owner" in given else old.owner,
+                ),
+            )
+        return [item for item in items if item is not None]
+
+    def _check_duplicates(self, items: Sequence[Item]) -> None:
+        """Texts are unique, but for tasks told apart by distinct ids."""
+        seen: dict[str, set[str | None]] = {}
+        for item in items:
+            task_id = item.meta.id if item.meta is not None else None
+            ids = seen.setdefault(item.content, set())
+            if ids and (task_id is None or task_id in ids or None in ids):
+                raise OpFailure(f'Duplicate task "{item.content}"', path=item.at(item.key))
+            ids.add(task_id)
+
+    def _replace(self, items: Sequence[Item], summary: str | None) -> None:
+        from todocli.engine.snapshot import rename_by_id, write_snapshot
+
+        for was, now in rename_by_id(self.doc, items):
+            first = next((i for i, (_, n) in enumerate(self.renamed) if n == was), None)
+            if first is None:
+                self.renamed.append((was, now))
+            else:  # renamed twice in one batch: from the first text to the last
+                self.renamed[first] = (self.renamed[first][0], now)
+        wanted = {item.content for item in items}
+        for node in self.doc.tasks():
+            if node.status.is_open and node.content not in wanted | self.deleted:
+                self.dropped_open.append(node.content)
+
+        self.doc = write_snapshot(self.doc, items, summary)
+        # The document may have been written anew: follow the numbered tasks by content.
+        self.numbering = [
+            self.doc.find(t.content) if t is not None else None for t in self.numbering
+        ]
+        self.active = {t: None for t in self.doc.tasks() if t.status is Status.IN_PROGRESS}
+
+
+def _at(op: Op, key: str) -> str:
+    """The input path of one of an op's fields (none for an op from flags)."""
+    return f"{op.path}.{key}" if op.path else ""
+
+
+class _Checkpoint:
+    """What the careful pass needs to undo an edit."""
+
+    __slots__ = ("active", "dropped", "nodes", "numbering", "text")
+
+    def __init__(
+        self,
+        text: str,
+        nodes: list[TaskNode],
+        numbering: list[TaskNode | None],
+        active: list[TaskNode],
+        dropped: int,
+    ) -> None:
+        self.text = text
+        self.nodes = nodes  # the document's task nodes in line order
+        self.numbering = numbering
+        self.active = active
+        self.dropped = dropped
+
+
+def task_number(ref: str) -> int | None:
+    """N for a reference written ``#N`` (the pattern ``#([0-9]+)``), else None."""
+    digits = ref.strip()[1:]
+    if ref.strip()[:1] == "#" and digits.isascii() and digits.isdigit():
+        return int(digits)
+    return None
+
+
+def _waiting(doc: Document) -> set[TaskNode]:
+    """Tasks whose dependencies (``meta.blocked_by``, by id) are still open."""
+    open_ids = {n.meta.id for n in doc.tasks() if n.meta.id and n.status.is_open}
+    if not open_ids:
+        return set()
+    return {n for n in doc.tasks() if any(d in open_ids for d in n.meta.blocked_by)}
+
+
+def _finished(todo: TodoList) -> bool:
+    tasks = todo.tasks()
+    return bool(tasks) and not any(t.status.is_open for _, t in tasks)
+
+
+def _overridden(hand_edit: Diff, old: TodoList, new: TodoList) -> tuple[str, ...]:
+    """Tasks a person added or changed by hand whose state this batch changed again."""
+    touched = list(hand_edit.added) + [c.content for c in hand_edit.changed]
+    before = {t.content: t.status for _, t in old.tasks()}
+    after = {t.content: t.status for _, t in new.tasks()}
+    return tuple(c for c in touched if c in before and after.get(c) is not before[c])
+
+
+def _closest(word: str, candidates: list[str]) -> list[str]:
+    import difflib
+
+    lowered = word.lower()
+    contains = [c for c in candidates if lowered in c.lower()][:3]
+    return contains or difflib.get_close_matches(word, candidates, n=3, cutoff=0.6)
+
+
+def _or_list(names: list[str]) -> str:
+    quoted = [f'"{n}"' for n in names]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]

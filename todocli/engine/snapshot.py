@@ -1,0 +1,254 @@
+"""Write a full snapshot over a document, keeping every line it does not change.
+
+Agents send their whole list on every call. A file the tool wrote itself (the
+canonical form) holds nothing else, so it is simply written anew. A file a person
+has edited is reconciled in place: tasks the snapshot keeps keep their lines (and
+their bullet, indentation and notes) and get only their marker, active form or
+notes changed; tasks it drops lose their own lines; new tasks are written next to
+the task before them in the snapshot, in that task's style.
+"""
+
+from __future__ import annotations
+
+from todocli.document.markdown import Document, TaskNode, parse, render_canonical
+from todocli.document.model import DEFAULT_PHASE, Meta, Phase, Status, Task, TodoList, Value
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+
+class Item(Value):
+    """One task of a snapshot, as the engine receives it."""
+
+    __slots__ = (
+        "active_form",
+        "active_key",
+        "content",
+        "given",
+        "keep_active_form",
+        "key",
+        "meta",
+        "notes",
+        "path",
+        "phase",
+        "status",
+    )
+
+    def __init__(
+        self,
+        content: str,
+        status: Status = Status.PENDING,
+        active_form: str | None = None,
+        phase: str | None = None,
+        notes: tuple[str, ...] | None = None,
+        keep_active_form: bool = False,
+        path: str = "",
+        key: str = "content",
+        active_key: str = "activeForm",
+        meta: Meta | None = None,
+        given: frozenset[str] | None = None,
+    ) -> None:
+        self.content = content
+        self.status = status
+        self.active_form = active_form
+        self.phase = phase  # None: where it already is, or beside the item before it
+        self.notes = notes  # None: keep the notes it has
+        self.keep_active_form = keep_active_form  # the input said nothing about it
+        self.path = path  # where it came from in the input, e.g. "todos[2]"
+        self.key = key  # the input's name for its text: content, title, step...
+        self.active_key = active_key  # and for its active form
+        self.meta = meta  # id, priority, dependencies; None: keep what the task has
+        # For an update (a merge): the fields it gives; None for a whole item.
+        self.given = given
+
+    def replace(self, **changes: object) -> Item:
+        """A copy with some fields changed (as ``Settings.replace``)."""
+        copy = Item.__new__(Item)
+        for name in self.__slots__:
+            object.__setattr__(
+                copy, name, changes[name] if name in changes else getattr(self, name)
+            )
+        return copy
+
+    def with_meta(self, meta: Meta) -> Item:
+        """This item as a whole new task with this metadata."""
+        return self.replace(meta=meta, given=None)
+
+    def at(self, key: str) -> str:
+        """The JSON path of one of the item's fields ("" when it had no path)."""
+        return f"{self.path}.{key}" if self.path and key else self.path
+
+
+def write_snapshot(doc: Document, items: Sequence[Item], summary: str | None) -> Document:
+    """Make the document hold exactly these tasks; return the document to keep.
+
+    ``summary`` None keeps the summary the document has.
+    """
+    if doc.is_canonical():
+        return parse(render_canonical(_model(doc, items, summary)))
+    _reconcile(doc, items)
+    if summary is not None:
+        doc.set_summary(summary)
+    return doc
+
+
+def rename_by_id(doc: Document, items: Sequence[Item]) -> list[tuple[str, str]]:
+    """An item whose id a task already carries updates that task: when its text
+    changed, the task is renamed in place (marker, notes and position kept).
+    Returns the (old text, new text) of each task renamed."""
+    renamed: list[tuple[str, str]] = []
+    by_id = {node.meta.id: node for node in doc.tasks() if node.meta.id}
+    if not by_id:
+        return renamed
+    for item in items:
+        task_id = item.meta.id if item.meta is not None else None
+        node = by_id.get(task_id) if task_id else None
+        if node is None or node.content == item.content:
+            continue
+        holder = doc.find(item.content)
+        if holder is not None and holder is not node and not holder.meta.id:
+            continue  # another task, without an id, has that text: it is that one
+        if holder is None or holder.meta.id != task_id:
+            was = node.content
+            if doc.set_content(node, item.content):
+                renamed.append((was, item.content))
+    return renamed
+
+
+def matches(doc: Document, items: Sequence[Item]) -> list[TaskNode | None]:
+    """The task each item is: the one with its id, else the one with its text
+    (unless that task has another id); None for a new task. Two items with the
+    same text and distinct ids are two tasks."""
+    by_id: dict[str, TaskNode] = {}
+    for task in doc.tasks():
+        if task.meta.id:
+            by_id.setdefault(task.meta.id, task)
+    node: TaskNode | None
+    out: list[TaskNode | None] = []
+    taken: set[TaskNode] = set()
+    for item in items:
+        task_id = item.meta.id if item.meta is not None else None
+        node = by_id.get(task_id) if task_id else None
+        if node is None:
+            node = doc.find(item.content)
+            if node is not None and task_id and node.meta.id and node.meta.id != task_id:
+                node = None
+        if node is not None and node in taken:
+            node = None
+        if node is not None:
+            taken.add(node)
+        out.append(node)
+    return out
+
+
+def _resolved_phases(
+    doc: Document, items: Sequence[Item], found: list[TaskNode | None]
+) -> list[str]:
+    """The phase each item goes to: its own, else the phase it is in, else that of
+    the item before it, else the list's first phase."""
+    names: list[str] = []
+    previous = doc.phases[0].name if doc.phases else DEFAULT_PHASE
+    for item, node in zip(items, found, strict=True):
+        name = item.phase or (node.phase.name if node and node.phase else None) or previous
+        names.append(name)
+        previous = name
+    return names
+
+
+def _model(doc: Document, items: Sequence[Item], summary: str | None) -> TodoList:
+    phases: dict[str, list[Task]] = {}
+    found = matches(doc, items)
+    for item, name, node in zip(items, _resolved_phases(doc, items, found), found, strict=True):
+        notes = item.notes
+        if notes is None:
+            notes = tuple(node.notes) if node else ()
+        active = item.active_form
+        if item.keep_active_form:
+            active = node.active_form if node else None
+        meta = item.meta if item.meta is not None else node.meta if node else None
+        task = Task(item.content, item.status, active, notes)
+        if meta is not None:
+            task.meta = meta
+        phases.setdefault(name, []).append(task)
+    return TodoList(
+        summary=doc.summary if summary is None else summary,
+        phases=tuple(Phase(name, tuple(tasks)) for name, tasks in phases.items()),
+    )
+
+
+def _reconcile(doc: Document, items: Sequence[Item]) -> None:
+    matched = matches(doc, items)
+    names = _resolved_phases(doc, items, matched)
+    kept = {node for node in matched if node is not None}
+    old_headings = [p.heading for p in doc.phases if p.heading is not None]
+    for task in list(doc.tasks()):
+        if task not in kept:
+            doc.remove_task(task, drop_heading=False)
+    position = {task: i for i, task in enumerate(doc.tasks())}
+
+    groups: dict[str, list[tuple[Item, TaskNode | None]]] = {}
+    for item, name, match in zip(items, names, matched, strict=True):
+        groups.setdefault(name, []).append((item, match))
+    for name, members in groups.items():
+        previous: TaskNode | None = None
+        furthest = -1  # the latest original position among tasks placed so far
+        for item, found in members:
+            if found is None:
+                node = _insert(doc, name, previous, item)
+            else:
+                node = found
+                _update(doc, node, item)
+                in_place = node.phase is not None and node.phase.name == name
+                if in_place and position.get(node, -1) > furthest:
+                    furthest = position[node]
+                elif previous is not None:
+                    doc.move_after(node, previous)
+                else:
+                    first = _first_in(doc, name)
+                    if first is not None and first is not node:
+                        assert first.prev is not None
+                        doc.move_after(node, first.prev)
+                    elif first is None:
+                        doc.move_to_phase(node, name)
+            previous = node
+    doc.reindex()
+    for heading in old_headings:
+        doc.drop_empty_heading(heading)
+    doc.reindex()
+
+
+def _first_in(doc: Document, name: str) -> TaskNode | None:
+    for phase in doc.phase_named(name):
+        first = phase.first()
+        if first is not None:
+            return first
+    return None
+
+
+def _insert(doc: Document, name: str, previous: TaskNode | None, item: Item) -> TaskNode:
+    notes = item.notes or ()
+    active = None if item.keep_active_form else item.active_form
+    if previous is not None:
+        node = doc.insert_task_beside(previous, item.content, item.status, active, notes)
+    else:
+        first = _first_in(doc, name)
+        if first is not None:
+            node = doc.insert_task_beside(
+                first, item.content, item.status, active, notes, before=True
+            )
+        else:
+            node = doc.add_task(name, item.content, item.status, active, notes)
+    if item.meta is not None:
+        doc.set_meta(node, item.meta)
+    return node
+
+
+def _update(doc: Document, node: TaskNode, item: Item) -> None:
+    doc.set_status(node, item.status)
+    if not item.keep_active_form:
+        doc.set_active_form(node, item.active_form)
+    if item.meta is not None:
+        doc.set_meta(node, item.meta)
+    if item.notes is not None:
+        doc.set_notes(node, item.notes)

@@ -1,0 +1,1 @@
+"""The MCP server: the same commands as tools over JSON-RPC."""

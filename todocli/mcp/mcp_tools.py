@@ -1,0 +1,459 @@
+"""``todo mcp``'s tools and resources as plain functions, free of the MCP SDK.
+
+Each tool takes the call's arguments and the server's global options and returns a
+``Reply``: the plain text the command line prints, the JSON envelope ``--json``
+prints, and whether the call failed. They run the very functions the command line
+runs (``todo apply``'s ``commands.apply_input``, ``todo show``, ``todo check``), so
+an agent on MCP and an agent on the shell see the same lists, engine, locks and
+revisions. ``mcp_server`` puts these on the wire with the SDK; ``serve`` is the
+command's entry and the only place that imports it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from todocli.app import commands
+from todocli.app.commands import Context, Options
+from todocli.app.outcome import Outcome
+from todocli.errors import (
+    InternalError,
+    InvalidParamError,
+    NotFoundError,
+    TodoError,
+    UsageError,
+)
+from todocli.storage import paths
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Any
+
+INSTALL_HINT = "pip install 'todocli[mcp]'"
+SESSION_URI = "todo://sessions/"  # + a session name: that session's markdown
+MARKDOWN = "text/markdown"
+INSTRUCTIONS = (
+    "A markdown todo checklist you share with the user, who may edit it in any editor. "
+    "Plan with todo_write (a snapshot of the whole list, or ops such as start/done), "
+    "keep exactly one task in_progress, and mark each task completed as soon as it is "
+    "done. todo_read shows the list; call todo_check before you end a turn: it fails "
+    "while tasks are open. Each session's markdown is a resource you can subscribe to."
+)
+
+
+class Reply:
+    """One tool call's answer: plain text, the JSON envelope, and whether it failed."""
+
+    __slots__ = ("data", "failed", "text")
+
+    def __init__(self, text: str, data: dict[str, Any] | None, failed: bool) -> None:
+        self.text = text
+        self.data = data
+        self.failed = failed
+
+
+class Tool:
+    """A tool as the server lists it, and the function that runs it."""
+
+    __slots__ = ("description", "input_schema", "name", "read_only", "run", "title")
+
+    def __init__(
+        self,
+        name: str,
+        title: str,
+        description: str,
+        input_schema: dict[str, Any],
+        run: Callable[[Context, dict[str, Any]], Reply],
+        read_only: bool,
+    ) -> None:
+        self.name = name
+        self.title = title
+        self.description = description
+        self.input_schema = input_schema
+        self.run = run
+        self.read_only = read_only
+
+
+# -- arguments ------------------------------------------------------------------------------
+
+_SESSION_ARG = {
+    "type": "string",
+    "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$",
+    "description": "The session (list) to use instead of the server's default one.",
+}
+_IF_REV_ARG = {
+    "type": "integer",
+    "minimum": 0,
+    "description": (
+        "Write only if the list is still at this revision (context.rev of your last "
+        "read); otherwise fail with CONFLICT and change nothing."
+    ),
+}
+
+
+def _call_options(defaults: Options, args: dict[str, Any], if_rev: bool = False) -> Options:
+    """The options of one call: the server's, with the call's ``session`` (and
+    ``if_rev``) taken out of ``args``."""
+    session = args.pop("session", None)
+    rev = args.pop("if_rev", None) if if_rev else None
+    if session is not None and not isinstance(session, str):
+        raise InvalidParamError(f"session: expected a string, got {_kind(session)}")
+    if rev is not None and (not isinstance(rev, int) or isinstance(rev, bool) or rev < 0):
+        raise InvalidParamError(f"if_rev: expected a revision number, got {rev!r}")
+    return Options(
+        session=defaults.session if session is None else session,
+        # A session named in the call wins over the server's --file list (and
+        # TODOCLI_FILE: see _call_context).
+        file=defaults.file if session is None else None,
+        home=defaults.home,
+        memory_dir=defaults.memory_dir,
+        json=True,  # the envelope carries the revision, so look it up
+        plain=True,
+        partial=defaults.partial,
+        keep=defaults.keep,
+        if_rev=rev,
+    )
+
+
+def _call_context(defaults: Options, args: dict[str, Any], if_rev: bool = False) -> Context:
+    """The context of one call; a call that names its session reads no
+    ``TODOCLI_FILE``, so the session it names is the list it gets."""
+    named = args.get("session") is not None
+    options = _call_options(defaults, args, if_rev)
+    if not named:
+        return Context(options)
+    env = {k: v for k, v in os.environ.items() if k != "TODOCLI_FILE"}
+    return Context(options, env)
+
+
+def _kind(value: object) -> str:
+    return "null" if value is None else type(value).__name__
+
+
+def _only(args: dict[str, Any], tool: str, allowed: tuple[str, ...]) -> None:
+    """Reject an argument the tool does not take: a typo must not pass unnoticed."""
+    for key in args:
+        if key not in allowed:
+            takes = ", ".join(allowed) if allowed else "nothing but session"
+            raise InvalidParamError(f'unknown argument "{key}" ({tool} takes: {takes})')
+
+
+# -- replies --------------------------------------------------------------------------------
+
+
+def _reply(outcome: Outcome) -> Reply:
+    from todocli.app.render import envelope, plain
+    from todocli.escapes import one_line
+
+    text = plain(outcome)
+    if outcome.warnings:  # the command line prints these on stderr
+        text += "".join(f"todo: warning: {one_line(w)}\n" for w in outcome.warnings)
+    return Reply(text, envelope(outcome), outcome.failed)
+
+
+def error_reply(error: TodoError) -> Reply:
+    """A call that failed as a whole: what ``todo --json`` and plain stdout say."""
+    from todocli.app.output import failure_message
+    from todocli.app.render import envelope
+    from todocli.document.model import TodoList
+
+    outcome = Outcome(todo=TodoList(), error=error)
+    return Reply(f"Errors: {failure_message(outcome)}\n", envelope(outcome), True)
+
+
+# -- the tools ------------------------------------------------------------------------------
+
+
+def _write(ctx: Context, args: dict[str, Any]) -> Reply:
+    """``todo apply``: ops, a snapshot in any agent's shape, or markdown."""
+    import json
+
+    if "markdown" in args:
+        text = args.pop("markdown")
+        if args:
+            raise InvalidParamError(
+                f'markdown: give the list as markdown alone, not with "{next(iter(args))}"'
+            )
+        if not isinstance(text, str):
+            raise InvalidParamError(f"markdown: expected a string, got {_kind(text)}")
+        # A lone surrogate (JSON allows "\ud800") is not UTF-8: the engine says so.
+        data = text.encode("utf-8", "surrogatepass")
+        return _reply(commands.apply_input(ctx, data, markdown=True))
+    # The arguments are the payload `todo apply` would read, as JSON text: the same
+    # path, the input limit included (non-ASCII text counts as its \u escapes).
+    data = json.dumps(args).encode("ascii")
+    return _reply(commands.apply_input(ctx, data, markdown=False))
+
+
+def _read(ctx: Context, args: dict[str, Any]) -> Reply:
+    _only(args, "todo_read", ())
+    return _reply(commands.show(ctx))
+
+
+def _check(ctx: Context, args: dict[str, Any]) -> Reply:
+    """``todo check``: fails (isError) while tasks are open, listing them."""
+    from todocli.app.gate import check
+    from todocli.app.render import envelope
+    from todocli.errors import OpenTasksError
+    from todocli.escapes import safe
+
+    _only(args, "todo_check", ())
+    outcome, open_tasks = check(ctx)
+    if open_tasks:
+        count = len(open_tasks)
+        outcome.error = OpenTasksError(f"{count} task{'s are' if count > 1 else ' is'} still open")
+        lines = [f"Open tasks ({count}):"]
+        lines += [f"  - {c} [{s.value}] ({p})" for c, s, p in open_tasks]
+    else:
+        lines = ["Nothing open."]
+    text = safe("\n".join([*lines, outcome.todo.recap()]) + "\n")
+    return Reply(text, envelope(outcome), bool(open_tasks))
+
+
+def _write_schema() -> dict[str, Any]:
+    """``todo schema``'s two shapes as one object: ops, or a snapshot."""
+    from todocli.engine.schema import ops_schema, snapshot_schema
+
+    ops, snapshot = ops_schema(), snapshot_schema()
+    return {
+        "type": "object",
+        "description": (
+            "Either ops (a batch applied in order) or todos (the whole list). Other "
+            "agents' payloads pass too: {plan, explanation} (Codex update_plan), "
+            "{items} (learn-claude-code), one op object on its own ({op, task}), or "
+            "markdown (the whole list as a markdown checklist). {} only shows the list."
+        ),
+        "properties": {
+            "ops": ops["properties"]["ops"],
+            "todos": snapshot["properties"]["todos"],
+            "summary": snapshot["properties"]["summary"],
+            "markdown": {"type": "string", "description": "The whole list as markdown."},
+            "session": _SESSION_ARG,
+            "if_rev": _IF_REV_ARG,
+        },
+    }
+
+
+def _tools() -> dict[str, Tool]:
+    only_session = {
+        "type": "object",
+        "properties": {"session": _SESSION_ARG},
+        "additionalProperties": False,
+    }
+    tools = [
+        Tool(
+            "todo_write",
+            "Update the todo list",
+            "Change the todo list the user sees, as `todo apply` does. Send ops "
+            '({"ops": [{"op": "start", "task": "Run tests"}, {"op": "done", "task": '
+            '"Run tests"}]}) or the whole list ({"todos": [{"content", "status", '
+            '"activeForm"}]}; statuses pending, in_progress, completed, abandoned, '
+            "blocked). A batch is atomic: if any op fails, nothing is written and every "
+            "error is reported. Tasks are named by exact content or #N. Returns the "
+            "list and what changed.",
+            _write_schema(),
+            _write,
+            read_only=False,
+        ),
+        Tool(
+            "todo_read",
+            "Show the todo list",
+            "Show the todo list: open tasks, phases, notes of the task in progress, "
+            "and a one-line recap.",
+            only_session,
+            _read,
+            read_only=True,
+        ),
+        Tool(
+            "todo_check",
+            "Check that nothing is open",
+            "The stop gate, as `todo check`: succeeds when no task is open; fails "
+            "(isError) listing the open tasks while any is pending, in progress or "
+            "blocked. Call it before you end your turn.",
+            only_session,
+            _check,
+            read_only=True,
+        ),
+        # `todo_claim` joins here with the several-agents work (SPEC section 11):
+        # claiming a task for an agent is one more Tool over the same engine.
+    ]
+    return {tool.name: tool for tool in tools}
+
+
+TOOLS = _tools()
+
+
+def call(name: str, arguments: Mapping[str, Any] | None, defaults: Options) -> Reply:
+    """Run one tool; every failure becomes an error reply, never an exception."""
+    from todocli.engine.dialects import refuse_surrogates
+
+    tool = TOOLS[name]
+    args = dict(arguments or {})
+    try:
+        refuse_surrogates(args, "")  # as `todo apply` refuses them in its JSON
+        ctx = _call_context(defaults, args, if_rev=not tool.read_only)
+        reply = tool.run(ctx, args)
+    except TodoError as error:
+        reply = error_reply(error)
+    except Exception as exc:  # the server outlives every call: one line, as the CLI's
+        if os.environ.get("TODOCLI_DEBUG") == "1":
+            import traceback
+
+            traceback.print_exc()
+        reply = error_reply(InternalError(f"internal error: {type(exc).__name__}: {exc}"))
+    return Reply(_utf8(reply.text), _utf8(reply.data), reply.failed)
+
+
+def _utf8(value: Any) -> Any:  # noqa: ANN401 - a JSON value of any shape, kept as it is
+    """The reply with every string made writable as UTF-8: a list's bytes that are
+    not UTF-8 (read as surrogates) become escapes, as the command line shows them.
+    A string that cannot be encoded would stop the SDK from answering at all."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        return value
+    if isinstance(value, dict):
+        return {_utf8(k): _utf8(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_utf8(v) for v in value]
+    return value
+
+
+# -- resources ------------------------------------------------------------------------------
+
+
+class Resource:
+    """A list the server offers as a resource: its URI, a name, and its file."""
+
+    __slots__ = ("description", "name", "path", "uri")
+
+    def __init__(self, uri: str, name: str, path: str, description: str) -> None:
+        self.uri = uri
+        self.name = name
+        self.path = path
+        self.description = description
+
+
+def file_uri(path: str) -> str:
+    from pathlib import Path
+
+    return Path(path).as_uri()
+
+
+def _session_resource(defaults: Options, name: str) -> Resource:
+    ctx = _call_context(defaults, {"session": name})
+    return Resource(SESSION_URI + name, name, ctx.loc.list_file, f"The todo list of session {name}")
+
+
+def default_resource(defaults: Options) -> Resource:
+    """The server's own list: its ``--file`` list, or its session."""
+    ctx = _call_context(defaults, {})
+    if ctx.loc.is_session:
+        return _session_resource(defaults, ctx.loc.session)
+    path = ctx.loc.list_file
+    return Resource(file_uri(path), os.path.basename(path), path, f"The todo list {path}")
+
+
+def resources(defaults: Options) -> list[Resource]:
+    """The server's own list first, then every session under the home."""
+    first = default_resource(defaults)
+    folder = os.path.join(_call_context(defaults, {}).loc.home, "sessions")
+    try:
+        names = sorted(n[:-3] for n in os.listdir(folder) if n.endswith(".md"))
+    except OSError:
+        names = []
+    found = [first]
+    for name in names:
+        if paths.is_session_name(name) and SESSION_URI + name != first.uri:
+            found.append(_session_resource(defaults, name))
+    return found
+
+
+def resource(uri: str, defaults: Options) -> Resource:
+    """The list a URI names (it need not exist yet); NotFoundError for any other URI,
+    UsageError for a session name the rule refuses."""
+    if uri.startswith(SESSION_URI):
+        name = uri[len(SESSION_URI) :]
+        paths.check_session(name)
+        return _session_resource(defaults, name)
+    first = default_resource(defaults)
+    if uri == first.uri:
+        return first
+    raise NotFoundError(
+        f"unknown resource {uri!r} (lists are {SESSION_URI}<session>, or {first.uri})"
+    )
+
+
+def read(uri: str, defaults: Options) -> str:
+    """A list's markdown as it is on disk (empty when it does not exist yet)."""
+    from todocli.storage.files import read_text
+    from todocli.storage.store import DEFAULT_MAX_FILE_BYTES
+
+    text = read_text(resource(uri, defaults).path, DEFAULT_MAX_FILE_BYTES, "max_file_bytes")
+    # Bytes that are not UTF-8 show as escapes, as on the command line.
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+# -- the command ----------------------------------------------------------------------------
+
+
+def serve(opts: Options) -> int:
+    """``todo mcp``: serve over stdio until the client hangs up; the exit status.
+
+    Stdout belongs to the protocol, so a failure is one line on stderr and nothing
+    on stdout (unlike other commands' ``Errors:`` line)."""
+    from todocli.app.output import STDERR, write
+    from todocli.escapes import one_line
+
+    def fail(message: str, code: int) -> int:
+        write(f"todo: {one_line(message)}\n", STDERR)
+        return code
+
+    try:
+        if opts.if_rev is not None:
+            raise UsageError("todo mcp: --if-rev is for one write: pass if_rev to todo_write")
+        default_resource(opts)  # a bad session, home or config fails now, not per call
+    except TodoError as error:
+        return fail(error.message, error.exit_code)
+    try:
+        from todocli.mcp import mcp_server
+    except ModuleNotFoundError as exc:
+        missing = f" (no module named {exc.name!r})" if exc.name else ""
+        return fail(f"todo mcp needs the MCP SDK{missing}: {INSTALL_HINT}", UsageError.exit_code)
+    if sys.stdin is not None and sys.stdin.isatty():
+        write(
+            "todo: serving MCP on stdin and stdout until end of input (an agent starts "
+            "this: see the README's MCP section)\n",
+            STDERR,
+        )
+    try:
+        return mcp_server.run(opts)
+    except TodoError as error:
+        return fail(error.message, error.exit_code)
+    except Exception as exc:  # the server itself failed
+        broken = _os_error(exc)
+        if broken is not None:  # stdout full or gone: as every command says it
+            from todocli.storage.files import reason
+
+            return fail(f"cannot write to standard output: {reason(broken)}", 6)
+        if os.environ.get("TODOCLI_DEBUG") == "1":
+            import traceback
+
+            traceback.print_exc()
+        return fail(f"internal error: {type(exc).__name__}: {exc}", InternalError.exit_code)
+
+
+def _os_error(exc: BaseException) -> OSError | None:
+    """The OSError behind a failure, also inside the task groups the SDK runs in."""
+    if isinstance(exc, OSError):
+        return exc
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            found = _os_error(inner)
+            if found is not None:
+                return found
+    return None

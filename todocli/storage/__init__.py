@@ -1,0 +1,1 @@
+"""Storage: where lists live, locks, transactional writes, history and settings."""

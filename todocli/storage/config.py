@@ -1,0 +1,223 @@
+"""Read the settings: config file (TOML), then ``TODOCLI_<KEY>`` environment twins.
+
+A missing config file means defaults; a malformed one is a usage error naming the
+file and the line.
+"""
+
+from __future__ import annotations
+
+from todocli.document.model import Value
+from todocli.engine.settings import DropPolicy, Settings
+from todocli.errors import UsageError
+from todocli.storage.files import read_bytes
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+CONFIG_BYTES = 64 * 1024  # a config is a few lines; more is not a config
+# Location keys the config file may also hold (flags and environment win).
+LOCATION_KEYS = ("home", "session", "memory_dir")
+
+
+class Config(Value):
+    __slots__ = ("locations", "path", "settings", "sources")
+
+    def __init__(
+        self,
+        settings: Settings,
+        locations: dict[str, object],
+        sources: dict[str, str],
+        path: str,
+    ) -> None:
+        self.settings = settings
+        self.locations = locations  # home / session / memory_dir from the file
+        self.sources = sources  # for each setting: "default", the file, or the variable
+        self.path = path
+
+
+# The range of each numeric setting: limits a person may want raised, but never
+# past what the machine can do (a read of 2**63 bytes, a lock wait of a year).
+RANGES: dict[str, tuple[float, float]] = {
+    "max_tasks": (1, 1_000_000),
+    "max_field_bytes": (1, 1 << 20),
+    "max_note_bytes": (1, 1 << 20),
+    "max_input_bytes": (1, 1 << 30),
+    "max_file_bytes": (1, 1 << 30),
+    "max_in_progress": (0, 1_000_000),
+    "remind_every": (0, 1_000_000),
+    "lock_timeout": (0, 86_400),
+    "clear_delay": (-1, 1e9),  # seconds; -1 (or any negative): never
+}
+
+
+def _convert(key: str, value: object, where: str) -> object:
+    default = getattr(Settings(), key)
+    if key == "snapshot_drop":
+        try:
+            return DropPolicy.of(str(value).lower())
+        except ValueError:
+            raise UsageError(f"{where}: snapshot_drop must be warn, reject or allow") from None
+    if key == "wipe_on_complete":
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in ("1", "true", "yes", "on"):
+            return True
+        if text in ("0", "false", "no", "off"):
+            return False
+        raise UsageError(f"{where}: wipe_on_complete must be true or false")
+    kind = type(default)
+    try:
+        if isinstance(value, bool) or (kind is int and isinstance(value, float)):
+            raise ValueError  # max_tasks = 3.7 is no count (it would be cut to 3)
+        converted = kind(value)
+    except (TypeError, ValueError, OverflowError):
+        raise UsageError(f"{where}: {key} must be a number, got {value!r}") from None
+    low, high = RANGES[key]
+    # `not low <= x <= high` also refuses nan, which no comparison holds for.
+    if not low <= converted <= high:
+        raise UsageError(
+            f"{where}: {key} must be a number from {_number(low)} to {_number(high)}, got {value!r}"
+        )
+    return converted
+
+
+def _number(bound: float) -> str:
+    return str(int(bound)) if bound == int(bound) else str(bound)
+
+
+def _read_file(path: str) -> dict[str, Any]:
+    data = read_bytes(path, CONFIG_BYTES)
+    if data is None:
+        return {}
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UsageError(f"config file {path} is not valid UTF-8") from None
+    simple = read_simple_toml(text)
+    if simple is not None:
+        return simple
+    import tomllib
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        last_line = data.count(b"\n") + 1
+        message = str(exc).replace("(at end of document)", f"(at the end, line {last_line})")
+        raise UsageError(f"config file {path}: {message}") from None
+
+
+_KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+# Control characters TOML allows nowhere but as escapes (a tab is fine).
+_CONTROL = frozenset(map(chr, [*range(0x09), *range(0x0A, 0x20), 0x7F]))
+
+
+def read_simple_toml(text: str) -> dict[str, Any] | None:
+    """Read a config made only of ``key = value`` lines (integers, decimals, booleans,
+    strings without escapes), comments and blank lines; None for anything else.
+
+    ``tomllib`` takes about 8 ms to import (and a regular expression here would
+    bring ``re`` and ``enum``, 6 ms more), on every call of a tool that starts once
+    per agent step; a config of a few such lines is read here instead. For anything
+    beyond this subset, and for every error, ``tomllib`` decides. A property test
+    checks that this reader, when it answers, agrees with ``tomllib``.
+    """
+    if "\r" in text.replace("\r\n", "\n") or text.startswith("\ufeff"):
+        return None
+    values: dict[str, Any] = {}
+    for line in text.replace("\r\n", "\n").split("\n"):
+        rest = line.lstrip(" \t")
+        if not rest or rest[0] == "#":
+            if not _CONTROL.isdisjoint(rest):
+                return None
+            continue
+        end = 0
+        while end < len(rest) and rest[end] in _KEY_CHARS:
+            end += 1
+        key, rest = rest[:end], rest[end:].lstrip(" \t")
+        if not key or not rest.startswith("="):
+            return None
+        parsed = _simple_value(rest[1:].lstrip(" \t"))
+        if parsed is None or key in values:
+            return None  # beyond the subset, or a duplicate: tomllib words the error
+        values[key] = parsed
+    return values
+
+
+def _simple_value(rest: str) -> object | None:
+    """The value at the start of ``rest`` when only blanks and a comment follow it."""
+    if rest[:1] in ('"', "'"):
+        close = rest.find(rest[0], 1)
+        body = rest[1:close]
+        if close < 0 or not _CONTROL.isdisjoint(body) or (rest[0] == '"' and "\\" in body):
+            return None
+        value: object = body
+        after = rest[close + 1 :]
+    else:
+        end = 0
+        while end < len(rest) and rest[end] not in " \t#":
+            end += 1
+        token, after = rest[:end], rest[end:]
+        if token in ("true", "false"):
+            value = token == "true"
+        else:
+            number = _simple_number(token)
+            if number is None:
+                return None
+            value = number
+    after = after.lstrip(" \t")
+    if after and (after[0] != "#" or not _CONTROL.isdisjoint(after)):
+        return None
+    return value
+
+
+def _simple_number(token: str) -> int | float | None:
+    """``[+-]?(0|[1-9](_?[0-9])*)(\\.[0-9](_?[0-9])*)?`` as an int or a float."""
+    digits = token[1:] if token[:1] in ("+", "-") else token
+    whole, dot, fraction = digits.partition(".")
+    if not _digit_run(whole) or (len(whole) > 1 and whole[0] == "0"):
+        return None
+    if dot and not _digit_run(fraction):
+        return None
+    return float(token) if dot else int(token)
+
+
+def _digit_run(text: str) -> bool:
+    """``[0-9](_?[0-9])*``: digits, single underscores only between digits."""
+    return (
+        bool(text)
+        and text[0] != "_"
+        and text[-1] != "_"
+        and "__" not in text
+        and all(c in "0123456789_" for c in text)
+    )
+
+
+def load(path: str, env: Mapping[str, str]) -> Config:
+    """Settings from the file at ``path`` and the environment."""
+    data = _read_file(path)
+    names = set(Settings.__slots__)
+    values: dict[str, object] = {}
+    sources = dict.fromkeys(names, "default")
+    locations: dict[str, object] = {}
+    for key, value in data.items():
+        if key in LOCATION_KEYS:
+            if not isinstance(value, str) or not value:
+                # A number or a list would become a folder named "5" or "[1, 2]"
+                # in whatever directory todo runs in.
+                raise UsageError(f"config file {path}: {key} must be a non-empty string")
+            locations[key] = value
+            continue
+        if key not in names:
+            known = ", ".join(sorted(names | set(LOCATION_KEYS)))
+            raise UsageError(f"config file {path}: unknown key {key!r} (known: {known})")
+        values[key] = _convert(key, value, f"config file {path}")
+        sources[key] = path
+    for key in names:
+        var = f"TODOCLI_{key.upper()}"
+        if env.get(var):
+            values[key] = _convert(key, env[var], f"environment variable {var}")
+            sources[key] = var
+    return Config(Settings().replace(**values), locations, sources, path)

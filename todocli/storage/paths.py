@@ -1,0 +1,228 @@
+"""Where things live. The only module that reads the environment for locations and
+asks platformdirs for the platform's defaults.
+
+Precedence for each location: command-line flag > environment > config > default.
+
+Paths are plain strings (``os.path``), not ``pathlib``: the agent's path starts a
+process per call, and ``pathlib`` alone costs a few milliseconds to import.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from todocli.document.model import Value
+from todocli.errors import UsageError
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+_SESSION_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
+SESSION_RULE = (
+    "a session name is 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit"
+)
+DEFAULT_SESSION = "default"
+APP = "todocli"
+
+
+class Locations(Value):
+    """Every path one invocation uses."""
+
+    __slots__ = ("home", "is_session", "list_file", "memory_dir", "session", "state_dir")
+
+    def __init__(
+        self,
+        home: str,
+        session: str,
+        list_file: str,
+        is_session: bool,
+        memory_dir: str,
+        state_dir: str,
+    ) -> None:
+        self.home = home
+        self.session = session
+        self.list_file = list_file  # the markdown list
+        self.is_session = is_session  # a session list (False: a --file list)
+        self.memory_dir = memory_dir  # completion logs
+        self.state_dir = state_dir  # lock, revisions, counters: always under the home
+
+    @property
+    def lock_file(self) -> str:
+        """Not under the home: see ``lock_path``."""
+        return lock_path(self.list_file)
+
+
+def path_key(path: str) -> str:
+    """A short, stable name for a path: the first 16 hex digits of its SHA-256.
+
+    ``hashlib`` loads OpenSSL (4 ms and more of every call); the built-in module
+    it would use for SHA-256 gives the same digest in a tenth of that.
+    """
+    data = path.encode("utf-8", "surrogateescape")
+    try:
+        from _sha2 import sha256  # type: ignore[import-not-found, unused-ignore]
+    except ImportError:
+        try:
+            from _sha256 import sha256  # type: ignore[import-not-found, no-redef, unused-ignore]
+        except ImportError:
+            from hashlib import sha256
+    return str(sha256(data).hexdigest()[:16])
+
+
+def runtime_dir() -> str:
+    """Where this user's locks live: the same folder for every ``todo`` process of
+    the user, whatever its home, config or environment.
+
+    ``TODOCLI_LOCK_DIR`` when it is set (every process that writes one list must
+    then set the same: for tests and unusual machines). Otherwise, on POSIX,
+    ``/tmp/todocli-UID``: a fixed place, because the obvious ones move with the
+    environment (``$XDG_RUNTIME_DIR`` and ``$TMPDIR`` are set in a login shell and
+    not under cron, ssh or sudo; ``/run/user/UID`` exists only while the user is
+    logged in), and two processes that disagree would not exclude each other. It is
+    checked to be this user's own and private when a lock is taken. Elsewhere:
+    platformdirs' user runtime folder.
+    """
+    chosen = os.environ.get("TODOCLI_LOCK_DIR")
+    if chosen:
+        return os.path.abspath(os.path.expanduser(chosen))
+    if hasattr(os, "getuid"):
+        return f"/tmp/{APP}-{os.getuid()}"
+    import platformdirs
+
+    return str(platformdirs.user_runtime_dir(APP))
+
+
+def _private_dir(path: str, uid: int) -> bool:
+    """A real folder (no symlink) owned by ``uid`` that no one else may enter."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    return (info.st_mode & 0o170000) == 0o040000 and info.st_uid == uid and not info.st_mode & 0o077
+
+
+def lock_path(list_file: str) -> str:
+    """The lock of a list: keyed by the list's real path, so two spellings of one
+    file, two homes and two configs all take the same lock."""
+    key = path_key(os.path.realpath(list_file))
+    return os.path.join(runtime_dir(), "locks", f"{key}.lock")
+
+
+def check_private_dir(path: str) -> bool:
+    """Whether a folder the tool made for its locks is still this user's own and
+    private (a folder in a shared temporary folder could be someone else's)."""
+    return _private_dir(path, os.getuid()) if hasattr(os, "getuid") else True
+
+
+def is_session_name(name: str) -> bool:
+    """``[A-Za-z0-9][A-Za-z0-9._-]{0,63}``, checked without compiling a pattern."""
+    return 0 < len(name) <= 64 and name[0] not in "._-" and _SESSION_CHARS.issuperset(name)
+
+
+def check_session(name: str) -> str:
+    if not is_session_name(name):
+        from todocli.escapes import one_line
+
+        raise UsageError(f"invalid session name '{one_line(name)}': {SESSION_RULE}")
+    return name
+
+
+def _plain_linux() -> bool:
+    """Linux, not Android: where platformdirs' answer is the XDG rule below."""
+    env = os.environ
+    android = hasattr(sys, "getandroidapilevel") or (
+        env.get("ANDROID_DATA") == "/data" and env.get("ANDROID_ROOT") == "/system"
+    )
+    return sys.platform.startswith("linux") and not android
+
+
+def _xdg_dir(variable: str, default: str) -> str | None:
+    """platformdirs' Unix rule for a user directory, or None when it is not the
+    simple case (a HOME that is set but not absolute): then ask platformdirs."""
+    path = os.environ.get(variable, "")
+    if os.path.isabs(path):
+        return os.path.join(path, APP)
+    home = os.environ.get("HOME")
+    if home is not None and not os.path.isabs(home):
+        return None
+    expanded = os.path.expanduser(default)
+    return os.path.join(expanded, APP) if os.path.isabs(expanded) else None
+
+
+def default_home() -> str:
+    """``platformdirs.user_data_dir("todocli")``; computed without importing it on
+    plain Linux (a test proves the two agree)."""
+    if _plain_linux():
+        fast = _xdg_dir("XDG_DATA_HOME", "~/.local/share")
+        if fast is not None:
+            return fast
+    import platformdirs
+
+    return platformdirs.user_data_dir(APP)
+
+
+def default_config_file(env: Mapping[str, str]) -> str:
+    """``TODOCLI_CONFIG``, else ``platformdirs.user_config_dir("todocli")/config.toml``."""
+    if env.get("TODOCLI_CONFIG"):
+        return os.path.expanduser(env["TODOCLI_CONFIG"])
+    directory = _xdg_dir("XDG_CONFIG_HOME", "~/.config") if _plain_linux() else None
+    if directory is None:
+        import platformdirs
+
+        directory = platformdirs.user_config_dir(APP)
+    return os.path.join(directory, "config.toml")
+
+
+def resolve(
+    *,
+    home: str | None = None,
+    session: str | None = None,
+    file: str | None = None,
+    memory_dir: str | None = None,
+    env: Mapping[str, str] | None = None,
+    config: Mapping[str, object] | None = None,
+) -> Locations:
+    """Work out the locations from flags, the environment and the config."""
+    env = os.environ if env is None else env
+    config = config or {}
+
+    def pick(flag: str | None, var: str, key: str) -> str | None:
+        if flag is not None:
+            return flag  # even empty: an explicit "" is checked, not ignored
+        if env.get(var):
+            return env[var]
+        value = config.get(key)
+        return str(value) if value else None
+
+    home_text = pick(home, "TODOCLI_HOME", "home")
+    if home_text == "":
+        raise UsageError("--home needs a directory")
+    home_path = os.path.abspath(os.path.expanduser(home_text) if home_text else default_home())
+    chosen = pick(session, "TODOCLI_SESSION", "session")
+    name = check_session(DEFAULT_SESSION if chosen is None else chosen)
+    file_text = pick(file, "TODOCLI_FILE", "file")
+    if file_text == "":
+        raise UsageError("--file needs a path (it was given an empty one)")
+    memory_text = pick(memory_dir, "TODOCLI_MEMORY_DIR", "memory_dir")
+    if memory_text == "":
+        raise UsageError("--memory-dir needs a directory (it was given an empty one)")
+    memory = (
+        os.path.abspath(os.path.expanduser(memory_text))
+        if memory_text
+        else os.path.join(home_path, "memory", "todos")
+    )
+    if file_text:
+        list_file = os.path.abspath(os.path.expanduser(file_text))
+        # Keyed by the real path, so two names for one file share one history.
+        state = os.path.join(home_path, "state", "files", path_key(os.path.realpath(list_file)))
+        return Locations(home_path, name, list_file, False, memory, state)
+    return Locations(
+        home_path,
+        name,
+        os.path.join(home_path, "sessions", f"{name}.md"),
+        True,
+        memory,
+        os.path.join(home_path, "state", "sessions", name),
+    )

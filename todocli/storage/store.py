@@ -1,0 +1,429 @@
+"""Storage: the lock, revisions and the state kept beside a list.
+
+Everything but the list itself lives under the home (``Locations.state_dir``), so a
+``--file TODO.md`` in a person's project gets no lock or history files next to it.
+The files themselves are read and written by ``files`` (regular files only, bounded
+reads, atomic replaces). A list that is a symlink stays one: the write goes to its
+target.
+
+A write is a transaction: the revision copy, the state and the completion log are
+written first, the list last; if any step fails, the steps before it are taken
+back, so exit 6 always means nothing changed. The revision copy is written as
+``NNNNNNNN.md.pending`` and renamed into place once the list is replaced: a writer
+killed in between leaves a pending copy that equals the list, which the next
+writer adopts (it is no hand edit); one killed before the replace leaves a pending
+copy that does not, which is dropped.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from todocli.errors import BusyError, ConflictError, StorageError, TodoError
+from todocli.storage.files import (
+    ENCODING_ERRORS,
+    atomic_write,
+    make_dir,
+    read_bytes,
+    read_text,
+    read_with_stat,
+    reason,
+    remove,
+    signature,
+    stat_signature,
+)
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from types import TracebackType
+    from typing import Any
+
+    from todocli.storage.locking import ListLock
+    from todocli.storage.paths import Locations
+
+KEEP_REVISIONS = 100  # the spec asks for at least 50
+RACY_NS = 1_000_000_000  # a change this recent is compared by bytes, not by time
+SETTLE_STABLE_NS = 100_000_000  # a hand edit unchanged this long is taken as saved
+SETTLE_EMPTY_NS = 1_000_000_000  # ... unless the list is empty or gone: then this long
+SETTLE_MAX = 2.0  # seconds to wait at most for a save to finish
+SETTLE_POLL = 0.02
+CHANGE_POLL_SECONDS = 0.2  # how often `todo watch` and the MCP server look for a change
+CONSISTENT_TRIES = 10
+
+
+class ListChangedError(ConflictError):
+    """The list changed on disk between reading it and replacing it (an editor saved
+    it, or a writer that does not share the lock): the write must be done again."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "the list changed on disk while it was being written (an editor saving it?); "
+            "nothing was written: try again"
+        )
+
+
+DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024
+PENDING = ".pending"
+
+
+class Store:
+    """One list's file, lock, revisions and state."""
+
+    def __init__(
+        self,
+        loc: Locations,
+        lock_timeout: float = 10,
+        max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+    ) -> None:
+        self.loc = loc
+        self.lock_timeout = lock_timeout
+        self.max_file_bytes = max_file_bytes
+        self.state_file = os.path.join(loc.state_dir, "state.json")
+        self.revs_dir = os.path.join(loc.state_dir, "revs")
+        self.remind_file = os.path.join(loc.state_dir, "remind")
+        self.failed_file = os.path.join(loc.state_dir, "failed")
+        self._seen: tuple[str, tuple[int, int, int, int] | None] | None = None
+
+    # -- the list ------------------------------------------------------------------------
+
+    def read(self) -> str:
+        """The list's text; what was read is remembered, so that a write can check
+        the file is still that one just before replacing it."""
+        data, info = read_with_stat(self.loc.list_file, self.max_file_bytes, "max_file_bytes")
+        text = "" if data is None else data.decode("utf-8", ENCODING_ERRORS)
+        self._seen = (text, signature(info))
+        return text
+
+    def unchanged(self) -> bool:
+        """Whether the list on disk is still the text ``read`` returned.
+
+        An editor does not take the lock: it may save at any moment. Device, inode,
+        size and time tell most saves apart; when the file changed within the last
+        second (a file system's clock may not tell two quick writes apart) the
+        bytes are compared too.
+        """
+        if self._seen is None:
+            return True
+        text, seen = self._seen
+        now = stat_signature(self.loc.list_file)
+        if now == seen and (now is None or time.time_ns() - now[3] > RACY_NS):
+            return True
+        try:
+            current = read_text(self.loc.list_file, self.max_file_bytes, "max_file_bytes")
+        except TodoError:
+            return False
+        if current == text and (now is not None or not text):
+            self._seen = (text, now)
+            return True
+        return False
+
+    def _still_seen(self) -> None:
+        """The last look before the replace: one ``stat``, compared with the file
+        ``unchanged`` just vouched for (the shorter this window, the rarer an
+        editor's save can land in it)."""
+        if self._seen is not None and stat_signature(self.loc.list_file) != self._seen[1]:
+            raise ListChangedError()
+
+    def settle(self, last: str | None) -> str:
+        """Wait (bounded) until a save that may be under way is done, then read the
+        list again: an editor's save caught half-way must not pass for the person's
+        intent. ``last`` is what todo last wrote (None: nothing yet).
+
+        Done means neither the file nor its folder (a save by rename, or one that
+        removes the file first) changed for 100 ms; a file that is empty or gone
+        where todo wrote tasks must stay so for a second (an editor that truncates
+        and then writes may pause), all within two seconds.
+        """
+        deadline = time.monotonic() + SETTLE_MAX
+        while time.monotonic() < deadline:
+            newest, empty = self._last_change()
+            quiet = SETTLE_EMPTY_NS if empty and last else SETTLE_STABLE_NS
+            if time.time_ns() - newest >= quiet:
+                break
+            time.sleep(SETTLE_POLL)
+        return self.read()
+
+    def saving(self) -> bool:
+        """Whether the list or its folder changed so recently that a save may be
+        under way."""
+        return time.time_ns() - self._last_change()[0] < SETTLE_STABLE_NS
+
+    def _last_change(self) -> tuple[int, bool]:
+        """When the list or its folder last changed, and whether the list is empty
+        or missing now."""
+        path = os.path.realpath(self.loc.list_file)
+        folder = stat_signature(os.path.dirname(path))
+        own = stat_signature(path)
+        newest = max(folder[3] if folder else 0, own[3] if own else 0)
+        return newest, own is None or own[2] == 0
+
+    def consistent_read(self) -> tuple[str, int]:
+        """The list and its revision, from the same moment: a write that lands
+        between reading one and the other is seen, and the read is done again."""
+        text, rev = "", 0
+        for _ in range(CONSISTENT_TRIES):
+            before = self.rev()
+            text = self.read()
+            rev, _ = self.last_written(text)
+            if rev == before:  # no write finished between the two looks
+                break
+        return text, rev
+
+    # -- state ---------------------------------------------------------------------------
+    # What an everyday write needs is cheap to read: the revision is the newest
+    # revision file, and the reminder's counter and the failed-write notice are small
+    # text files tied to a revision (a new write makes them stale without touching
+    # them). state.json holds the rest (completion log, auto-clear times, undo), read
+    # only by the commands that need it.
+
+    def state(self) -> dict[str, Any]:
+        raw = read_text(self.state_file)
+        if not raw:
+            return {}
+        import json
+
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            return {}  # a damaged state file is rebuilt; it holds nothing irreplaceable
+        return data if isinstance(data, dict) else {}
+
+    def save_state(self, state: dict[str, Any]) -> Callable[[], None]:
+        """Write state.json; return how to put the old one back."""
+        import json
+
+        before = read_text(self.state_file)
+        make_dir(self.loc.state_dir)
+        state["list"] = self.loc.list_file
+        atomic_write(self.state_file, json.dumps(state, indent=1, sort_keys=True) + "\n", False)
+
+        def restore() -> None:
+            try:
+                if before:
+                    atomic_write(self.state_file, before, False)
+                else:
+                    remove(self.state_file)
+            except TodoError:
+                pass
+
+        return restore
+
+    def rev(self) -> int:
+        """The current revision: the newest one written (0 before the first write)."""
+        revs = self.revisions()
+        return revs[-1] if revs else 0
+
+    def _words(self, path: str) -> list[str]:
+        return read_text(path).split("\n")
+
+    def remind_counter(self) -> tuple[int, int, str, str]:
+        """The reminder's bookkeeping: the revision it counts for, rounds counted,
+        the hand edit last told of (a hash) and the failure last told of (a token)."""
+        parts = self._words(self.remind_file)[0].split()
+        if len(parts) == 4 and parts[0].isdigit() and parts[1].isdigit():
+            return int(parts[0]), int(parts[1]), parts[2], parts[3]
+        return -1, 0, "-", "-"
+
+    def save_remind_counter(self, rev: int, rounds: int, hand_seen: str, told: str) -> None:
+        make_dir(self.loc.state_dir)
+        atomic_write(self.remind_file, f"{rev} {rounds} {hand_seen or '-'} {told or '-'}\n", False)
+
+    def restart_rounds(self) -> None:
+        """A successful call that wrote nothing still counts as the agent updating its
+        list: the next round starts the count again. (Bookkeeping: a failure to
+        record it is not the call's failure.)"""
+        counted_at, _, hand_seen, told = self.remind_counter()
+        if counted_at >= 0:
+            try:  # noqa: SIM105 - contextlib would cost start-up for one suppress
+                self.save_remind_counter(counted_at, 0, hand_seen, told)
+            except TodoError:
+                pass
+
+    def failed(self) -> tuple[int, str, str] | None:
+        """The last call's failure, as (revision it failed at, token, message)."""
+        lines = self._words(self.failed_file)
+        if len(lines) >= 3 and lines[0].isdigit():
+            return int(lines[0]), lines[1], lines[2]
+        return None
+
+    def save_failed(self, rev: int, message: str) -> None:
+        """Remember a failed call for the reminder (best effort: the call has failed
+        already, and saying so matters more than this note)."""
+        token = os.urandom(4).hex()  # each failure is told of once, even at one revision
+        try:
+            make_dir(self.loc.state_dir)
+            atomic_write(
+                self.failed_file, f"{rev}\n{token}\n{message.replace(chr(10), ' ')}\n", False
+            )
+        except TodoError:
+            pass
+
+    def clear_failed(self) -> None:
+        if os.path.exists(self.failed_file):
+            remove(self.failed_file)
+
+    # -- revisions -----------------------------------------------------------------------
+
+    def revision_path(self, rev: int) -> str:
+        return os.path.join(self.revs_dir, f"{rev:08d}.md")
+
+    def revision(self, rev: int) -> str | None:
+        """The text written as revision ``rev``, if it is still kept."""
+        return self._kept(self.revision_path(rev))
+
+    def _kept(self, path: str) -> str | None:
+        """A copy's text; None when it is gone or cannot be read (a copy is history:
+        losing one must not stop a write)."""
+        try:
+            data = read_bytes(path, self.max_file_bytes)
+        except TodoError:
+            return None
+        return None if data is None else data.decode("utf-8", ENCODING_ERRORS)
+
+    def _names(self) -> list[str]:
+        try:
+            return os.listdir(self.revs_dir)
+        except OSError:
+            return []
+
+    def revisions(self) -> list[int]:
+        return sorted(int(n[:-3]) for n in self._names() if n.endswith(".md") and n[:-3].isdigit())
+
+    def last_written(self, text: str) -> tuple[int, str | None]:
+        """The current revision and the text it wrote, for comparing with the list's
+        ``text`` now (a difference is a hand edit). A pending revision that equals
+        the list is the current one: its writer replaced the list and was stopped
+        before it could rename the copy."""
+        rev = self.rev()
+        last = self.revision(rev) if rev else None
+        if last != text:
+            # Pending, or renamed from pending between the two looks.
+            final = self.revision_path(rev + 1)
+            for path in (final + PENDING, final):
+                if self._kept(path) == text:
+                    return rev + 1, text
+        return rev, last
+
+    def recover(self, text: str) -> None:
+        """Settle what a killed writer left (call with the lock held): adopt the
+        pending revision that reached the list, drop any that did not."""
+        pending = [n for n in self._names() if n.endswith(".md" + PENDING)]
+        if not pending:
+            return
+        rev = self.rev()
+        for name in pending:
+            path = os.path.join(self.revs_dir, name)
+            number = name[: -len(".md" + PENDING)]
+            landed = number.isdigit() and int(number) == rev + 1 and self._kept(path) == text
+            if landed:
+                try:
+                    os.replace(path, self.revision_path(rev + 1))
+                    continue
+                except OSError:
+                    pass
+            remove(path)
+
+    def commit(
+        self,
+        text: str | None,
+        state: dict[str, Any] | None = None,
+        steps: Sequence[Callable[[], Callable[[], None]]] = (),
+    ) -> int:
+        """Write the list as the next revision; return the list's revision after.
+
+        Call with the lock held. The revision copy, ``state`` and ``steps`` (each
+        does its write and returns how to take it back) are written first and the
+        list last; if any of it fails, what was done is taken back and the error
+        raised, so the list and its history are as they were. ``text`` None writes
+        no list (the state and steps only).
+        """
+        revs = self.revisions()
+        rev = revs[-1] if revs else 0
+        pending = ""
+        undo: list[Callable[[], None]] = []
+        try:
+            if text is not None:
+                make_dir(self.revs_dir)
+                pending = self.revision_path(rev + 1) + PENDING
+                atomic_write(pending, text, durable=False)
+            for step in steps:
+                undo.append(step())
+            if state:
+                undo.append(self.save_state(state))
+            if text is not None:
+                # Compare before replace: a write never replaces bytes it has not read.
+                # The bytes are compared first; just before the replace, one stat.
+                if not self.unchanged():
+                    raise ListChangedError()
+                atomic_write(self.loc.list_file, text, precondition=self._still_seen)
+                self._seen = (text, stat_signature(self.loc.list_file))
+        except BaseException:
+            for back in reversed(undo):
+                back()
+            if pending:
+                remove(pending)
+            raise
+        if text is None:
+            return rev
+        rev += 1
+        try:  # noqa: SIM105 - a copy left pending is adopted by the next writer
+            os.replace(pending, self.revision_path(rev))
+        except OSError:
+            pass
+        for old in revs[: max(0, len(revs) + 1 - KEEP_REVISIONS)]:
+            remove(self.revision_path(old))
+        return rev
+
+    # -- the lock ------------------------------------------------------------------------
+
+    def locked(self) -> Held:
+        """Hold the list's lock for a ``with`` block."""
+        return Held(self)
+
+
+class Held:
+    """The list's lock, held for a ``with`` block; BUSY (exit 5) after the timeout."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.lock: ListLock | None = None
+
+    def __enter__(self) -> Held:
+        from todocli.storage.locking import ListLock, LockTimeout
+        from todocli.storage.paths import check_private_dir
+
+        loc = self.store.loc
+        lock_file = loc.lock_file
+        folder = os.path.dirname(lock_file)
+        make_dir(folder)
+        runtime = os.path.dirname(folder)
+        # In a private folder (the user's runtime folder) all is safe below it; in a
+        # shared one (the temporary folder) ours must be ours alone.
+        if not check_private_dir(os.path.dirname(runtime)) and not check_private_dir(runtime):
+            raise StorageError(
+                f"cannot lock {lock_file}: {runtime} is not a private folder of this user"
+            )
+        lock = ListLock(lock_file, self.store.lock_timeout)
+        try:
+            lock.__enter__()
+        except LockTimeout:
+            raise BusyError(
+                f"another todo process holds the lock {lock_file} "
+                f"(waited {self.store.lock_timeout:g} s; raise lock_timeout to wait longer)"
+            ) from None
+        except OSError as exc:
+            raise StorageError(f"cannot lock {lock_file}: {reason(exc)}") from None
+        self.lock = lock
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        if self.lock is not None:
+            self.lock.__exit__(kind, error, trace)
+            self.lock = None
