@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import todocli
 from tests.support_cli import Run, todo_process
-from tests.support_gfm import gfm_task_items
+from tests.support_gfm import gfm_html, gfm_task_items
 from todocli.document.blocks import split_lines
 from todocli.document.model import Phase, Status, Task, TodoList
 from todocli.engine.ops import Op, OpKind, apply
@@ -293,6 +293,16 @@ def documents(draw: st.DrawFn) -> tuple[str, str]:
     # cmark-gfm knows no front matter; we read a "---" first line as its start.
     assume(lines[0][0].rstrip(" \t") != "---")
     return ours_text, gfm_text
+
+
+def test_cmark_gfms_checkbox_on_an_outer_item_is_left_out_of_the_oracle() -> None:
+    # Found by the property below: cmark-gfm puts an empty checkbox on the outer item
+    # of "- - [ ] a" when a lazy line of its block quote looks like a task item. GFM's
+    # spec gives no task on that line; neither do we, and the oracle knows the defect.
+    text = "- [ ] a\n- - [ ] a\n  > q\n      - [ ] a\n"
+    assert '<input type="checkbox" disabled="" /> \n<ul data-sourcepos="2:3' in gfm_html(text)
+    assert gfm_task_items(text) == {0: (False, "a")}
+    assert ours(text) == {0: (False, "a")}
 
 
 @settings(max_examples=1500, deadline=None)
