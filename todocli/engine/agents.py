@@ -15,6 +15,7 @@ from todocli.engine.ops import Op, OpKind
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
     from typing import Any
 
     from todocli.engine.dialects import Request
@@ -224,7 +225,7 @@ def _patch(raw: object, path: str) -> Item:
     body = dict(raw)
     task_id = body.pop("task_id", None)
     if task_id is not None:
-        body["id"] = task_id
+        body["id"] = augment_id(task_id) if isinstance(task_id, str) else task_id
     state = body.pop("state", None)
     if state is not None:
         body["status"] = state
@@ -300,6 +301,64 @@ def _task_update(value: dict[str, Any]) -> Parsed:
             Item("", meta=Meta(other, None, (task_id,)), given=frozenset({"add_blocked_by"}))
         )
     return Parsed("claude-tasks", patches, merge=True)
+
+
+# Where state.json keeps the highest task id todo ever gave or saw (per list).
+MARK_KEY = "task_id_mark"
+
+
+def _number(task_id: str | None) -> int | None:
+    return int(task_id) if task_id and task_id.isascii() and task_id.isdigit() else None
+
+
+def number_new_tasks(
+    ops: Sequence[Op], ids: Iterable[str | None], mark: int
+) -> tuple[list[Op], int]:
+    """Claude Code's ids: a new task gets the highest id ever used + 1, so an id is
+    never given again once its task is deleted (its ``.highwatermark``). ``ids`` are
+    the list's ids before the batch and ``mark`` the highest one seen until now;
+    returns the ops with each new task's id filled in, and the new mark."""
+    top = max([mark, *(n for n in map(_number, ids) if n is not None)])
+    out: list[Op] = []
+    for op in ops:
+        if op.kind is not OpKind.WRITE or not op.merge or not op.todos:
+            out.append(op)
+            continue
+        items = []
+        for item in op.todos:
+            given = item.given or frozenset()
+            meta = item.meta or Meta()
+            if "new_id" in given:
+                top += 1
+                meta = Meta(str(top), meta.priority, meta.blocked_by, meta.owner)
+                item = item.replace(meta=meta, given=given - {"new_id"})
+            elif "content" in given:  # created with the tool's own id (a hook's result)
+                top = max(top, _number(meta.id) or 0)
+            items.append(item)
+        out.append(
+            Op(
+                op.kind,
+                todos=tuple(items),
+                summary=op.summary,
+                merge=True,
+                path=op.path,
+                summary_path=op.summary_path,
+            )
+        )
+    return out, top
+
+
+def moves_the_mark(ops: Sequence[Op]) -> bool:
+    """Whether a batch creates or deletes tasks by id, which may move the id
+    high-water mark (state.json is read only then)."""
+    for op in ops:
+        for item in op.todos or () if op.merge else ():
+            given = item.given or frozenset()
+            if "new_id" in given or "delete" in given:
+                return True
+            if "content" in given and _number(item.meta.id if item.meta else None) is not None:
+                return True
+    return False
 
 
 def _lines(text: str, key: str, markers: dict[str, Status], dialect: str) -> Parsed:
@@ -382,7 +441,7 @@ def _augment_tree(text: str) -> Parsed:
             continue  # the root task: "Current Task List"
         uuid, _, rest = fields.partition(" NAME:")
         name, _, description = rest.partition(" DESCRIPTION:")
-        uuid = uuid.removeprefix("UUID:").strip()
+        uuid = augment_id(uuid.removeprefix("UUID:").strip())
         status = AUGMENT.get(state, Status.PENDING)
         meta = None if uuid in ("", "NEW_UUID") else Meta(uuid)
         notes = (description.strip(),) if description.strip() else ()
@@ -399,7 +458,7 @@ def envelope(value: dict[str, Any]) -> Request:
     tool = value.get("tool_name")
     arguments = value.get("tool_input")
     event = value.get("hook_event_name")
-    session = value.get("session_id")
+    session = value.get("session_id", value.get("conversation_id"))  # Augment: conversation_id
     hook = Hook(
         str(event) if isinstance(event, str) else "",
         safe_session(session) if isinstance(session, str) else None,
@@ -409,6 +468,11 @@ def envelope(value: dict[str, Any]) -> Request:
     if tool in TOOLS or tool.startswith("mcp__"):
         if tool in TOOLS:
             req = request(arguments, tool)
+            # PostToolUse: Claude Code's tool_response, Augment's tool_output
+            result = value.get("tool_response", value.get("tool_output"))
+            if result is not None and not req.query:
+                req.ops, found = with_result_ids(req.ops, tool, result)
+                req.warnings += tuple(found)
         else:
             req = Request((Op(OpKind.VIEW),), "ignored", value)
             req.ignored = True
@@ -420,6 +484,116 @@ def envelope(value: dict[str, Any]) -> Request:
     req.hook = hook
     req.params = value
     return req
+
+
+def with_result_ids(
+    ops: tuple[Op, ...], tool: str, result: object
+) -> tuple[tuple[Op, ...], list[str]]:
+    """The ids a tool gave the tasks it created, read from its result (a hook's
+    PostToolUse envelope carries it), put on those tasks: Claude Code's
+    ``TaskCreate`` answers ``{task: {id, ...}}``; Augment's ``add_tasks`` and
+    ``reorganize_tasklist`` answer text whose ``## Created Tasks`` section has a
+    ``[ ] UUID:<id> NAME:<name> DESCRIPTION:<text>`` line per new task.
+    Returns the ops and a warning for each new task the result does not name."""
+    created: list[tuple[str, str]] = []  # (name, id) in the result's order
+    if tool == "TaskCreate" and isinstance(result, dict):
+        task = result.get("task")
+        if isinstance(task, dict) and isinstance(task.get("id"), str):
+            created.append((str(task.get("subject", "")), task["id"]))
+    elif tool in ("add_tasks", "reorganize_tasklist") and isinstance(result, str):
+        created = augment_created(result)
+    else:
+        return ops, []
+    warnings: list[str] = []
+    out = []
+    for op in ops:
+        if op.kind is not OpKind.WRITE or not op.todos:
+            out.append(op)
+            continue
+        items = []
+        for item in op.todos:
+            given = item.given or frozenset()
+            new = "new_id" in given or (item.given is None and item.meta is None)
+            if new:
+                found = next(
+                    (i for i, (name, _) in enumerate(created) if name == item.content), None
+                )
+                if found is None and tool == "TaskCreate" and created:
+                    found = 0  # one task a call: its id, whatever the subject
+                if found is None:
+                    warnings.append(
+                        f'{tool}: the tool\'s result gives no id for "{item.content}"; '
+                        "todo numbered it"
+                    )
+                else:
+                    meta = item.meta or Meta()
+                    task_id = created.pop(found)[1]
+                    meta = Meta(task_id, meta.priority, meta.blocked_by, meta.owner)
+                    item = item.replace(
+                        meta=meta, given=None if item.given is None else given - {"new_id"}
+                    )
+            items.append(item)
+        out.append(
+            Op(
+                op.kind,
+                todos=tuple(items),
+                summary=op.summary,
+                merge=op.merge,
+                path=op.path,
+                summary_path=op.summary_path,
+            )
+        )
+    return tuple(out), warnings
+
+
+def augment_created(text: str) -> list[tuple[str, str]]:
+    """(name, id) of each task under ``## Created Tasks`` in an Augment result
+    (``formatBulkUpdateResponse``): the root task is not one of ours."""
+    created = []
+    section = ""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if line.startswith("## "):
+            section = line
+            continue
+        if section != "## Created Tasks" or line[:1] != "[" or line[2:3] != "]":
+            continue
+        uuid, _, rest = line[3:].strip().partition(" NAME:")
+        name, _, description = rest.partition(" DESCRIPTION:")
+        if name.strip() == "Current Task List" and description.startswith(AUGMENT_ROOT):
+            continue
+        if uuid.startswith("UUID:") and uuid[5:].strip():
+            created.append((name.strip(), augment_id(uuid[5:].strip())))
+    return created
+
+
+AUGMENT_ROOT = "Root task for conversation"
+FLICKR58 = "123456789abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ"
+
+
+def augment_id(task_id: str) -> str:
+    """Augment shows a task's UUID shortened (short-uuid, flickrBase58, padded to
+    22) and takes either form: the short one is the one kept."""
+    digits = task_id.replace("-", "")
+    shape = [len(part) for part in task_id.split("-")]
+    if shape != [8, 4, 4, 4, 12] or not all(c in "0123456789abcdefABCDEF" for c in digits):
+        return task_id
+    number = int(digits, 16)
+    short = ""
+    while number:
+        number, digit = divmod(number, 58)
+        short = FLICKR58[digit] + short
+    return short.rjust(22, FLICKR58[0])
+
+
+def unknown_id_hint(dialect: str) -> str:
+    """What to add to "No task has id" for a tool whose ids todo cannot make up."""
+    if dialect != "augment":
+        return ""
+    return (
+        "; Augment gives its tasks their ids, which todo learns only from add_tasks's "
+        "result: run todo apply from a PostToolUse hook (its tool_output)"
+    )
 
 
 class Hook:
