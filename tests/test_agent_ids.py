@@ -162,6 +162,22 @@ def test_an_augment_add_tasks_hook_records_augments_ids(todo: Todo) -> None:
     assert apply(todo, {})["data"]["todos"] == []  # the default session is untouched
 
 
+def test_an_augment_call_that_failed_writes_nothing(todo: Todo) -> None:
+    """augment.mjs: PostToolUse's tool_error is the result's text when the call failed
+    (update_tasks' ``sn("No task list found. [TL002]")``)."""
+    session = augment_session(todo)
+    before = apply(todo, {}, "-s", session)
+    envelope = hook(AUGMENT)["stdin"] | {
+        "tool_name": "update_tasks",
+        "tool_input": {"tasks": [{"task_id": READ_ID, "state": "COMPLETE"}]},
+        "tool_output": "No task list found. [TL002]",
+        "tool_error": "No task list found. [TL002]",
+    }
+    run = todo("apply", stdin=json.dumps(envelope))
+    assert (run.code, run.out) == (0, "")
+    assert apply(todo, {}, "-s", session)["context"]["rev"] == before["context"]["rev"]
+
+
 def test_augment_update_tasks_by_its_ids_changes_tasks_in_place(todo: Todo) -> None:
     """update_tasks ``{tasks: [{task_id, state?, name?, description?}]}`` (augment.mjs)."""
     session = augment_session(todo)

@@ -465,7 +465,11 @@ def envelope(value: dict[str, Any]) -> Request:
     )
     if not isinstance(tool, str) or not isinstance(arguments, dict):
         raise _err("tool_name and tool_input: expected a string and an object")
-    if tool in TOOLS or tool.startswith("mcp__"):
+    failed = value.get("tool_error")
+    if isinstance(failed, str) and failed:  # Augment: the call failed, its list is unchanged
+        req = Request((Op(OpKind.VIEW),), "ignored", value)
+        req.ignored = True
+    elif tool in TOOLS or tool.startswith("mcp__"):
         if tool in TOOLS:
             req = request(arguments, tool)
             # PostToolUse: Claude Code's tool_response, Augment's tool_output
