@@ -305,3 +305,82 @@ def test_an_augment_stop_hook_checks_the_conversations_list(todo: Todo) -> None:
     assert todo("check", "--hook", stdin=json.dumps(stop)).code == 1  # three tasks open
     other = stop | {"conversation_id": "another-conversation"}
     assert todo("check", "--hook", stdin=json.dumps(other)).code == 0
+
+
+# -- Gemini CLI's tracker tools: the tracker makes 6-hex ids, its AfterTool result says them ------
+
+
+def tracker_calls() -> list[dict[str, Any]]:
+    data: dict[str, Any] = json.loads((FIXTURES / "gemini-tracker.json").read_text())
+    return list(data["calls"])
+
+
+def test_gemini_tracker_tools(todo: Todo) -> None:
+    """google-gemini/gemini-cli@5411f113 packages/core/src/tools/definitions/trackerTools.ts:
+    create through AfterTool hooks (tool_response.llmContent "Created task <id>: <title>"),
+    then updates, a dependency and the reads, as the fixture has them."""
+    calls = tracker_calls()
+    envelope = hook("gemini-aftertool-tracker-create-task")["stdin"]
+    session = envelope["session_id"]
+    for call in calls[:3]:
+        step = envelope | {
+            "tool_input": call["input"],
+            "tool_response": {"llmContent": call["result"], "returnDisplay": {"todos": []}},
+        }
+        run = todo("apply", stdin=json.dumps(step))
+        assert run.code == 0, run.err
+    data = apply(todo, {}, "-s", session)
+    assert ids(data) == ["3f9a2c", "a07e51", "9c4d10"]
+    assert data["data"]["todos"][1]["blocked_by"] == ["3f9a2c"]
+    assert data["data"]["todos"][0]["notes"] == ["Find the format switch in export.py"]
+    data = apply(todo, calls[3]["input"], "-s", session)  # closed
+    assert data["data"]["todos"][0]["status"] == "completed"
+    data = apply(todo, calls[4]["input"], "-s", session)  # in_progress, a new description
+    second = data["data"]["todos"][1]
+    assert (second["status"], second["notes"]) == (
+        "in_progress",
+        ["Print the list as JSON; keep the order"],
+    )
+    assert data["data"]["reply"]["todos"][1] == {
+        "description": "Add the --json flag to export",
+        "status": "in_progress",
+    }  # the tracker shows its tasks as write_todos' todos
+    data = apply(todo, calls[5]["input"], "-s", session)  # 9c4d10 waits on a07e51
+    assert data["data"]["todos"][2]["blocked_by"] == ["a07e51"]
+    rev = data["context"]["rev"]
+    for read in calls[6:]:  # list, get, visualize: reads
+        assert apply(todo, read["input"], "-s", session)["context"]["rev"] == rev
+
+
+def test_a_tracker_task_type_other_than_task_is_warned_about(todo: Todo) -> None:
+    bug = tracker_calls()[2]["input"]
+    data = apply(todo, bug)
+    assert data["exit"] == 0
+    assert data["warnings"] == [
+        'tracker_create_task: type "bug" is not kept (todocli has no types)'
+    ]
+
+
+def test_a_tracker_id_todo_cannot_know_is_a_one_line_error(todo: Todo) -> None:
+    """Piped (no result), a created task is numbered: the tracker's id then names none."""
+    assert ids(apply(todo, tracker_calls()[0]["input"])) == ["1"]
+    data = apply(todo, {"id": "3f9a2c", "status": "closed"})
+    assert data["exit"] == 1
+    assert data["error"]["message"] == (
+        'No task has id "3f9a2c" (this list\'s ids: 1); '
+        "Gemini CLI's tracker gives its tasks their ids, which todo learns only from "
+        "tracker_create_task's result: run todo apply from an AfterTool hook"
+    )
+
+
+def test_a_gemini_call_that_failed_writes_nothing(todo: Todo) -> None:
+    """AfterTool's tool_response carries ``error`` when the tool failed."""
+    envelope = hook("gemini-aftertool-tracker-create-task")["stdin"]
+    envelope["tool_response"] = {
+        "llmContent": "Error creating task: Parent task with ID 000000 not found.",
+        "returnDisplay": "Failed to create task.",
+        "error": {"message": "Parent task with ID 000000 not found."},
+    }
+    run = todo("apply", stdin=json.dumps(envelope))
+    assert (run.code, run.out) == (0, "")
+    assert not Path(todo("-s", envelope["session_id"], "path").out.strip()).exists()

@@ -56,7 +56,19 @@ TOOLS = {
     "update_tasks": "generic",
     "view_tasklist": "read",
     "reorganize_tasklist": "generic",
+    "tracker_create_task": "generic",  # Gemini CLI's tracker (experimental)
+    "tracker_update_task": "generic",
+    "tracker_add_dependency": "generic",
+    "tracker_get_task": "read",
+    "tracker_list_tasks": "read",
+    "tracker_visualize": "read",
 }
+
+# Gemini CLI tracker statuses → ours (its own display maps them the same way).
+TRACKER = {"open": "pending", "in_progress": "in_progress", "blocked": "blocked"}
+TRACKER |= {"closed": "completed"}
+TRACKER_CREATE = {"title", "description", "type", "parentId", "dependencies"}
+TRACKER_UPDATE = {"id", "title", "description", "status", "dependencies"}
 
 
 class Parsed:
@@ -94,6 +106,16 @@ def detect(value: dict[str, Any], tool: str | None = None) -> Parsed | None:
     reader = TOOLS.get(tool or "")
     if reader == "read":
         return Parsed(tool or "read")
+    if tool == "tracker_create_task" or ({"title", "type"} <= keys <= TRACKER_CREATE):
+        return _tracker_create(value)
+    if tool == "tracker_update_task" or (
+        "id" in keys and keys != {"id"} and keys <= TRACKER_UPDATE
+    ):
+        return _tracker_update(value)
+    if tool == "tracker_add_dependency" or keys == {"taskId", "dependencyId"}:
+        return _tracker_dependency(value)
+    if keys == {"id"} or (keys and keys <= {"status", "type", "parentId"}):
+        return Parsed("gemini-tracker")  # tracker_get_task, tracker_list_tasks: reads
     if tool == "TaskCreate" or (
         keys and keys <= {"subject", "description", "activeForm", "metadata"} and "subject" in keys
     ):
@@ -361,6 +383,66 @@ def moves_the_mark(ops: Sequence[Op]) -> bool:
     return False
 
 
+def _tracker_create(value: dict[str, Any]) -> Parsed:
+    """Gemini CLI ``tracker_create_task``: a new open task; the tracker makes its id
+    (6 hex characters, known from the result only)."""
+    from todocli.engine.dialects import _item
+
+    _only(value, TRACKER_CREATE, "tracker_create_task")
+    if "title" not in value:
+        raise _err("missing title (tracker_create_task takes title, description, type)")
+    body: dict[str, Any] = {"title": value["title"], "status": "pending"}
+    if value.get("description"):
+        body["notes"] = [value["description"]]
+    if value.get("dependencies") is not None:
+        body["blockedBy"] = value["dependencies"]
+    item = _item(body, "")
+    warnings = []
+    kind = value.get("type")
+    if kind is not None and kind != "task":
+        warnings.append(f'tracker_create_task: type "{kind}" is not kept (todocli has no types)')
+    if value.get("parentId") is not None:
+        warnings.append("tracker_create_task.parentId: todocli keeps a flat list; ignored")
+    given = {"content", "status", "notes", "new_id"} | (
+        {"blocked_by"} if "blockedBy" in body else set()
+    )
+    return Parsed(
+        "gemini-tracker", [item.replace(given=frozenset(given))], merge=True, warnings=warnings
+    )
+
+
+def _tracker_update(value: dict[str, Any]) -> Parsed:
+    """Gemini CLI ``tracker_update_task``: the given fields of one task, by id;
+    ``description`` replaces the task's note, ``dependencies`` its list."""
+    _only(value, TRACKER_UPDATE, "tracker_update_task")
+    task_id = value.get("id")
+    if not isinstance(task_id, str):
+        raise _err("id: expected a string")
+    body: dict[str, Any] = {"id": task_id}
+    if "title" in value:
+        body["content"] = value["title"]
+    if "description" in value:
+        body["notes"] = [value["description"]] if value["description"] else []
+    if "status" in value:
+        status = value["status"]
+        body["status"] = TRACKER.get(status, status) if isinstance(status, str) else status
+    if "dependencies" in value:
+        body["blockedBy"] = value["dependencies"]
+    return Parsed("gemini-tracker", [_patch(body, "")], merge=True)
+
+
+def _tracker_dependency(value: dict[str, Any]) -> Parsed:
+    """Gemini CLI ``tracker_add_dependency``: ``taskId`` waits on ``dependencyId``."""
+    from todocli.engine.snapshot import Item
+
+    _only(value, {"taskId", "dependencyId"}, "tracker_add_dependency")
+    task_id, dependency = value.get("taskId"), value.get("dependencyId")
+    if not isinstance(task_id, str) or not isinstance(dependency, str):
+        raise _err("taskId and dependencyId: expected strings")
+    patch = Item("", meta=Meta(task_id, None, (dependency,)), given=frozenset({"add_blocked_by"}))
+    return Parsed("gemini-tracker", [patch], merge=True)
+
+
 def _lines(text: str, key: str, markers: dict[str, Status], dialect: str) -> Parsed:
     """A checklist in a string, read with its tool's markers: one task a line.
     Lines that hold no item are not kept, and each is reported as a warning."""
@@ -465,8 +547,11 @@ def envelope(value: dict[str, Any]) -> Request:
     )
     if not isinstance(tool, str) or not isinstance(arguments, dict):
         raise _err("tool_name and tool_input: expected a string and an object")
-    failed = value.get("tool_error")
-    if isinstance(failed, str) and failed:  # Augment: the call failed, its list is unchanged
+    response = value.get("tool_response")
+    failed = value.get("tool_error")  # Augment; Gemini and Claude Code: tool_response.error
+    if isinstance(response, dict) and response.get("error"):
+        failed = response["error"]
+    if failed:  # the call failed: the agent's list is as it was
         req = Request((Op(OpKind.VIEW),), "ignored", value)
         req.ignored = True
     elif tool in TOOLS or tool.startswith("mcp__"):
@@ -506,6 +591,11 @@ def with_result_ids(
             created.append((str(task.get("subject", "")), task["id"]))
     elif tool in ("add_tasks", "reorganize_tasklist") and isinstance(result, str):
         created = augment_created(result)
+    elif tool == "tracker_create_task" and isinstance(result, dict):
+        text = result.get("llmContent")
+        if isinstance(text, str) and text.startswith("Created task "):
+            task_id, _, title = text[len("Created task ") :].partition(": ")
+            created.append((title, task_id))
     else:
         return ops, []
     warnings: list[str] = []
@@ -522,7 +612,7 @@ def with_result_ids(
                 found = next(
                     (i for i, (name, _) in enumerate(created) if name == item.content), None
                 )
-                if found is None and tool == "TaskCreate" and created:
+                if found is None and tool in ("TaskCreate", "tracker_create_task") and created:
                     found = 0  # one task a call: its id, whatever the subject
                 if found is None:
                     warnings.append(
@@ -590,13 +680,22 @@ def augment_id(task_id: str) -> str:
     return short.rjust(22, FLICKR58[0])
 
 
+# Tools whose ids todo cannot make up: (who makes them, the call whose result says
+# them, the hook event that carries that result).
+RESULT_IDS = {
+    "augment": ("Augment", "add_tasks", "a PostToolUse hook (its tool_output)"),
+    "gemini-tracker": ("Gemini CLI's tracker", "tracker_create_task", "an AfterTool hook"),
+}
+
+
 def unknown_id_hint(dialect: str) -> str:
     """What to add to "No task has id" for a tool whose ids todo cannot make up."""
-    if dialect != "augment":
+    if dialect not in RESULT_IDS:
         return ""
+    maker, call, event = RESULT_IDS[dialect]
     return (
-        "; Augment gives its tasks their ids, which todo learns only from add_tasks's "
-        "result: run todo apply from a PostToolUse hook (its tool_output)"
+        f"; {maker} gives its tasks their ids, which todo learns only from {call}'s "
+        f"result: run todo apply from {event}"
     )
 
 
