@@ -374,7 +374,7 @@ def moves_the_mark(ops: Sequence[Op]) -> bool:
     """Whether a batch creates or deletes tasks by id, which may move the id
     high-water mark (state.json is read only then)."""
     for op in ops:
-        for item in op.todos or () if op.merge else ():
+        for item in (op.todos or ()) if op.merge else ():
             given = item.given or frozenset()
             if "new_id" in given or "delete" in given:
                 return True
@@ -580,7 +580,8 @@ def with_result_ids(
 ) -> tuple[tuple[Op, ...], list[str]]:
     """The ids a tool gave the tasks it created, read from its result (a hook's
     PostToolUse envelope carries it), put on those tasks: Claude Code's
-    ``TaskCreate`` answers ``{task: {id, ...}}``; Augment's ``add_tasks`` and
+    ``TaskCreate`` answers ``{task: {id, ...}}``; Gemini CLI's ``tracker_create_task``
+    ``{llmContent: "Created task <id>: <title>"}``; Augment's ``add_tasks`` and
     ``reorganize_tasklist`` answer text whose ``## Created Tasks`` section has a
     ``[ ] UUID:<id> NAME:<name> DESCRIPTION:<text>`` line per new task.
     Returns the ops and a warning for each new task the result does not name."""
