@@ -107,7 +107,7 @@ def test_claude_code_task_tools(todo: Todo) -> None:
     assert [t["id"] for t in data["data"]["todos"]] == ["1", "2"]
     assert data["changes"]["dropped_open"] == []
     data = apply(todo, {"subject": "Another", "description": "d"})
-    assert data["data"]["todos"][-1]["id"] == "3"
+    assert data["data"]["todos"][-1]["id"] == "4"  # 3 was deleted: never given again
 
 
 def test_codex_update_plan(todo: Todo) -> None:

@@ -167,3 +167,53 @@ def test_the_todo_tool_hook_records_the_agents_list_and_reports_hand_edits(
     reply = json.loads(second.stdout)["hookSpecificOutput"]
     assert reply["hookEventName"] == event
     assert "Added by hand" in reply["additionalContext"]
+
+
+def test_the_augment_hook_records_the_ids_augment_gives(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    heading = "### Hooks for the agent's own todo tool (Augment)"
+    script = tmp_path / "todo-hook.sh"
+    script.write_text(block_after(heading, "sh"))
+    script.chmod(0o755)
+    config = json.loads(block_after(heading, "json"))
+    (entry,) = config["hooks"]["PostToolUse"]
+    for tool in ("add_tasks", "update_tasks", "reorganize_tasklist"):
+        assert re.fullmatch(entry["matcher"], tool)
+    assert not re.fullmatch(entry["matcher"], "launch-process")
+    envelope = json.loads((FIXTURES / "augment-posttooluse-add-tasks.json").read_text())["stdin"]
+    run = subprocess.run(
+        [str(script)], input=json.dumps(envelope), env=env, capture_output=True, text=True
+    )
+    assert (run.returncode, run.stdout) == (0, "")
+    listing = subprocess.run(
+        ["todo", "--json", "-s", envelope["conversation_id"]],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    todos = json.loads(listing.stdout)["data"]["todos"]
+    assert [t["id"] for t in todos] == [
+        "8n1WPVYv5XwFXr7BX7cZGX",
+        "kYCHAkovGRZgr6DF55yrzF",
+        "vKiAwtc9AwjLxMXmfNP7En",
+    ]
+
+
+def test_the_gemini_hook_takes_the_trackers_calls_too(env: dict[str, str]) -> None:
+    config = json.loads(block_after("### Hooks for the agent's own todo tool (Gemini CLI)", "json"))
+    (entry,) = config["hooks"]["AfterTool"]
+    envelope = json.loads((FIXTURES / "gemini-aftertool-tracker-create-task.json").read_text())[
+        "stdin"
+    ]
+    assert re.fullmatch(entry["matcher"], envelope["tool_name"])
+    assert not re.fullmatch(entry["matcher"], "run_shell_command")
+    command = entry["hooks"][0]["command"]
+    run = subprocess.run(
+        ["sh", "-c", command], input=json.dumps(envelope), env=env, capture_output=True, text=True
+    )
+    assert (run.returncode, run.stdout) == (0, "")
+    listing = subprocess.run(
+        ["todo", "--json", "-s", envelope["session_id"]], env=env, capture_output=True, text=True
+    )
+    assert [t["id"] for t in json.loads(listing.stdout)["data"]["todos"]] == ["3f9a2c"]

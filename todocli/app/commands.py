@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from datetime import datetime
     from typing import Any
 
+    from todocli.document.markdown import Document
     from todocli.engine.dialects import Request
     from todocli.engine.ops import Op
 
@@ -199,6 +200,8 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object) -> Outcom
     # needs them: an everyday write reads neither.
     now = ctx.now() if settings.clear_delay >= 0 else None
     state = store.state() if now is not None else {}
+    if any(op.merge for op in ops):
+        ops, state = _number_new_tasks(store, doc, ops, state)
     result, doc = apply(
         doc,
         ops,
@@ -242,6 +245,26 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object) -> Outcom
         logged_to=logged_to,
         warnings=list(result.warnings),
     )
+
+
+def _number_new_tasks(
+    store: Store, doc: Document, ops: Sequence[Op], state: dict[str, Any]
+) -> tuple[Sequence[Op], dict[str, Any]]:
+    """New tasks' ids above every id this list ever had: the high-water mark is
+    kept in state.json, so it outlives a deleted task and a hand edit, and it is
+    written (or taken back) with the list."""
+    from todocli.engine.agents import MARK_KEY, moves_the_mark, number_new_tasks
+
+    if not moves_the_mark(ops):
+        return ops, state
+    state = state or store.state()
+    mark = state.get(MARK_KEY)
+    if isinstance(mark, bool) or not isinstance(mark, int) or mark < 0:
+        mark = 0  # missing or damaged: the list's own ids still count
+    numbered, top = number_new_tasks(ops, (n.meta.id for n in doc.tasks()), mark)
+    if top != mark:
+        state[MARK_KEY] = top
+    return numbered, state
 
 
 def _log(
@@ -411,6 +434,8 @@ def apply_input(ctx: Context, data: bytes, markdown: bool) -> Outcome:
         outcome = show(ctx, params_input=req.params)
     else:
         outcome = run_batch(ctx, req.ops, params_input=req.params)
+        if outcome.result is not None and outcome.result.errors:
+            _explain_unknown_ids(outcome.result, req.dialect)
     outcome.warnings[:0] = req.warnings
     outcome.request = req
     if ctx.options.json:
@@ -423,6 +448,21 @@ def apply_input(ctx: Context, data: bytes, markdown: bool) -> Outcome:
             params = params.get("tool_input")
         outcome.reply_as = tool_of(req.dialect, params, tool if isinstance(tool, str) else None)
     return outcome
+
+
+def _explain_unknown_ids(result: Result, dialect: str) -> None:
+    """An id no task has, from a tool whose ids todo can only learn: say how."""
+    from todocli.document.model import OpError
+    from todocli.engine.agents import unknown_id_hint
+
+    hint = unknown_id_hint(dialect)
+    if hint:
+        result.errors = tuple(
+            OpError(e.index, e.message + hint, e.code, e.path)
+            if e.message.startswith("No task has id")
+            else e
+            for e in result.errors
+        )
 
 
 def _hook_session(ctx: Context, session: str) -> Context:

@@ -253,7 +253,10 @@ def from_hook(opts: Options) -> Options:
     from todocli.engine.dialects import decode
 
     value = decode(sys.stdin.buffer.read(HOOK_INPUT_BYTES + 1), HOOK_INPUT_BYTES)
-    session = value.get("session_id") if isinstance(value, dict) else None
+    # Augment names the session conversation_id
+    session = (
+        value.get("session_id", value.get("conversation_id")) if isinstance(value, dict) else None
+    )
     if isinstance(session, str) and opts.session is None and not os.environ.get("TODOCLI_SESSION"):
         from todocli.engine.agents import safe_session
 

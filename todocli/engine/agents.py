@@ -15,6 +15,7 @@ from todocli.engine.ops import Op, OpKind
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
     from typing import Any
 
     from todocli.engine.dialects import Request
@@ -55,7 +56,19 @@ TOOLS = {
     "update_tasks": "generic",
     "view_tasklist": "read",
     "reorganize_tasklist": "generic",
+    "tracker_create_task": "generic",  # Gemini CLI's tracker (experimental)
+    "tracker_update_task": "generic",
+    "tracker_add_dependency": "generic",
+    "tracker_get_task": "read",
+    "tracker_list_tasks": "read",
+    "tracker_visualize": "read",
 }
+
+# Gemini CLI tracker statuses → ours (its own display maps them the same way).
+TRACKER = {"open": "pending", "in_progress": "in_progress", "blocked": "blocked"}
+TRACKER |= {"closed": "completed"}
+TRACKER_CREATE = {"title", "description", "type", "parentId", "dependencies"}
+TRACKER_UPDATE = {"id", "title", "description", "status", "dependencies"}
 
 
 class Parsed:
@@ -93,6 +106,16 @@ def detect(value: dict[str, Any], tool: str | None = None) -> Parsed | None:
     reader = TOOLS.get(tool or "")
     if reader == "read":
         return Parsed(tool or "read")
+    if tool == "tracker_create_task" or ({"title", "type"} <= keys <= TRACKER_CREATE):
+        return _tracker_create(value)
+    if tool == "tracker_update_task" or (
+        "id" in keys and keys != {"id"} and keys <= TRACKER_UPDATE
+    ):
+        return _tracker_update(value)
+    if tool == "tracker_add_dependency" or keys == {"taskId", "dependencyId"}:
+        return _tracker_dependency(value)
+    if keys == {"id"} or (keys and keys <= {"status", "type", "parentId"}):
+        return Parsed("gemini-tracker")  # tracker_get_task, tracker_list_tasks: reads
     if tool == "TaskCreate" or (
         keys and keys <= {"subject", "description", "activeForm", "metadata"} and "subject" in keys
     ):
@@ -224,7 +247,7 @@ def _patch(raw: object, path: str) -> Item:
     body = dict(raw)
     task_id = body.pop("task_id", None)
     if task_id is not None:
-        body["id"] = task_id
+        body["id"] = augment_id(task_id) if isinstance(task_id, str) else task_id
     state = body.pop("state", None)
     if state is not None:
         body["status"] = state
@@ -300,6 +323,124 @@ def _task_update(value: dict[str, Any]) -> Parsed:
             Item("", meta=Meta(other, None, (task_id,)), given=frozenset({"add_blocked_by"}))
         )
     return Parsed("claude-tasks", patches, merge=True)
+
+
+# Where state.json keeps the highest task id todo ever gave or saw (per list).
+MARK_KEY = "task_id_mark"
+
+
+def _number(task_id: str | None) -> int | None:
+    return int(task_id) if task_id and task_id.isascii() and task_id.isdigit() else None
+
+
+def number_new_tasks(
+    ops: Sequence[Op], ids: Iterable[str | None], mark: int
+) -> tuple[list[Op], int]:
+    """Claude Code's ids: a new task gets the highest id ever used + 1, so an id is
+    never given again once its task is deleted (its ``.highwatermark``). ``ids`` are
+    the list's ids before the batch and ``mark`` the highest one seen until now;
+    returns the ops with each new task's id filled in, and the new mark."""
+    top = max([mark, *(n for n in map(_number, ids) if n is not None)])
+    out: list[Op] = []
+    for op in ops:
+        if op.kind is not OpKind.WRITE or not op.merge or not op.todos:
+            out.append(op)
+            continue
+        items = []
+        for item in op.todos:
+            given = item.given or frozenset()
+            meta = item.meta or Meta()
+            if "new_id" in given:
+                top += 1
+                meta = Meta(str(top), meta.priority, meta.blocked_by, meta.owner)
+                item = item.replace(meta=meta, given=given - {"new_id"})
+            elif "content" in given:  # created with the tool's own id (a hook's result)
+                top = max(top, _number(meta.id) or 0)
+            items.append(item)
+        out.append(
+            Op(
+                op.kind,
+                todos=tuple(items),
+                summary=op.summary,
+                merge=True,
+                path=op.path,
+                summary_path=op.summary_path,
+            )
+        )
+    return out, top
+
+
+def moves_the_mark(ops: Sequence[Op]) -> bool:
+    """Whether a batch creates or deletes tasks by id, which may move the id
+    high-water mark (state.json is read only then)."""
+    for op in ops:
+        for item in (op.todos or ()) if op.merge else ():
+            given = item.given or frozenset()
+            if "new_id" in given or "delete" in given:
+                return True
+            if "content" in given and _number(item.meta.id if item.meta else None) is not None:
+                return True
+    return False
+
+
+def _tracker_create(value: dict[str, Any]) -> Parsed:
+    """Gemini CLI ``tracker_create_task``: a new open task; the tracker makes its id
+    (6 hex characters, known from the result only)."""
+    from todocli.engine.dialects import _item
+
+    _only(value, TRACKER_CREATE, "tracker_create_task")
+    if "title" not in value:
+        raise _err("missing title (tracker_create_task takes title, description, type)")
+    body: dict[str, Any] = {"title": value["title"], "status": "pending"}
+    if value.get("description"):
+        body["notes"] = [value["description"]]
+    if value.get("dependencies") is not None:
+        body["blockedBy"] = value["dependencies"]
+    item = _item(body, "")
+    warnings = []
+    kind = value.get("type")
+    if kind is not None and kind != "task":
+        warnings.append(f'tracker_create_task: type "{kind}" is not kept (todocli has no types)')
+    if value.get("parentId") is not None:
+        warnings.append("tracker_create_task.parentId: todocli keeps a flat list; ignored")
+    given = {"content", "status", "notes", "new_id"} | (
+        {"blocked_by"} if "blockedBy" in body else set()
+    )
+    return Parsed(
+        "gemini-tracker", [item.replace(given=frozenset(given))], merge=True, warnings=warnings
+    )
+
+
+def _tracker_update(value: dict[str, Any]) -> Parsed:
+    """Gemini CLI ``tracker_update_task``: the given fields of one task, by id;
+    ``description`` replaces the task's note, ``dependencies`` its list."""
+    _only(value, TRACKER_UPDATE, "tracker_update_task")
+    task_id = value.get("id")
+    if not isinstance(task_id, str):
+        raise _err("id: expected a string")
+    body: dict[str, Any] = {"id": task_id}
+    if "title" in value:
+        body["content"] = value["title"]
+    if "description" in value:
+        body["notes"] = [value["description"]] if value["description"] else []
+    if "status" in value:
+        status = value["status"]
+        body["status"] = TRACKER.get(status, status) if isinstance(status, str) else status
+    if "dependencies" in value:
+        body["blockedBy"] = value["dependencies"]
+    return Parsed("gemini-tracker", [_patch(body, "")], merge=True)
+
+
+def _tracker_dependency(value: dict[str, Any]) -> Parsed:
+    """Gemini CLI ``tracker_add_dependency``: ``taskId`` waits on ``dependencyId``."""
+    from todocli.engine.snapshot import Item
+
+    _only(value, {"taskId", "dependencyId"}, "tracker_add_dependency")
+    task_id, dependency = value.get("taskId"), value.get("dependencyId")
+    if not isinstance(task_id, str) or not isinstance(dependency, str):
+        raise _err("taskId and dependencyId: expected strings")
+    patch = Item("", meta=Meta(task_id, None, (dependency,)), given=frozenset({"add_blocked_by"}))
+    return Parsed("gemini-tracker", [patch], merge=True)
 
 
 def _lines(text: str, key: str, markers: dict[str, Status], dialect: str) -> Parsed:
@@ -382,7 +523,7 @@ def _augment_tree(text: str) -> Parsed:
             continue  # the root task: "Current Task List"
         uuid, _, rest = fields.partition(" NAME:")
         name, _, description = rest.partition(" DESCRIPTION:")
-        uuid = uuid.removeprefix("UUID:").strip()
+        uuid = augment_id(uuid.removeprefix("UUID:").strip())
         status = AUGMENT.get(state, Status.PENDING)
         meta = None if uuid in ("", "NEW_UUID") else Meta(uuid)
         notes = (description.strip(),) if description.strip() else ()
@@ -399,16 +540,28 @@ def envelope(value: dict[str, Any]) -> Request:
     tool = value.get("tool_name")
     arguments = value.get("tool_input")
     event = value.get("hook_event_name")
-    session = value.get("session_id")
+    session = value.get("session_id", value.get("conversation_id"))  # Augment: conversation_id
     hook = Hook(
         str(event) if isinstance(event, str) else "",
         safe_session(session) if isinstance(session, str) else None,
     )
     if not isinstance(tool, str) or not isinstance(arguments, dict):
         raise _err("tool_name and tool_input: expected a string and an object")
-    if tool in TOOLS or tool.startswith("mcp__"):
+    response = value.get("tool_response")
+    failed = value.get("tool_error")  # Augment; Gemini and Claude Code: tool_response.error
+    if isinstance(response, dict) and response.get("error"):
+        failed = response["error"]
+    if failed:  # the call failed: the agent's list is as it was
+        req = Request((Op(OpKind.VIEW),), "ignored", value)
+        req.ignored = True
+    elif tool in TOOLS or tool.startswith("mcp__"):
         if tool in TOOLS:
             req = request(arguments, tool)
+            # PostToolUse: Claude Code's tool_response, Augment's tool_output
+            result = value.get("tool_response", value.get("tool_output"))
+            if result is not None and not req.query:
+                req.ops, found = with_result_ids(req.ops, tool, result)
+                req.warnings += tuple(found)
         else:
             req = Request((Op(OpKind.VIEW),), "ignored", value)
             req.ignored = True
@@ -420,6 +573,131 @@ def envelope(value: dict[str, Any]) -> Request:
     req.hook = hook
     req.params = value
     return req
+
+
+def with_result_ids(
+    ops: tuple[Op, ...], tool: str, result: object
+) -> tuple[tuple[Op, ...], list[str]]:
+    """The ids a tool gave the tasks it created, read from its result (a hook's
+    PostToolUse envelope carries it), put on those tasks: Claude Code's
+    ``TaskCreate`` answers ``{task: {id, ...}}``; Gemini CLI's ``tracker_create_task``
+    ``{llmContent: "Created task <id>: <title>"}``; Augment's ``add_tasks`` and
+    ``reorganize_tasklist`` answer text whose ``## Created Tasks`` section has a
+    ``[ ] UUID:<id> NAME:<name> DESCRIPTION:<text>`` line per new task.
+    Returns the ops and a warning for each new task the result does not name."""
+    created: list[tuple[str, str]] = []  # (name, id) in the result's order
+    if tool == "TaskCreate" and isinstance(result, dict):
+        task = result.get("task")
+        if isinstance(task, dict) and isinstance(task.get("id"), str):
+            created.append((str(task.get("subject", "")), task["id"]))
+    elif tool in ("add_tasks", "reorganize_tasklist") and isinstance(result, str):
+        created = augment_created(result)
+    elif tool == "tracker_create_task" and isinstance(result, dict):
+        text = result.get("llmContent")
+        if isinstance(text, str) and text.startswith("Created task "):
+            task_id, _, title = text[len("Created task ") :].partition(": ")
+            created.append((title, task_id))
+    else:
+        return ops, []
+    warnings: list[str] = []
+    out = []
+    for op in ops:
+        if op.kind is not OpKind.WRITE or not op.todos:
+            out.append(op)
+            continue
+        items = []
+        for item in op.todos:
+            given = item.given or frozenset()
+            new = "new_id" in given or (item.given is None and item.meta is None)
+            if new:
+                found = next(
+                    (i for i, (name, _) in enumerate(created) if name == item.content), None
+                )
+                if found is None and tool in ("TaskCreate", "tracker_create_task") and created:
+                    found = 0  # one task a call: its id, whatever the subject
+                if found is None:
+                    warnings.append(
+                        f'{tool}: the tool\'s result gives no id for "{item.content}"; '
+                        "todo numbered it"
+                    )
+                else:
+                    meta = item.meta or Meta()
+                    task_id = created.pop(found)[1]
+                    meta = Meta(task_id, meta.priority, meta.blocked_by, meta.owner)
+                    item = item.replace(
+                        meta=meta, given=None if item.given is None else given - {"new_id"}
+                    )
+            items.append(item)
+        out.append(
+            Op(
+                op.kind,
+                todos=tuple(items),
+                summary=op.summary,
+                merge=op.merge,
+                path=op.path,
+                summary_path=op.summary_path,
+            )
+        )
+    return tuple(out), warnings
+
+
+def augment_created(text: str) -> list[tuple[str, str]]:
+    """(name, id) of each task under ``## Created Tasks`` in an Augment result
+    (``formatBulkUpdateResponse``): the root task is not one of ours."""
+    created = []
+    section = ""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if line.startswith("## "):
+            section = line
+            continue
+        if section != "## Created Tasks" or line[:1] != "[" or line[2:3] != "]":
+            continue
+        uuid, _, rest = line[3:].strip().partition(" NAME:")
+        name, _, description = rest.partition(" DESCRIPTION:")
+        if name.strip() == "Current Task List" and description.startswith(AUGMENT_ROOT):
+            continue
+        if uuid.startswith("UUID:") and uuid[5:].strip():
+            created.append((name.strip(), augment_id(uuid[5:].strip())))
+    return created
+
+
+AUGMENT_ROOT = "Root task for conversation"
+FLICKR58 = "123456789abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ"
+
+
+def augment_id(task_id: str) -> str:
+    """Augment shows a task's UUID shortened (short-uuid, flickrBase58, padded to
+    22) and takes either form: the short one is the one kept."""
+    digits = task_id.replace("-", "")
+    shape = [len(part) for part in task_id.split("-")]
+    if shape != [8, 4, 4, 4, 12] or not all(c in "0123456789abcdefABCDEF" for c in digits):
+        return task_id
+    number = int(digits, 16)
+    short = ""
+    while number:
+        number, digit = divmod(number, 58)
+        short = FLICKR58[digit] + short
+    return short.rjust(22, FLICKR58[0])
+
+
+# Tools whose ids todo cannot make up: (who makes them, the call whose result says
+# them, the hook event that carries that result).
+RESULT_IDS = {
+    "augment": ("Augment", "add_tasks", "a PostToolUse hook (its tool_output)"),
+    "gemini-tracker": ("Gemini CLI's tracker", "tracker_create_task", "an AfterTool hook"),
+}
+
+
+def unknown_id_hint(dialect: str) -> str:
+    """What to add to "No task has id" for a tool whose ids todo cannot make up."""
+    if dialect not in RESULT_IDS:
+        return ""
+    maker, call, event = RESULT_IDS[dialect]
+    return (
+        f"; {maker} gives its tasks their ids, which todo learns only from {call}'s "
+        f"result: run todo apply from {event}"
+    )
 
 
 class Hook:

@@ -773,7 +773,7 @@ class Engine:
             if index is None:
                 if "delete" in given or "content" not in given:
                     raise OpFailure(
-                        f'No task has id "{meta.id}" (see: todo show --json)',
+                        f'No task has id "{meta.id}" ({_id_list(by_id)})',
                         InvalidParamError.code,
                         patch.at("id"),
                     )
@@ -842,6 +842,14 @@ class Engine:
             self.doc.find(t.content) if t is not None else None for t in self.numbering
         ]
         self.active = {t: None for t in self.doc.tasks() if t.status is Status.IN_PROGRESS}
+
+
+def _id_list(ids: Collection[str], most: int = 10) -> str:
+    """The ids a list has, for an error that names one it has not."""
+    if not ids:
+        return "no task in this list has an id"
+    shown = ", ".join(list(ids)[:most])
+    return f"this list's ids: {shown}{', ...' if len(ids) > most else ''}"
 
 
 def _at(op: Op, key: str) -> str:

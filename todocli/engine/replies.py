@@ -39,6 +39,7 @@ DIALECT_TOOL = {
     "kilo": "kilo",
     "roo": "roo",
     "droid": "droid",
+    "gemini-tracker": "gemini",  # the tracker shows its tasks as write_todos' todos
 }
 
 _BASIC = {
@@ -319,6 +320,12 @@ TOOL_NAMES = {
     "update_tasks": "augment",
     "view_tasklist": "augment",
     "reorganize_tasklist": "augment",
+    "tracker_create_task": "gemini",
+    "tracker_update_task": "gemini",
+    "tracker_add_dependency": "gemini",
+    "tracker_get_task": "gemini",
+    "tracker_list_tasks": "gemini",
+    "tracker_visualize": "gemini",
 }
 
 
