@@ -212,8 +212,8 @@ def test_config_prints_each_setting_with_its_source(tmp_path: Path) -> None:
     assert re.search(r"^remind_every\s+= 5\s+# TODOCLI_REMIND_EVERY$", out, re.M)
     assert re.search(r"^max_in_progress\s+= 1\s+# default$", out, re.M)
     data = __import__("json").loads(todo_process("config", "--json", env=env).out)
-    assert data["settings"]["max_tasks"] == {"value": 80, "source": str(config)}
-    assert data["locations"]["home"] == str(tmp_path / "h")
+    assert data["data"]["settings"]["max_tasks"] == {"value": 80, "source": str(config)}
+    assert data["data"]["locations"]["home"] == str(tmp_path / "h")
 
 
 # -- packaging ----------------------------------------------------------------------------------

@@ -330,8 +330,8 @@ def test_json_show_pairs_every_list_with_its_own_revision(home: Path) -> None:
     inconsistent, checked = [], 0
     try:
         for _ in range(reads):
-            ctx = Context(Options(json=True))
-            outcome = show(ctx)
+            ctx = Context(Options())
+            outcome = show(ctx, with_rev=True)
             kept = ctx.store.revision(outcome.rev)
             if kept is None:
                 continue  # pruned already (more than 100 writes since): nothing to compare

@@ -199,7 +199,7 @@ def test_arguments_are_checked(home: Path) -> None:
 def test_an_unexpected_exception_is_an_internal_error_reply(
     home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def broken(*_: object) -> None:
+    def broken(*_: object, **__: object) -> None:
         raise RuntimeError("boom")
 
     monkeypatch.setattr("todocli.app.commands.show", broken)

@@ -250,7 +250,7 @@ def test_config_shows_odd_locations_escaped(seeded: Seeded) -> None:
         proc = seeded.run(*args, env={"TODOCLI_MEMORY_DIR": odd})
         assert proc.returncode == 0
         assert leaks(proc.stdout) == []
-    located = json.loads(proc.stdout)["locations"]["memory_dir"]
+    located = json.loads(proc.stdout)["data"]["locations"]["memory_dir"]
     assert located == odd
 
 

@@ -1,7 +1,8 @@
 """``python -m todocli`` and the ``todo`` console script.
 
-The agent's everyday calls are served by ``fastpath`` without importing Typer or
-rich; everything else goes to the Typer app in ``cli``.
+The agent's everyday calls are served by ``cli.fastpath`` without importing Typer
+or rich; everything else goes to the Typer app in ``cli.typer_app``. Both read the
+command line with ``cli.command_table`` and run it through ``cli.dispatch``.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ def main() -> None:
     # costs time. `todo watch`, which runs on, turns it back on.
     gc.disable()
     if sys.stdin is None or sys.stdout is None or sys.stderr is None:
-        from todocli.cli.entry import closed_standard_streams
+        from todocli.cli.boundary import closed_standard_streams
 
         closed = closed_standard_streams()
         if closed is not None:

@@ -15,7 +15,6 @@ from todocli.document.markdown import parse
 from todocli.document.model import Result, TodoList
 from todocli.errors import ConflictError, InvalidParamError, UsageError
 from todocli.storage import config, paths
-from todocli.storage.files import read_text
 from todocli.storage.store import Store
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
@@ -30,50 +29,41 @@ if TYPE_CHECKING:
 
 
 class Options:
-    """The global options of one invocation."""
+    """Which list one invocation works on, and how a write treats it.
 
-    __slots__ = (
-        "base",
-        "file",
-        "home",
-        "if_rev",
-        "json",
-        "keep",
-        "memory_dir",
-        "no_color",
-        "partial",
-        "plain",
-        "quiet",
-        "session",
-    )
+    How the result is printed (``--json``, ``--plain``, ``--quiet``, ``--no-color``)
+    is the front end's business and never reaches the commands. Keyword arguments
+    only: two booleans swapped by position would pass unnoticed.
+    """
+
+    __slots__ = ("base", "file", "home", "if_rev", "keep", "memory_dir", "partial", "session")
 
     def __init__(
         self,
+        *,
         session: str | None = None,
         file: str | None = None,
         home: str | None = None,
         memory_dir: str | None = None,
-        json: bool = False,
-        plain: bool = False,
-        quiet: bool = False,
-        no_color: bool = False,
         if_rev: int | None = None,
+        base: int | None = None,
         partial: bool = False,
         keep: bool = False,
-        base: int | None = None,
     ) -> None:
         self.session = session
         self.file = file
         self.home = home
         self.memory_dir = memory_dir
-        self.json = json
-        self.plain = plain
-        self.quiet = quiet
-        self.no_color = no_color
         self.if_rev = if_rev
         self.base = base  # the revision a snapshot was made from (see ``merge``)
         self.partial = partial
         self.keep = keep
+
+    def replace(self, **changes: object) -> Options:
+        """A copy with some options changed (every other one kept)."""
+        values: dict[str, object] = {name: getattr(self, name) for name in self.__slots__}
+        values.update(changes)
+        return Options(**values)  # type: ignore[arg-type]
 
 
 class Context:
@@ -128,10 +118,11 @@ class Context:
         )
 
 
-def show(ctx: Context, params_input: object = None) -> Outcome:
-    # Only JSON shows the revision (plain output need not look it up); it and the
-    # list come from the same moment, so a snapshot built on them can use --if-rev.
-    if ctx.options.json:
+def show(ctx: Context, *, with_rev: bool = False, params_input: object = None) -> Outcome:
+    """The list as it stands. ``with_rev`` also reads its revision (JSON shows it;
+    plain output need not look it up), from the same moment as the list, so a
+    snapshot built on them can use --if-rev."""
+    if with_rev:
         text, rev = ctx.store.consistent_read()
     else:
         text, rev = ctx.store.read(), 0
@@ -339,7 +330,12 @@ def _target_ops(
 
 
 def done(
-    ctx: Context, tasks: Sequence[str], phase: str | None, everything: bool, note: str | None
+    ctx: Context,
+    tasks: Sequence[str],
+    phase: str | None = None,
+    *,
+    everything: bool = False,
+    note: str | None = None,
 ) -> Outcome:
     from todocli.engine.ops import Op, OpKind
 
@@ -351,17 +347,23 @@ def done(
     return run_batch(ctx, ops)
 
 
-def drop(ctx: Context, tasks: Sequence[str], phase: str | None, everything: bool) -> Outcome:
+def drop(
+    ctx: Context, tasks: Sequence[str], phase: str | None = None, *, everything: bool = False
+) -> Outcome:
     return run_batch(ctx, _target_ops("drop", tasks, phase, everything, "drop"))
 
 
-def remove(ctx: Context, tasks: Sequence[str], phase: str | None, everything: bool) -> Outcome:
+def remove(
+    ctx: Context, tasks: Sequence[str], phase: str | None = None, *, everything: bool = False
+) -> Outcome:
     if not tasks and phase is None and not everything:
         raise UsageError("todo rm: name the TASK to remove, or use --phase P or --all")
     return run_batch(ctx, _target_ops("rm", tasks, phase, everything, "rm"))
 
 
-def init(ctx: Context, tasks: Sequence[str], phase: str | None, summary: str | None) -> Outcome:
+def init(
+    ctx: Context, tasks: Sequence[str], phase: str | None = None, *, summary: str | None = None
+) -> Outcome:
     from todocli.engine.ops import Op, OpKind, PhaseItems
 
     if not tasks:
@@ -370,7 +372,7 @@ def init(ctx: Context, tasks: Sequence[str], phase: str | None, summary: str | N
     return run_batch(ctx, [Op(OpKind.INIT, phases=(group,), summary=summary)])
 
 
-def add(ctx: Context, tasks: Sequence[str], phase: str | None) -> Outcome:
+def add(ctx: Context, tasks: Sequence[str], phase: str | None = None) -> Outcome:
     from todocli.engine.ops import Op, OpKind
 
     if not tasks:
@@ -392,7 +394,7 @@ def note(ctx: Context, task: str, text: str) -> Outcome:
     return run_batch(ctx, [Op(OpKind.NOTE, task=task, text=text)])
 
 
-def block(ctx: Context, task: str, reason: str | None) -> Outcome:
+def block(ctx: Context, task: str, reason: str | None = None) -> Outcome:
     from todocli.engine.ops import Op, OpKind
 
     return run_batch(ctx, [Op(OpKind.BLOCK, task=task, text=reason)])
@@ -404,14 +406,17 @@ def unblock(ctx: Context, task: str) -> Outcome:
     return run_batch(ctx, [Op(OpKind.UNBLOCK, task=task)])
 
 
-def clear(ctx: Context, everything: bool) -> Outcome:
+def clear(ctx: Context, *, everything: bool = False) -> Outcome:
     from todocli.engine.ops import Op, OpKind
 
     return run_batch(ctx, [Op(OpKind.CLEAR, all=everything)])
 
 
-def apply_input(ctx: Context, data: bytes, markdown: bool) -> Outcome:
-    """``todo apply``: one JSON document (any dialect) or, with --markdown, markdown."""
+def apply_input(
+    ctx: Context, data: bytes, *, markdown: bool = False, with_rev: bool = False
+) -> Outcome:
+    """``todo apply``: one JSON document (any dialect) or, with --markdown, markdown.
+    ``with_rev``: a query reads the revision too (as ``show`` does)."""
     from todocli.engine.dialects import decode, from_markdown, request
 
     limit = ctx.settings.max_input_bytes
@@ -431,22 +436,13 @@ def apply_input(ctx: Context, data: bytes, markdown: bool) -> Outcome:
     if req.hook is not None and req.hook.session and ctx.loc.is_session:
         ctx = _hook_session(ctx, req.hook.session)
     if req.ignored or req.query:  # a hook on a tool that is not a todo tool: harmless
-        outcome = show(ctx, params_input=req.params)
+        outcome = show(ctx, with_rev=with_rev, params_input=req.params)
     else:
         outcome = run_batch(ctx, req.ops, params_input=req.params)
         if outcome.result is not None and outcome.result.errors:
             _explain_unknown_ids(outcome.result, req.dialect)
     outcome.warnings[:0] = req.warnings
-    outcome.request = req
-    if ctx.options.json:
-        from todocli.engine.replies import tool_of
-
-        params = req.params
-        tool = None
-        if req.hook is not None and isinstance(params, dict):
-            tool = params.get("tool_name")
-            params = params.get("tool_input")
-        outcome.reply_as = tool_of(req.dialect, params, tool if isinstance(tool, str) else None)
+    outcome.request = req  # the renderers answer in the shape of the tool that sent it
     return outcome
 
 
@@ -472,33 +468,3 @@ def _hook_session(ctx: Context, session: str) -> Context:
         return ctx
     ctx.options.session = session
     return Context(ctx.options, ctx.env)
-
-
-def list_path(ctx: Context) -> str:
-    return ctx.loc.list_file
-
-
-def log_text(ctx: Context, name: str | None, list_all: bool) -> str:
-    """``todo log``: this list's completion log, a named one, or the list of logs."""
-    directory = ctx.loc.memory_dir
-    if list_all:
-        try:
-            names = sorted(n for n in os.listdir(directory) if n.endswith(".md"))
-        except OSError:
-            names = []
-        if not names:
-            return f"No completion logs in {directory}.\n"
-        from todocli.escapes import one_line  # a name may hold a newline
-
-        return "".join(f"{one_line(os.path.join(directory, n))}\n" for n in names)
-    if name is None:
-        logged = ctx.store.state().get("log")  # state.json: read for this command only
-        if not isinstance(logged, str):
-            return "No completions logged for this list yet.\n"
-        name = logged
-    if os.sep in name or name in ("", ".", ".."):
-        raise UsageError(f"todo log: {name!r} is not a log file name (see: todo log --list)")
-    text = read_text(os.path.join(directory, name), ctx.settings.max_file_bytes, "max_file_bytes")
-    if not text:
-        return f"No completion log {os.path.join(directory, name)}.\n"
-    return text if text.endswith("\n") else text + "\n"

@@ -10,10 +10,11 @@ reminder) and that the file was edited by hand since the last write.
 from __future__ import annotations
 
 from todocli.app.commands import Context, show
-from todocli.app.outcome import Outcome
+from todocli.app.outcome import Outcome, Report
 from todocli.app.render import describe_diff
 from todocli.document.markdown import parse
 from todocli.document.model import Diff, Status, TodoList
+from todocli.errors import OpenTasksError
 
 NAG = "<reminder>Update your todos.</reminder>"
 
@@ -22,14 +23,29 @@ def open_tasks(todo: TodoList) -> list[tuple[str, Status, str]]:
     return [(t.content, t.status, p.name) for p, t in todo.tasks() if t.status.is_open]
 
 
-def check(ctx: Context) -> tuple[Outcome, list[tuple[str, Status, str]]]:
-    """The list and its open tasks (the caller exits 1 while there are any)."""
-    outcome = show(ctx)
-    return outcome, open_tasks(outcome.todo)
+def check(ctx: Context, *, with_rev: bool = False) -> Outcome:
+    """The list; failed (``OPEN_TASKS``, exit 1) while a task is open."""
+    outcome = show(ctx, with_rev=with_rev)
+    count = len(open_tasks(outcome.todo))
+    if count:
+        outcome.error = OpenTasksError(f"{count} task{'s are' if count > 1 else ' is'} still open")
+    return outcome
 
 
-def remind(ctx: Context, every: int) -> list[str]:
-    """Count one round and return what to tell the agent (often nothing)."""
+def remind(ctx: Context, every: int | None = None) -> Report:
+    """Count one round and say what to tell the agent (often nothing). ``every``:
+    nag every that many rounds (default: the setting ``remind_every``)."""
+    lines = _count_round(ctx, ctx.settings.remind_every if every is None else every)
+    text = "\n".join(lines) + "\n" if lines else ""
+    data = {"reminders": lines[:-1], "recap": lines[-1] if lines else None}
+    return Report(data, text, session=_session(ctx), file=ctx.loc.list_file)
+
+
+def _session(ctx: Context) -> str | None:
+    return ctx.loc.session if ctx.loc.is_session else None
+
+
+def _count_round(ctx: Context, every: int) -> list[str]:
     store = ctx.store
     with store.locked():
         text = store.read()

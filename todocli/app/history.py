@@ -8,24 +8,24 @@ import os
 from datetime import datetime
 
 from todocli.app.commands import Context
-from todocli.app.outcome import Outcome
+from todocli.app.outcome import Outcome, Report
 from todocli.document.blocks import split_lines
 from todocli.document.markdown import parse
 from todocli.document.model import Diff, Result
 from todocli.errors import ConflictError, InvalidParamError
 
 
-def history(ctx: Context) -> str:
+def history(ctx: Context) -> Report:
     store = ctx.store
     text = store.read()
     current, last = store.last_written(text)
     revs = store.revisions()
     if current and current not in revs:
         revs.append(current)  # written, its copy still pending (its writer was stopped)
-    if not revs:
-        return "No revisions yet: nothing has been written to this list.\n"
+    edited = last is not None and last != text
+    rows: list[dict[str, object]] = []
     lines = []
-    if last is not None and last != text:
+    if revs and edited:
         lines.append(f"(edited by hand since #{current}; see: todo diff)")
     for rev in reversed(revs):
         body = (text if rev == current else store.revision(rev)) or ""
@@ -34,12 +34,23 @@ def history(ctx: Context) -> str:
             when = datetime.fromtimestamp(stamp).strftime("%Y-%m-%d %H:%M:%S")
         except OSError:
             when = "?"
+        recap = parse(body).model().recap()
         marker = "  (current)" if rev == current else ""
-        lines.append(f"#{rev}  {when}  {parse(body).model().recap()}{marker}")
-    return "\n".join(lines) + "\n"
+        lines.append(f"#{rev}  {when}  {recap}{marker}")
+        rows.append({"rev": rev, "time": when, "recap": recap, "current": rev == current})
+    out = "\n".join(lines) + "\n"
+    if not revs:
+        out = "No revisions yet: nothing has been written to this list.\n"
+    data = {"revisions": rows, "edited_by_hand": bool(revs) and edited}
+    return _about(ctx, data, out, current)
 
 
-def diff(ctx: Context, rev: int | None) -> str:
+def _about(ctx: Context, data: dict[str, object], text: str, rev: int) -> Report:
+    session = ctx.loc.session if ctx.loc.is_session else None
+    return Report(data, text, session=session, file=ctx.loc.list_file, rev=rev)
+
+
+def diff(ctx: Context, rev: int | None = None) -> Report:
     """``todo diff``: hand edits since the last write, else the last write's change;
     ``todo diff REV``: what revision REV changed."""
     store = ctx.store
@@ -47,7 +58,8 @@ def diff(ctx: Context, rev: int | None) -> str:
     current, last = store.last_written(text)
     if rev is None:
         if last is not None and last != text:
-            return _unified(last, text, f"#{current}", "the file now (edited by hand)")
+            shown = _unified(last, text, f"#{current}", "the file now (edited by hand)")
+            return _about(ctx, {"rev": None, "hand_edit": True, "diff": shown}, shown, current)
         rev = current
     if rev < 1 or rev > current:
         raise InvalidParamError(
@@ -57,7 +69,8 @@ def diff(ctx: Context, rev: int | None) -> str:
     before = store.revision(rev - 1) if rev > 1 else ""
     if after is None or before is None:
         raise InvalidParamError(f"revision #{rev} is no longer kept (see: todo history)")
-    return _unified(before, after, f"#{rev - 1}", f"#{rev}")
+    shown = _unified(before, after, f"#{rev - 1}", f"#{rev}")
+    return _about(ctx, {"rev": rev, "hand_edit": False, "diff": shown}, shown, current)
 
 
 def _unified(before: str, after: str, old: str, new: str) -> str:
@@ -75,7 +88,7 @@ def _ended(line: str) -> str:
     return line + ("\n" if line.endswith("\r") else "\n\\ No newline at end of file\n")
 
 
-def undo(ctx: Context, force: bool) -> Outcome:
+def undo(ctx: Context, *, force: bool = False) -> Outcome:
     """Restore the revision before the current one, as a new revision. Undo again
     to go further back. Refuses to discard hand edits made since the last write
     unless forced."""

@@ -1,9 +1,16 @@
-"""What one command did, for the renderers: the list, the engine's result, where."""
+"""What one command did, for the renderers: the list, the engine's result, where;
+or, for a command that does not answer with a list, its data and its text."""
 
 from __future__ import annotations
 
 from todocli.document.model import Result, TodoList
 from todocli.errors import InvalidParamError, TodoError
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from typing import Any
+
+    from todocli.engine.dialects import Request
 
 
 class Outcome:
@@ -45,7 +52,7 @@ class Outcome:
         self.logged_to = logged_to
         self.notices = notices if notices is not None else []  # lines shown before the list
         self.warnings = warnings if warnings is not None else []  # about the file
-        self.request: object = None  # apply: the parsed input (dialects.Request)
+        self.request: Request | None = None  # apply: the parsed input
         self.reply_as: str | None = None  # the tool whose shape data.reply has
 
     @property
@@ -66,3 +73,26 @@ class Outcome:
             codes = {e.code for e in self.result.errors}
             return codes.pop() if len(codes) == 1 else InvalidParamError.code
         return None
+
+
+class Report:
+    """What a command that answers with something other than a list gives back
+    (``todo sessions``, ``history``, ``config``, ...): its data, the body of the
+    ``--json`` envelope, and its text, what it prints otherwise."""
+
+    __slots__ = ("data", "file", "rev", "session", "text")
+
+    def __init__(
+        self,
+        data: dict[str, Any],
+        text: str,
+        *,
+        session: str | None = None,
+        file: str | None = None,
+        rev: int | None = None,
+    ) -> None:
+        self.data = data
+        self.text = text
+        self.session = session  # the list it is about, when it is about one
+        self.file = file
+        self.rev = rev

@@ -9,7 +9,7 @@ progress; and last the recap line.
 
 from __future__ import annotations
 
-from todocli.app.outcome import Outcome
+from todocli.app.outcome import Outcome, Report
 from todocli.document.model import Diff, Phase, Result, Status, Task, TodoList
 from todocli.escapes import json_safe, one_line, safe
 
@@ -261,12 +261,26 @@ def envelope(outcome: Outcome) -> dict[str, Any]:
     # tool whose payload this was, else Claude Code's TodoWrite (the most common).
     from todocli.engine.replies import reply
 
-    tool = outcome.reply_as or "claude"
+    tool = outcome.reply_as or _sender(outcome) or "claude"
     data["data"]["reply"] = reply(tool, todo)
     data["data"]["reply_tool"] = tool
     if todo.tasks():
         data["instructions"] = INSTRUCTIONS
     return data
+
+
+def _sender(outcome: Outcome) -> str | None:
+    """The agent tool whose payload ``todo apply`` read, if it names one."""
+    req = outcome.request
+    if req is None:
+        return None
+    from todocli.engine.replies import tool_of
+
+    params, tool = req.params, None
+    if req.hook is not None and isinstance(params, dict):
+        tool = params.get("tool_name")
+        params = params.get("tool_input")
+    return tool_of(req.dialect, params, tool if isinstance(tool, str) else None)
 
 
 def _change_warnings(outcome: Outcome) -> list[str]:
@@ -299,6 +313,64 @@ def _hand_edit_json(result: Result | None) -> dict[str, Any] | None:
         ],
         "overridden": list(result.overridden),
     }
+
+
+def report_envelope(report: Report) -> dict[str, Any]:
+    """The envelope of a command that answers with data rather than a list: the same
+    keys, its data under ``data``; ``stats`` and ``changes`` are null (it counted
+    and changed no task)."""
+    about = report.file is not None
+    return {
+        "version": JSON_VERSION,
+        "status": "success",
+        "data": report.data,
+        "text": report.text,
+        "stats": None,
+        "changes": None,
+        "context": {
+            "session": report.session,
+            "file": report.file,
+            "rev": report.rev,
+            "params_input": None,
+        }
+        if about
+        else None,
+        "warnings": [],
+        "error": None,
+    }
+
+
+# -- what some commands print instead of the list ---------------------------------------------
+
+
+def check_text(todo: TodoList) -> str:
+    """``todo check``'s plain answer: the open tasks (or "Nothing open.") and the recap."""
+    open_tasks = [(p, t) for p, t in todo.tasks() if t.status.is_open]
+    if open_tasks:
+        lines = [f"Open tasks ({len(open_tasks)}):"]
+        lines += [f"  - {t.content} [{t.status.value}] ({p.name})" for p, t in open_tasks]
+    else:
+        lines = ["Nothing open."]
+    return safe("\n".join([*lines, todo.recap()]) + "\n")
+
+
+# Hook events whose JSON reply can put text into the model's context.
+CONTEXT_EVENTS = frozenset({"PostToolUse", "PreToolUse", "AfterTool"})
+
+
+def hook_reply(outcome: Outcome, event: str) -> str | None:
+    """The hook's JSON reply carrying a person's edits (hand edits, overridden or
+    dropped tasks) into the agent's context; None when there are none to tell."""
+    result = outcome.result
+    if event not in CONTEXT_EVENTS or result is None or outcome.failed:
+        return None
+    if not (result.hand_edit or result.overridden or result.dropped_open or result.merged):
+        return None
+    text = "\n".join([*change_lines(outcome), outcome.todo.recap()])
+    reply = {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
+    import json
+
+    return json.dumps(reply, ensure_ascii=False) + "\n"
 
 
 def to_json(outcome: Outcome) -> str:

@@ -11,6 +11,7 @@ from datetime import datetime
 from pathlib import Path
 
 from todocli.app.commands import Context
+from todocli.app.outcome import Report
 from todocli.document.markdown import parse
 from todocli.errors import StorageError, UsageError
 from todocli.storage.files import kind_of, read_text
@@ -47,14 +48,16 @@ def _odd(path: Path) -> str | None:
     return f"{what}, not a regular file" if what else None
 
 
-def sessions(ctx: Context) -> str:
+def sessions(ctx: Context) -> Report:
     files = _session_files(ctx)
     if not files:
-        return f"No sessions in {Path(ctx.loc.home) / 'sessions'}.\n"
+        return Report({"sessions": []}, f"No sessions in {Path(ctx.loc.home) / 'sessions'}.\n")
     width = max(len(f.stem) for f in files)
     lines = []
+    rows: list[dict[str, object]] = []
     for path in files:
-        current = "*" if ctx.loc.is_session and path.stem == ctx.loc.session else " "
+        is_current = ctx.loc.is_session and path.stem == ctx.loc.session
+        current = "*" if is_current else " "
         try:
             odd = _odd(path)
             if odd is not None:
@@ -65,18 +68,29 @@ def sessions(ctx: Context) -> str:
             # One odd entry must not hide the others: it is listed, and skipped.
             problem = exc.message if isinstance(exc, StorageError) else exc.strerror
             lines.append(f"{current} {path.stem:<{width}}  skipped: {problem}")
+            rows.append({"name": path.stem, "current": is_current, "skipped": problem})
             continue
         todo = parse(text).model()
         stats = todo.stats()
         done = stats["completed"] + stats["abandoned"]
+        recap = todo.recap()
         lines.append(
-            f"{current} {path.stem:<{width}}  {done}/{stats['total']} done  updated {when}"
-            f"  {todo.recap()}"
+            f"{current} {path.stem:<{width}}  {done}/{stats['total']} done  updated {when}  {recap}"
         )
-    return "\n".join(lines) + "\n"
+        rows.append(
+            {
+                "name": path.stem,
+                "current": is_current,
+                "done": done,
+                "total": stats["total"],
+                "updated": when,
+                "recap": recap,
+            }
+        )
+    return Report({"sessions": rows}, "\n".join(lines) + "\n")
 
 
-def gc(ctx: Context, older_than: str) -> str:
+def gc(ctx: Context, older_than: str = "30d") -> Report:
     """Remove sessions not written for longer than the duration; logs stay."""
     age = parse_duration(older_than)
     cutoff = time.time() - age
@@ -94,8 +108,8 @@ def gc(ctx: Context, older_than: str) -> str:
             raise StorageError(f"cannot remove {path}: {exc.strerror}") from None
         shutil.rmtree(Path(ctx.loc.home) / "state" / "sessions" / path.stem, ignore_errors=True)
         removed.append(path.stem)
+    data = {"removed": removed, "older_than": older_than}
     if not removed:
-        return f"No session is older than {older_than}.\n"
-    return (
-        f"Removed {len(removed)} session{'s' if len(removed) > 1 else ''}: {', '.join(removed)}\n"
-    )
+        return Report(data, f"No session is older than {older_than}.\n")
+    plural = "s" if len(removed) > 1 else ""
+    return Report(data, f"Removed {len(removed)} session{plural}: {', '.join(removed)}\n")

@@ -1,14 +1,18 @@
 """``todo watch``: a live view for a person watching an agent work. It re-renders
-when the list changes, until Ctrl-C."""
+when the list changes, until Ctrl-C: a rich live view on a terminal, else the plain
+view again after each change, or with --json one envelope a line (JSON Lines)."""
 
 from __future__ import annotations
 
 import os
-import sys
 import time
 
 from todocli.app.commands import Context, show
 from todocli.storage.store import CHANGE_POLL_SECONDS as POLL_SECONDS
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from todocli.cli.parser import Output
 
 
 def _signature(ctx: Context) -> tuple[int, int, int] | None:
@@ -19,16 +23,17 @@ def _signature(ctx: Context) -> tuple[int, int, int] | None:
     return (st.st_mtime_ns, st.st_size, st.st_ino)
 
 
-def watch(ctx: Context, color: bool, show_all: bool, once: bool = False) -> int:
-    """Re-render on every change. On a terminal: a rich live view; otherwise the plain
-    view again after each change. Returns the exit status (0 on Ctrl-C)."""
+def watch(ctx: Context, output: Output, show_all: bool, once: bool = False) -> int:
+    """Re-render on every change. Returns the exit status (0 on Ctrl-C)."""
     import gc
+
+    from todocli.cli.emit import color_allowed, plain_output
 
     gc.enable()  # this one runs on: collect the cycles each re-render leaves
     try:
-        if sys.stdout.isatty():
-            return _live(ctx, color, show_all, once)
-        return _plain(ctx, once)
+        if not plain_output(output):
+            return _live(ctx, color_allowed(output), show_all, once)
+        return _plain(ctx, output.json, once)
     except KeyboardInterrupt:
         return 0
 
@@ -62,16 +67,19 @@ def _live(ctx: Context, color: bool, show_all: bool, once: bool) -> int:
     return 0
 
 
-def _plain(ctx: Context, once: bool) -> int:
+def _plain(ctx: Context, json: bool, once: bool) -> int:
     from todocli.app.output import write
-    from todocli.app.render import plain
+    from todocli.app.render import plain, to_json
+
+    def view() -> str:
+        return to_json(show(ctx, with_rev=True)) if json else plain(show(ctx))
 
     seen = _signature(ctx)
-    write(plain(show(ctx)))
+    write(view())
     while not once:
         time.sleep(POLL_SECONDS)
         now = _signature(ctx)
         if now != seen:
             seen = now
-            write("\n" + plain(show(ctx)))
+            write(view() if json else "\n" + view())
     return 0

@@ -102,19 +102,11 @@ def _call_options(defaults: Options, args: dict[str, Any], if_rev: bool = False)
         raise InvalidParamError(f"session: expected a string, got {_kind(session)}")
     if rev is not None and (not isinstance(rev, int) or isinstance(rev, bool) or rev < 0):
         raise InvalidParamError(f"if_rev: expected a revision number, got {rev!r}")
-    return Options(
-        session=defaults.session if session is None else session,
-        # A session named in the call wins over the server's --file list (and
-        # TODOCLI_FILE: see _call_context).
-        file=defaults.file if session is None else None,
-        home=defaults.home,
-        memory_dir=defaults.memory_dir,
-        json=True,  # the envelope carries the revision, so look it up
-        plain=True,
-        partial=defaults.partial,
-        keep=defaults.keep,
-        if_rev=rev,
-    )
+    if session is None:
+        return defaults.replace(if_rev=rev, base=None)
+    # A session named in the call wins over the server's --file list (and
+    # TODOCLI_FILE: see _call_context).
+    return defaults.replace(session=session, file=None, if_rev=rev, base=None)
 
 
 def _call_context(defaults: Options, args: dict[str, Any], if_rev: bool = False) -> Context:
@@ -180,36 +172,26 @@ def _write(ctx: Context, args: dict[str, Any]) -> Reply:
             raise InvalidParamError(f"markdown: expected a string, got {_kind(text)}")
         # A lone surrogate (JSON allows "\ud800") is not UTF-8: the engine says so.
         data = text.encode("utf-8", "surrogatepass")
-        return _reply(commands.apply_input(ctx, data, markdown=True))
+        return _reply(commands.apply_input(ctx, data, markdown=True, with_rev=True))
     # The arguments are the payload `todo apply` would read, as JSON text: the same
     # path, the input limit included (non-ASCII text counts as its \u escapes).
     data = json.dumps(args).encode("ascii")
-    return _reply(commands.apply_input(ctx, data, markdown=False))
+    return _reply(commands.apply_input(ctx, data, with_rev=True))
 
 
 def _read(ctx: Context, args: dict[str, Any]) -> Reply:
     _only(args, "todo_read", ())
-    return _reply(commands.show(ctx))
+    return _reply(commands.show(ctx, with_rev=True))  # the envelope carries the revision
 
 
 def _check(ctx: Context, args: dict[str, Any]) -> Reply:
     """``todo check``: fails (isError) while tasks are open, listing them."""
     from todocli.app.gate import check
-    from todocli.app.render import envelope
-    from todocli.errors import OpenTasksError
-    from todocli.escapes import safe
+    from todocli.app.render import check_text, envelope
 
     _only(args, "todo_check", ())
-    outcome, open_tasks = check(ctx)
-    if open_tasks:
-        count = len(open_tasks)
-        outcome.error = OpenTasksError(f"{count} task{'s are' if count > 1 else ' is'} still open")
-        lines = [f"Open tasks ({count}):"]
-        lines += [f"  - {c} [{s.value}] ({p})" for c, s, p in open_tasks]
-    else:
-        lines = ["Nothing open."]
-    text = safe("\n".join([*lines, outcome.todo.recap()]) + "\n")
-    return Reply(text, envelope(outcome), bool(open_tasks))
+    outcome = check(ctx, with_rev=True)
+    return Reply(check_text(outcome.todo), envelope(outcome), outcome.failed)
 
 
 def _write_schema() -> dict[str, Any]:
@@ -404,26 +386,18 @@ def read(uri: str, defaults: Options) -> str:
 def serve(opts: Options) -> int:
     """``todo mcp``: serve over stdio until the client hangs up; the exit status.
 
-    Stdout belongs to the protocol, so a failure is one line on stderr and nothing
-    on stdout (unlike other commands' ``Errors:`` line)."""
-    from todocli.app.output import STDERR, write
-    from todocli.escapes import one_line
+    Stdout belongs to the protocol: the command line's error boundary says a failure
+    in one line on stderr and nothing on stdout (the table marks ``mcp`` so)."""
+    from todocli.app.output import STDERR, OutputError, write
 
-    def fail(message: str, code: int) -> int:
-        write(f"todo: {one_line(message)}\n", STDERR)
-        return code
-
-    try:
-        if opts.if_rev is not None:
-            raise UsageError("todo mcp: --if-rev is for one write: pass if_rev to todo_write")
-        default_resource(opts)  # a bad session, home or config fails now, not per call
-    except TodoError as error:
-        return fail(error.message, error.exit_code)
+    if opts.if_rev is not None:
+        raise UsageError("todo mcp: --if-rev is for one write: pass if_rev to todo_write")
+    default_resource(opts)  # a bad session, home or config fails now, not per call
     try:
         from todocli.mcp import mcp_server
     except ModuleNotFoundError as exc:
         missing = f" (no module named {exc.name!r})" if exc.name else ""
-        return fail(f"todo mcp needs the MCP SDK{missing}: {INSTALL_HINT}", UsageError.exit_code)
+        raise UsageError(f"todo mcp needs the MCP SDK{missing}: {INSTALL_HINT}") from None
     if sys.stdin is not None and sys.stdin.isatty():
         write(
             "todo: serving MCP on stdin and stdout until end of input (an agent starts "
@@ -432,19 +406,16 @@ def serve(opts: Options) -> int:
         )
     try:
         return mcp_server.run(opts)
-    except TodoError as error:
-        return fail(error.message, error.exit_code)
+    except TodoError:
+        raise
     except Exception as exc:  # the server itself failed
         broken = _os_error(exc)
-        if broken is not None:  # stdout full or gone: as every command says it
-            from todocli.storage.files import reason
+        if broken is None:
+            raise  # the boundary reports it as an internal error
+        from todocli.storage.files import reason
 
-            return fail(f"cannot write to standard output: {reason(broken)}", 6)
-        if os.environ.get("TODOCLI_DEBUG") == "1":
-            import traceback
-
-            traceback.print_exc()
-        return fail(f"internal error: {type(exc).__name__}: {exc}", InternalError.exit_code)
+        # stdout full or gone: as every command says it
+        raise OutputError(f"cannot write to standard output: {reason(broken)}") from None
 
 
 def _os_error(exc: BaseException) -> OSError | None:

@@ -1,5 +1,7 @@
 """``todo edit``: a person edits the list in their editor; the result is checked,
-written as a revision under the lock, and what changed is reported."""
+written as a revision under the lock, and what changed is reported. (The front end
+says how to ask the person about an edit with lines that look like tasks but are
+not: see ``edit``'s ``confirm``.)"""
 
 from __future__ import annotations
 
@@ -13,11 +15,9 @@ from pathlib import Path
 
 from todocli.app.commands import Context
 from todocli.app.outcome import Outcome
-from todocli.app.output import STDERR, write
 from todocli.document.markdown import parse
 from todocli.document.model import Diff, Result
 from todocli.errors import ConflictError, InvalidParamError, UsageError
-from todocli.escapes import one_line
 from todocli.storage.files import ENCODING_ERRORS, make_dir, read_text
 
 
@@ -35,9 +35,10 @@ def editor_command(env: dict[str, str] | os._Environ[str]) -> list[str]:
     raise UsageError("set $VISUAL or $EDITOR to the editor to use (for example: EDITOR=nano)")
 
 
-def edit(ctx: Context, confirm: Callable[[str], bool] | None = None) -> Outcome:
-    """Open the list in the editor. ``confirm`` asks the person (only on a terminal)
-    whether to keep an edit that has lines the reader does not take as tasks."""
+def edit(ctx: Context, confirm: Callable[[list[str]], bool] | None = None) -> Outcome:
+    """Open the list in the editor. ``confirm`` shows the person the warnings about
+    lines the reader does not take as tasks and asks whether to keep the edit
+    anyway (without it, such an edit is not kept)."""
     store = ctx.store
     original = store.read()
     command = editor_command(ctx.env)  # type: ignore[arg-type]
@@ -68,15 +69,12 @@ def edit(ctx: Context, confirm: Callable[[str], bool] | None = None) -> Outcome:
             outcome.notices.append("No changes.")
             return outcome
         doc = parse(edited)
-        if doc.warnings:
-            for warning in doc.warnings:
-                write(f"todo: warning: {one_line(warning)}\n", STDERR)
-            if confirm is None or not confirm("Save it anyway?"):
-                keep = True
-                raise InvalidParamError(
-                    f"the edit has lines that look like tasks but are not (above); nothing "
-                    f"was written. Your edit is kept in {path}"
-                )
+        if doc.warnings and (confirm is None or not confirm(doc.warnings)):
+            keep = True
+            raise InvalidParamError(
+                f"the edit has lines that look like tasks but are not (above); nothing "
+                f"was written. Your edit is kept in {path}"
+            )
         with store.locked():
             now = store.read()
             store.recover(now)
