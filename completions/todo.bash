@@ -48,22 +48,22 @@ _todo() {
             mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
         --phase|-p)
             _todo_offer phases; return ;;
-        --if-rev|--base|--summary|--note|-n|--reason|-r|--every|-e|--older-than)
+        --if-rev|--base|--as|--summary|--note|-n|--reason|-r|--every|-e|--older-than)
             return ;;
     esac
     if [[ -z "$cmd" ]]; then
         if [[ "$cur" == -* ]]; then
             mapfile -t COMPREPLY < <(compgen -W "--session -s --file --home --memory-dir --json --plain --quiet -q --no-color --if-rev --base --partial --keep --version --help -h" -- "$cur")
         else
-            mapfile -t COMPREPLY < <(compgen -W "show init add ls a start done drop rm note block unblock clear apply log path check remind schema history diff undo sessions gc config edit watch mcp" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "show ls init add a start done drop rm note block unblock clear apply log path check remind schema history diff undo sessions gc config edit watch mcp" -- "$cur")
         fi
         return
     fi
     case "$cmd" in
         show) opts="--all -a --as" ;;
+        ls) opts="--all -a --as" ;;
         init) opts="--phase -p --summary" ;;
         add) opts="--phase -p" ;;
-        ls) opts="--all -a --as" ;;
         a) opts="--phase -p" ;;
         start) opts="" ;;
         done) opts="--phase -p --all -a --note -n" ;;

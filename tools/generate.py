@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""Generate the shell completions and the man page from the Typer app.
+"""Generate the shell completions and the man page from the command table.
 
     python tools/generate.py          # write completions/ and man/todo.1
     python tools/generate.py --check  # exit 1 if a checked-in file is out of date
 
-Commands, options and their help come from the app itself, so the files cannot
-drift from the command line (tests/test_ecosystem.py runs --check). Completion of
-session names and task contents calls ``todo __complete``, which the fast path
-serves without importing Typer, so a TAB press stays quick.
+Commands, arguments, options, their help and what a shell offers for each come
+from ``todocli/cli/command_table.py``, the table the command line itself is built
+from, so the files cannot drift from it (tests/test_ecosystem.py runs --check).
+Completion of session names and task contents calls ``todo __complete``, which the
+fast path serves without importing Typer, so a TAB press stays quick.
 """
 
 from __future__ import annotations
@@ -18,12 +19,11 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from typer._click.core import Parameter  # Typer's own copy of Click
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-TASK_COMMANDS = ("start", "done", "drop", "rm", "note", "block", "unblock")
+from todocli.cli import command_table as table  # noqa: E402 - after the path is set
+
 DATE_RE = re.compile(r"^## \[[0-9][^\]]*\] - ([0-9]{4}-[0-9]{2}-[0-9]{2})", re.M)
 
 
@@ -33,6 +33,7 @@ class Option:
     takes_value: bool
     help: str
     metavar: str = ""
+    complete: str | None = None  # sessions, phases, tasks or files
 
 
 @dataclass
@@ -41,6 +42,8 @@ class Command:
     help: str
     options: list[Option] = field(default_factory=list)
     arguments: list[str] = field(default_factory=list)  # metavars, "..." for many
+    tasks: bool = False  # its arguments are tasks of the list
+    choices: tuple[str, ...] = ()  # the words its argument takes
 
 
 @dataclass
@@ -48,37 +51,40 @@ class Spec:
     global_options: list[Option]
     commands: list[Command]
 
+    def value_options(self) -> list[Option]:
+        """Every option that takes a value, globals first, each once."""
+        seen: dict[tuple[str, ...], Option] = {}
+        for o in [*self.global_options, *(o for c in self.commands for o in c.options)]:
+            if o.takes_value:
+                seen.setdefault(tuple(o.names), o)
+        return list(seen.values())
 
-def _option(param: Parameter) -> Option:
-    opts = [*param.opts, *param.secondary_opts]
-    names = sorted(opts, key=lambda o: (not o.startswith("--"), o))
-    takes_value = not getattr(param, "is_flag", False)
-    metavar = str(getattr(param, "name", "")).upper().replace("_", "-") if takes_value else ""
-    return Option(names, takes_value, str(getattr(param, "help", "") or ""), metavar)
+
+def _option(option: table.Option) -> Option:
+    names = sorted(option.names, key=lambda o: (not o.startswith("--"), o))
+    return Option(names, option.takes_value, option.help, option.metavar, option.complete)
 
 
 def spec() -> Spec:
-    import typer.main
-
-    from todocli.cli.typer_app import app
-
-    group = typer.main.get_command(app)
-    global_options = [_option(p) for p in group.params if p.param_type_name == "option"]
+    global_options = [_option(o) for o in table.GLOBAL_OPTIONS]
     global_options.append(Option(["--help", "-h"], False, "Show help and exit."))
     commands = []
-    for name, command in group.commands.items():  # type: ignore[attr-defined]
+    for command in table.COMMANDS:
         if command.hidden:
             continue
-        options, arguments = [], []
-        for param in command.params:
-            if param.param_type_name == "option":
-                options.append(_option(param))
-            else:
-                metavar = param.name.upper()
-                arguments.append(f"{metavar}..." if param.nargs == -1 else metavar)
-        text = (command.help or "").strip().split("\n\n")[0].replace("\n", " ")
-        commands.append(Command(name, text, options, arguments))
+        options = [_option(o) for o in command.options]
+        arguments = [a.metavar for a in command.arguments]
+        tasks = any(a.complete == "tasks" for a in command.arguments)
+        choices = next((a.complete for a in command.arguments if isinstance(a.complete, tuple)), ())
+        summary = command.help.split("\n\n")[0].replace("\n", " ")
+        commands.append(Command(command.name, summary, options, arguments, tasks, choices))
+        for alias, text in command.aliases.items():
+            commands.append(Command(alias, text, options, arguments, tasks, choices))
     return Spec(global_options, commands)
+
+
+def _spellings(options: list[Option]) -> str:
+    return "|".join(n for o in options for n in o.names)
 
 
 # -- bash ---------------------------------------------------------------------------------
@@ -87,7 +93,9 @@ def spec() -> Spec:
 def bash(s: Spec) -> str:
     command_names = " ".join(c.name for c in s.commands)
     global_words = " ".join(n for o in s.global_options for n in o.names)
-    value_globals = "|".join(n for o in s.global_options if o.takes_value for n in o.names)
+    valued = s.value_options()
+    kinds = {k: [o for o in valued if o.complete == k] for k in ("sessions", "files", "phases")}
+    plain_values = _spellings([o for o in valued if o.complete is None])
     cases = []
     for c in s.commands:
         words = " ".join(n for o in c.options for n in o.names)
@@ -96,7 +104,13 @@ def bash(s: Spec) -> str:
         {n for c in s.commands for o in c.options if o.takes_value for n in o.names}
         | {n for o in s.global_options if o.takes_value for n in o.names}
     )
-    task_commands = "|".join(TASK_COMMANDS)
+    task_commands = "|".join(c.name for c in s.commands if c.tasks)
+    choices = "\n".join(
+        f'        {c.name})\n            mapfile -t COMPREPLY < <(compgen -W "{" ".join(c.choices)}"'
+        ' -- "$cur") ;;'
+        for c in s.commands
+        if c.choices
+    )
     return f"""# bash completion for todo                                    -*- shell-script -*-
 # Generated from the command line by tools/generate.py: do not edit by hand.
 # Install: source this file, or copy it to ~/.local/share/bash-completion/completions/todo
@@ -141,13 +155,13 @@ _todo() {{
         esac
     done
     case "$prev" in
-        --session|-s)
+        {_spellings(kinds["sessions"])})
             _todo_offer sessions; return ;;
-        --file|--home|--memory-dir|--input|-i)
+        {_spellings(kinds["files"])})
             mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
-        --phase|-p)
+        {_spellings(kinds["phases"])})
             _todo_offer phases; return ;;
-        {value_globals.replace("--session|-s|", "").replace("--file|", "").replace("--home|", "").replace("--memory-dir|", "")}|--summary|--note|-n|--reason|-r|--every|-e|--older-than)
+        {plain_values})
             return ;;
     esac
     if [[ -z "$cmd" ]]; then
@@ -168,8 +182,7 @@ _todo() {{
     case "$cmd" in
         {task_commands})
             _todo_offer tasks ;;
-        schema)
-            mapfile -t COMPREPLY < <(compgen -W "ops snapshot" -- "$cur") ;;
+{choices}
     esac
 }}
 complete -F _todo todo
@@ -190,14 +203,14 @@ def zsh(s: Spec) -> str:
         specs = []
         for o in c.options:
             value = ":value:" if o.takes_value else ""
-            if o.names[0] == "--phase":
+            if o.complete == "phases":
                 value = ":phase:_todo_phases"
             for n in o.names:
                 specs.append(f"'{n}[{_zsh_escape(o.help)}]{value}'")
-        if c.name in TASK_COMMANDS:
+        if c.tasks:
             specs.append("'*:task:_todo_tasks'")
-        elif c.name == "schema":
-            specs.append("'1:schema:(ops snapshot)'")
+        elif c.choices:
+            specs.append(f"'1:{c.name}:({' '.join(c.choices)})'")
         body = " \\\n                ".join(specs) if specs else "'*::'"
         lines.append(
             f"            {c.name})\n                _arguments {body}\n                ;;"
@@ -206,7 +219,7 @@ def zsh(s: Spec) -> str:
     for o in s.global_options:
         value = ""
         if o.takes_value:
-            value = ":session:_todo_sessions" if o.names[0] == "--session" else ":value:_files"
+            value = ":session:_todo_sessions" if o.complete == "sessions" else ":value:_files"
         for n in o.names:
             global_specs.append(f"'{n}[{_zsh_escape(o.help)}]{value}'")
     globals_joined = " \\\n        ".join(global_specs)
@@ -305,11 +318,14 @@ def fish(s: Spec) -> str:
         condition = f"__fish_seen_subcommand_from {c.name}"
         for o in c.options:
             out.append(_fish_option(condition, o))
-    tasks = " ".join(TASK_COMMANDS)
+    tasks = " ".join(c.name for c in s.commands if c.tasks)
     out.append(
         f"complete -c todo -n '__fish_seen_subcommand_from {tasks}' -a '(__todo_candidates tasks)'"
     )
-    out.append("complete -c todo -n '__fish_seen_subcommand_from schema' -a 'ops snapshot'")
+    for c in s.commands:
+        if c.choices:
+            words = " ".join(c.choices)
+            out.append(f"complete -c todo -n '__fish_seen_subcommand_from {c.name}' -a '{words}'")
     return "\n".join(out) + "\n"
 
 
@@ -321,11 +337,9 @@ def _fish_option(condition: str, o: Option) -> str:
         parts.append(f"-l {n[2:]}" if n.startswith("--") else f"-s {n[1:]}")
     if o.takes_value:
         parts.append("-r")
-        if o.names[0] == "--session":
-            parts.append("-a '(__todo_candidates sessions)'")
-        elif o.names[0] == "--phase":
-            parts.append("-a '(__todo_candidates phases)'")
-        elif o.names[0] in ("--file", "--home", "--memory-dir", "--input"):
+        if o.complete in ("sessions", "phases"):
+            parts.append(f"-a '(__todo_candidates {o.complete})'")
+        elif o.complete == "files":
             parts.append("-F")
     parts.append(f"-d '{_fish_escape(o.help)}'")
     return " ".join(parts)
