@@ -109,6 +109,16 @@ FORMS: list[tuple[list[str], str | None]] = [
     (["--home", "{elsewhere}", "add", "Z"], None),
     (["-s", "../bad", "show"], None),
     (["show", "--memory-dir", "{elsewhere}"], None),
+    (["show", "--as", "codex"], None),
+    (["show", "--as", "nope"], None),
+    (["show", "--as=gemini", "--json"], None),
+    (["path", "--json"], None),
+    (["check", "--hook"], '{"session_id": "other"}'),
+    (["remind", "-s", "../bad"], None),
+    (["remind", "-s", "../bad", "--json"], None),
+    (["remind", "-q", "-e", "1"], None),
+    (["__complete", "tasks", "--json"], None),
+    (["__complete", "tasks", "-s", "../bad"], None),
 ]
 
 # Forms the fast path must hand to the Typer app.

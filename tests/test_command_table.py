@@ -1,0 +1,89 @@
+"""The command table is the one declaration of the command line: each command has
+one body taking exactly its values, every global option lands on one side of the
+list/output split, the Typer app is what the table says, and the table is cheap."""
+
+from __future__ import annotations
+
+import inspect
+import subprocess
+import sys
+
+import pytest
+import typer.main
+
+from todocli.app.commands import Options
+from todocli.cli import command_table, dispatch
+from todocli.cli.parser import Output, parse, split_globals
+from todocli.cli.typer_app import app
+
+
+def test_every_command_has_one_body_taking_exactly_its_values() -> None:
+    assert set(dispatch.HANDLERS) == {c.name for c in command_table.COMMANDS}
+    for command in command_table.COMMANDS:
+        params = inspect.signature(dispatch.HANDLERS[command.name]).parameters
+        keyword_only = {n for n, p in params.items() if p.kind is p.KEYWORD_ONLY}
+        assert keyword_only == set(command.defaults()), command.name
+        assert next(iter(params)) == "call"
+
+
+def test_every_global_option_is_a_list_option_or_an_output_option() -> None:
+    for option in command_table.GLOBAL_OPTIONS:
+        if option.dest == "version":
+            continue  # Typer answers it before any command runs
+        sides = [option.dest in Options.__slots__, option.dest in Output.__slots__]
+        assert sides.count(True) == 1, option.dest
+    options, output = split_globals({"json": True, "keep": True, "session": "s"})
+    assert (output.json, options.keep, options.session) == (True, True, "s")
+    assert not hasattr(options, "json")
+
+
+def test_options_take_keywords_only() -> None:
+    with pytest.raises(TypeError):
+        Options("s", "f")  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        Output(True, False)  # type: ignore[call-arg]
+    assert Options(partial=True).replace(keep=True).partial is True
+
+
+def test_the_typer_app_has_the_table_s_commands_and_options() -> None:
+    group = typer.main.get_command(app)
+    spellings = {n for p in group.params for n in [*p.opts, *p.secondary_opts]}
+    table = {n for o in command_table.GLOBAL_OPTIONS for n in o.names}
+    assert spellings == table
+    listed = group.commands  # type: ignore[attr-defined]
+    for command in command_table.COMMANDS:
+        for name in (command.name, *command.aliases):
+            click = listed[name]
+            assert click.hidden == command.hidden, name
+            options = {n for p in click.params if p.param_type_name == "option" for n in p.opts}
+            assert options == {n for o in command.options for n in o.names}, name
+            arguments = [p.name for p in click.params if p.param_type_name == "argument"]
+            assert arguments == [a.dest for a in command.arguments], name
+    assert set(listed) == set(command_table.BY_NAME)
+
+
+def test_the_parser_reads_every_command_of_the_table() -> None:
+    call = parse(["--json", "remind", "-e", "2", "--hook"])
+    assert call is not None
+    assert call.command is not None
+    assert (call.command.name, call.output.json) == ("remind", True)
+    assert call.values == {"every": 2, "hook": True}
+    aliased = parse(["ls", "-a"])
+    assert aliased is not None
+    assert aliased.command is command_table.BY_NAME["show"]
+    assert aliased.values == {"show_all": True, "tool": None}
+    assert parse(["diff", "3"]).values == {"rev": 3}  # type: ignore[union-attr]
+    assert parse(["diff", "x"]) is None  # Click words the bad number
+    assert parse(["--version"]) is None
+
+
+def test_the_table_is_cheap_to_import() -> None:
+    """The fast path loads it on every call: it imports nothing of its own."""
+    probe = (
+        "import sys, todocli\nbefore = set(sys.modules)\nimport todocli.cli.command_table\n"
+        "print(' '.join(sorted(set(sys.modules) - before)))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out == ["todocli.cli", "todocli.cli.command_table"]
