@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.support_cli import _Stdin
-from todocli.cli import fastpath, parser, typer_app
+from todocli.cli import fastpath, typer_app
 
 CLAUDE = json.dumps(
     {
@@ -220,7 +220,7 @@ def test_fast_path_and_typer_app_agree(
 
 @pytest.mark.parametrize("argv", NOT_SERVED, ids=[" ".join(a) for a in NOT_SERVED])
 def test_the_fast_path_leaves_other_forms_to_typer(argv: list[str]) -> None:
-    assert parser.parse(parser.hoist(argv)) is None or argv[0] in (
+    assert fastpath.parse(fastpath.hoist(argv)) is None or argv[0] in (
         "history",
         "edit",
         "log",

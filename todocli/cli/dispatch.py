@@ -13,13 +13,13 @@ import sys
 
 from todocli.app import commands
 from todocli.app.commands import Context
-from todocli.cli.emit import emit, emit_report
+from todocli.cli.boundary import emit, emit_report
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from todocli.cli.parser import Call
+    from todocli.cli.fastpath import Call
 
 
 def run(call: Call) -> int:

@@ -1,27 +1,203 @@
-"""The agent's path: serve everyday calls without importing Typer or rich.
+"""The agent's path: read the command line with the command table and serve the
+everyday calls without importing Typer or rich.
 
 An agent runs ``todo`` once per step, so start-up is the product: Typer (with Click)
-costs tens of milliseconds before any work starts. The commands the table marks
-``fast`` are served here when the output is plain text or JSON, read by the table's
-own parser and run by the very functions the Typer app runs (``dispatch``). Anything
-the parser is not sure of (help, a version, an unknown or malformed option), a
-terminal that wants rich output, or a command meant for people is left to the Typer
-app, which also owns every usage error message. A differential test runs many forms
-through both and compares.
+costs tens of milliseconds before any work starts. ``hoist`` moves the global
+options to the front (agents write them before and after the command's name);
+``parse`` reads every command of the table into a ``Call``, and gives up (None) on
+anything it is not sure of: help, a version, an unknown or malformed option, a wrong
+number of arguments. ``run`` serves the commands the table marks ``fast`` when the
+output is plain text or JSON, through the very functions the Typer app runs
+(``dispatch``). Anything else (a usage error to word, a terminal that wants rich
+output, a command meant for people) is left to the Typer app, built from the same
+table. A differential test runs many forms through both and compares.
 """
 
 from __future__ import annotations
+
+from todocli.app.commands import Options
+from todocli.cli.command_table import BY_NAME, DEFAULT_COMMAND, GLOBAL_OPTIONS
+from todocli.errors import UsageError
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from todocli.cli.command_table import Command, Option
+
+GLOBAL = {name: option for option in GLOBAL_OPTIONS for name in option.names}
+
+
+class Output:
+    """How one invocation prints: the output options. (Which list, and how a write
+    treats it, is ``Options``: the commands never see these.)"""
+
+    __slots__ = ("json", "no_color", "plain", "quiet")
+
+    def __init__(
+        self,
+        *,
+        json: bool = False,
+        plain: bool = False,
+        quiet: bool = False,
+        no_color: bool = False,
+    ) -> None:
+        self.json = json
+        self.plain = plain
+        self.quiet = quiet
+        self.no_color = no_color
+
+
+class Call:
+    """One invocation as read: the command (None until known), the list options,
+    the output options, and the values of the command's own arguments and options
+    (by ``dest``)."""
+
+    __slots__ = ("command", "options", "output", "values")
+
+    def __init__(
+        self,
+        command: Command | None,
+        options: Options,
+        output: Output,
+        values: dict[str, object] | None = None,
+    ) -> None:
+        self.command = command
+        self.options = options
+        self.output = output
+        self.values = values if values is not None else {}
+
+
+def split_globals(values: dict[str, object]) -> tuple[Options, Output]:
+    """The global options' values (by ``dest``), each to where it belongs: which list
+    to ``Options``, how to print to ``Output``."""
+    to_options = {k: v for k, v in values.items() if k in Options.__slots__}
+    to_output = {k: v for k, v in values.items() if k in Output.__slots__}
+    return Options(**to_options), Output(**to_output)  # type: ignore[arg-type]
+
+
+def hoist(argv: Sequence[str]) -> list[str]:
+    """Move global options, wherever they stand before ``--``, to the front."""
+    front: list[str] = []
+    rest: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--":
+            rest += argv[i:]
+            break
+        name = arg.split("=", 1)[0] if arg.startswith("--") else arg
+        option = GLOBAL.get(name)
+        if option is not None and not option.takes_value:
+            front.append(arg)
+        elif option is not None:
+            if "=" not in arg:
+                if i + 1 >= len(argv):
+                    # Hoisted alone it would take the command's name as its value.
+                    raise UsageError(f"option {arg} needs a value (see: todo --help)")
+                front.append(arg)
+                front.append(argv[i + 1])
+                i += 1
+            else:
+                front.append(arg)
+        elif arg.startswith("-s") and len(arg) > 2 and not arg.startswith("--"):
+            front.append(arg)  # -sNAME
+        else:
+            rest.append(arg)
+        i += 1
+    return front + rest
+
+
+def _take(
+    tokens: Sequence[str], i: int, table: dict[str, Option], into: dict[str, object]
+) -> int | None:
+    """Read the option at ``tokens[i]`` into ``into``; return the next index, or None
+    when the token is not an option of ``table`` in a form this parser is sure of."""
+    token = tokens[i]
+    name, eq, inline = token.partition("=") if token.startswith("--") else (token, "", "")
+    option = table.get(name)
+    if option is None:
+        if token.startswith("-s") and len(token) > 2 and table is GLOBAL:
+            into["session"] = token[2:]
+            return i + 1
+        return None
+    if not option.takes_value:
+        if eq:
+            return None  # "--json=..." is Click's error to report
+        into[option.dest] = True
+        return i + 1
+    if eq:
+        value = inline
+        i += 1
+    elif i + 1 < len(tokens):
+        value = tokens[i + 1]
+        i += 2
+    else:
+        return None
+    if option.kind is int:
+        try:
+            into[option.dest] = int(value)
+        except ValueError:
+            return None  # Click words the bad number
+    else:
+        into[option.dest] = value
+    return i
+
+
+def parse(tokens: Sequence[str]) -> Call | None:
+    """Parse hoisted arguments (global options first); None: leave it to Typer."""
+    found: dict[str, object] = {}
+    i = 0
+    while i < len(tokens) and tokens[i].startswith("-") and tokens[i] != "--":
+        nxt = _take(tokens, i, GLOBAL, found)
+        if nxt is None:
+            return None
+        i = nxt
+    if found.pop("version", False):
+        return None  # Typer prints the version
+    name = DEFAULT_COMMAND
+    if i < len(tokens):
+        name = tokens[i]
+        i += 1
+    command = BY_NAME.get(name)
+    if command is None:
+        return None
+    table = {n: o for o in command.options for n in o.names}
+    values = command.defaults()
+    words: list[str] = []
+    while i < len(tokens):
+        token = tokens[i]
+        if token == "--":
+            words += tokens[i + 1 :]
+            break
+        if token.startswith("-"):
+            nxt = _take(tokens, i, table, values)
+            if nxt is None:
+                return None
+            i = nxt
+            continue
+        words.append(token)
+        i += 1
+    for argument in command.arguments:
+        if argument.many:
+            values[argument.dest], words = words, []
+        elif words:
+            word = words.pop(0)
+            try:
+                values[argument.dest] = int(word) if argument.kind is int else word
+            except ValueError:
+                return None  # Click words the bad number
+        elif not argument.optional:
+            return None
+    if words:
+        return None  # more words than the command takes
+    options, output = split_globals(found)
+    return Call(command, options, output, values)
+
 
 def run(argv: Sequence[str]) -> int | None:
     """Serve the call, or return None to hand it to the Typer app."""
-    from todocli.cli.emit import plain_output
-    from todocli.cli.parser import hoist, parse
-    from todocli.errors import UsageError
+    from todocli.cli.boundary import guard, plain_output
 
     try:
         call = parse(hoist(argv))
@@ -31,7 +207,6 @@ def run(argv: Sequence[str]) -> int | None:
         return None
     if not plain_output(call.output):
         return None
-    from todocli.cli.boundary import guard
     from todocli.cli.dispatch import run as dispatch
 
     return guard(lambda: dispatch(call), lambda: call)

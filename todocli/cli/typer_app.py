@@ -31,7 +31,7 @@ from todocli.cli.command_table import (
     Command,
     Option,
 )
-from todocli.cli.parser import Call, Output, hoist, split_globals
+from todocli.cli.fastpath import Call, Output, hoist, split_globals
 from todocli.errors import TodoError
 
 HELP = "A markdown todo checklist for coding agents and the people beside them."

@@ -12,7 +12,7 @@ from todocli.storage.store import CHANGE_POLL_SECONDS as POLL_SECONDS
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
-    from todocli.cli.parser import Output
+    from todocli.cli.fastpath import Output
 
 
 def _signature(ctx: Context) -> tuple[int, int, int] | None:
@@ -27,7 +27,7 @@ def watch(ctx: Context, output: Output, show_all: bool, once: bool = False) -> i
     """Re-render on every change. Returns the exit status (0 on Ctrl-C)."""
     import gc
 
-    from todocli.cli.emit import color_allowed, plain_output
+    from todocli.cli.boundary import color_allowed, plain_output
 
     gc.enable()  # this one runs on: collect the cycles each re-render leaves
     try:
