@@ -354,6 +354,21 @@ def check_text(todo: TodoList) -> str:
     return safe("\n".join([*lines, todo.recap()]) + "\n")
 
 
+def reply_text(outcome: Outcome, tool: str) -> str:
+    """``todo show --as TOOL``: the list as that agent's tool gives it back (and the
+    envelope's ``data.reply`` in that shape too)."""
+    from todocli.engine.replies import TOOLS, reply
+
+    if tool not in TOOLS:
+        from todocli.errors import UsageError
+
+        raise UsageError(f"todo show --as: unknown tool {tool!r} (use {', '.join(TOOLS)})")
+    outcome.reply_as = tool
+    import json
+
+    return json.dumps(reply(tool, outcome.todo), ensure_ascii=False, indent=2) + "\n"
+
+
 # Hook events whose JSON reply can put text into the model's context.
 CONTEXT_EVENTS = frozenset({"PostToolUse", "PreToolUse", "AfterTool"})
 

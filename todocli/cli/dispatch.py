@@ -39,21 +39,14 @@ def show(call: Call, *, show_all: bool, tool: str | None) -> int:
     output = call.output
     outcome = commands.show(_context(call), with_rev=output.json)
     if tool is not None:
-        from todocli.engine.replies import TOOLS
+        from todocli.app.render import reply_text
 
-        if tool not in TOOLS:
-            from todocli.errors import UsageError
-
-            raise UsageError(f"todo show --as: unknown tool {tool!r} (use {', '.join(TOOLS)})")
-        outcome.reply_as = tool
+        text = reply_text(outcome, tool)  # checks the tool's name first
         if not output.json:
-            import json
-
-            from todocli.app.output import write
-            from todocli.engine.replies import reply
-
             if not output.quiet:
-                write(json.dumps(reply(tool, outcome.todo), ensure_ascii=False, indent=2) + "\n")
+                from todocli.app.output import write
+
+                write(text)
             return 0
     return emit(outcome, output, show_all)
 
