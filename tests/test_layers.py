@@ -1,7 +1,9 @@
 """The package's layers, pinned: each folder imports only from the layers below it.
 
-    cli/  mcp/      front ends: argv, the Typer app, terminal output; the MCP server
-       app/         the commands' bodies, shared by both front ends
+    cli/  mcp/      front ends: the command table, argv, the Typer app, terminal
+                    output, the error boundary; the MCP server
+       app/         the commands' bodies and their plain and JSON rendering, shared
+                    by both front ends (the MCP server reaches them without cli/)
       storage/      files, locks, transactions, history, settings on disk
       engine/       operations, snapshots, merges, the agents' dialects
       document/     the task model and the lossless markdown reader and writer
