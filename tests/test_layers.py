@@ -1,7 +1,7 @@
 """The package's layers, pinned: each folder imports only from the layers below it.
 
     cli/  mcp/      front ends: the command table, argv, the Typer app, terminal
-                    output, the error boundary; the MCP server
+                    output and the error boundary; the MCP server
        app/         the commands' bodies and their plain and JSON rendering, shared
                     by both front ends (the MCP server reaches them without cli/)
       storage/      files, locks, transactions, history, settings on disk

@@ -18,7 +18,7 @@ def main() -> None:
     # costs time. `todo watch`, which runs on, turns it back on.
     gc.disable()
     if sys.stdin is None or sys.stdout is None or sys.stderr is None:
-        from todocli.cli.boundary import closed_standard_streams
+        from todocli.cli.dispatch import closed_standard_streams
 
         closed = closed_standard_streams()
         if closed is not None:

@@ -197,16 +197,15 @@ def parse(tokens: Sequence[str]) -> Call | None:
 
 def run(argv: Sequence[str]) -> int | None:
     """Serve the call, or return None to hand it to the Typer app."""
-    from todocli.cli.boundary import guard, plain_output
-
     try:
         call = parse(hoist(argv))
     except UsageError:
         return None  # the Typer app reports it, in the form the options ask for
     if call is None or call.command is None or not call.command.fast:
         return None
-    if not plain_output(call.output):
-        return None
+    from todocli.cli.dispatch import guard, plain_output
     from todocli.cli.dispatch import run as dispatch
 
+    if not plain_output(call.output):
+        return None
     return guard(lambda: dispatch(call), lambda: call)

@@ -21,7 +21,6 @@ from typer._click.exceptions import ClickException
 from todocli.app.commands import Options
 from todocli.app.output import OutputError, write
 from todocli.cli import dispatch
-from todocli.cli.boundary import CommandLineError, guard
 from todocli.cli.command_table import (
     BY_NAME,
     COMMANDS,
@@ -31,6 +30,7 @@ from todocli.cli.command_table import (
     Command,
     Option,
 )
+from todocli.cli.dispatch import CommandLineError, guard
 from todocli.cli.fastpath import Call, Output, hoist, split_globals
 from todocli.errors import TodoError
 

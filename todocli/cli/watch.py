@@ -27,7 +27,7 @@ def watch(ctx: Context, output: Output, show_all: bool, once: bool = False) -> i
     """Re-render on every change. Returns the exit status (0 on Ctrl-C)."""
     import gc
 
-    from todocli.cli.boundary import color_allowed, plain_output
+    from todocli.cli.dispatch import color_allowed, plain_output
 
     gc.enable()  # this one runs on: collect the cycles each re-render leaves
     try:
