@@ -61,7 +61,7 @@ def show(call: Call, *, show_all: bool, tool: str | None) -> int:
             if not output.quiet:
                 write(text)
             return 0
-    return emit(outcome, output, show_all)
+    return emit(outcome, output, show_all=show_all)
 
 
 def init(call: Call, *, tasks: list[str], phase: str | None, summary: str | None) -> int:
@@ -243,7 +243,7 @@ def edit(call: Call) -> int:
 def watch(call: Call, *, show_all: bool) -> int:
     from todocli.cli.watch import watch as live
 
-    return live(_context(call), call.output, show_all)
+    return live(_context(call), call.output, show_all=show_all)
 
 
 def mcp(call: Call) -> int:
@@ -265,14 +265,14 @@ def plain_output(output: Output) -> bool:
     return output.json or output.plain or not sys.stdout.isatty()
 
 
-def emit(outcome: Outcome, output: Output, show_all: bool = False) -> int:
+def emit(outcome: Outcome, output: Output, *, show_all: bool = False) -> int:
     """Render to stdout in the chosen form; one diagnostic line to stderr on
     failure. Returns the exit status."""
     if outcome.warnings:
         for warning in outcome.warnings:
             write(f"todo: warning: {one_line(warning)}\n", STDERR)
     try:
-        _emit_output(outcome, output, show_all)
+        _emit_output(outcome, output, show_all=show_all)
     except OutputError as error:
         raise OutputError(
             f"{error.message}; the command itself ran (any change it made stands)"
@@ -282,7 +282,7 @@ def emit(outcome: Outcome, output: Output, show_all: bool = False) -> int:
     return outcome.exit_code
 
 
-def _emit_output(outcome: Outcome, output: Output, show_all: bool) -> None:
+def _emit_output(outcome: Outcome, output: Output, *, show_all: bool) -> None:
     if not (output.quiet and not outcome.failed):
         if output.json:
             from todocli.app.render import to_json
@@ -295,7 +295,8 @@ def _emit_output(outcome: Outcome, output: Output, show_all: bool) -> None:
         else:
             from todocli.cli import render_rich
 
-            render_rich.render(outcome, sys.stdout, show_all, color_allowed(output))
+            color = color_allowed(output)
+            render_rich.render(outcome, sys.stdout, show_all=show_all, color=color)
 
 
 def emit_report(report: Report, output: Output) -> int:

@@ -75,7 +75,7 @@ def tree(todo: TodoList, show_all: bool) -> Group:
     return Group(*parts)
 
 
-def render(outcome: Outcome, stream: IO[str], show_all: bool, color: bool) -> None:
+def render(outcome: Outcome, stream: IO[str], *, show_all: bool, color: bool) -> None:
     console = Console(
         file=stream,
         no_color=not color,

@@ -23,7 +23,7 @@ def _signature(ctx: Context) -> tuple[int, int, int] | None:
     return (st.st_mtime_ns, st.st_size, st.st_ino)
 
 
-def watch(ctx: Context, output: Output, show_all: bool, once: bool = False) -> int:
+def watch(ctx: Context, output: Output, *, show_all: bool = False, once: bool = False) -> int:
     """Re-render on every change. Returns the exit status (0 on Ctrl-C)."""
     import gc
 
@@ -32,13 +32,13 @@ def watch(ctx: Context, output: Output, show_all: bool, once: bool = False) -> i
     gc.enable()  # this one runs on: collect the cycles each re-render leaves
     try:
         if not plain_output(output):
-            return _live(ctx, color_allowed(output), show_all, once)
-        return _plain(ctx, output.json, once)
+            return _live(ctx, color=color_allowed(output), show_all=show_all, once=once)
+        return _plain(ctx, json=output.json, once=once)
     except KeyboardInterrupt:
         return 0
 
 
-def _live(ctx: Context, color: bool, show_all: bool, once: bool) -> int:
+def _live(ctx: Context, *, color: bool, show_all: bool, once: bool) -> int:
     from rich.console import Console, Group
     from rich.live import Live
     from rich.text import Text
@@ -67,7 +67,7 @@ def _live(ctx: Context, color: bool, show_all: bool, once: bool) -> int:
     return 0
 
 
-def _plain(ctx: Context, json: bool, once: bool) -> int:
+def _plain(ctx: Context, *, json: bool, once: bool) -> int:
     from todocli.app.output import write
     from todocli.app.render import plain, to_json
 
