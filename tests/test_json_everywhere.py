@@ -195,3 +195,20 @@ def test_mcp_json_replies_carry_the_envelope() -> None:
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_if_rev_guards_undo_and_edit_too(
+    todo: Todo, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("EDITOR", "true")
+    todo("add", "A")
+    todo("add", "B")
+    listing = home / "sessions" / "default.md"
+    before = listing.read_bytes()
+    stale = todo("undo", "--if-rev", "1")
+    assert stale.code == 4
+    assert "the list is at revision 2, not 1" in stale.err
+    assert todo("edit", "--if-rev", "1").code == 4
+    assert listing.read_bytes() == before
+    assert todo("undo", "--if-rev", "2").code == 0
+    assert b"B" not in listing.read_bytes()

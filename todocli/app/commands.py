@@ -130,6 +130,16 @@ def show(ctx: Context, *, with_rev: bool = False, params_input: object = None) -
     return ctx.outcome(doc.model(), rev, params_input=params_input, warnings=doc.warnings)
 
 
+def expect_rev(ctx: Context, rev: int) -> None:
+    """``--if-rev N``: a write fails with CONFLICT unless the list is at revision N."""
+    wanted = ctx.options.if_rev
+    if wanted is not None and wanted != rev:
+        raise ConflictError(
+            f"the list is at revision {rev}, not {wanted}: someone else wrote it "
+            "first; read it again (todo show) and retry"
+        )
+
+
 WRITE_ATTEMPTS = 5  # a batch re-applied this often to a list that keeps changing
 
 
@@ -165,11 +175,7 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object) -> Outcom
     last = store.revision(rev) if rev else None
     if last != text and store.saving():
         text = store.settle(last)  # a person's save may be under way: let it finish
-    if opts.if_rev is not None and opts.if_rev != rev:
-        raise ConflictError(
-            f"the list is at revision {rev}, not {opts.if_rev}: someone else wrote it "
-            "first; read it again (todo show) and retry"
-        )
+    expect_rev(ctx, rev)
     doc = parse(text)
     baseline = parse(last).model() if last is not None and last != text else None
     merge_base = None

@@ -13,7 +13,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from todocli.app.commands import Context
+from todocli.app.commands import Context, expect_rev
 from todocli.app.outcome import Outcome
 from todocli.document.markdown import parse
 from todocli.document.model import Diff, Result
@@ -41,6 +41,7 @@ def edit(ctx: Context, confirm: Callable[[list[str]], bool] | None = None) -> Ou
     anyway (without it, such an edit is not kept)."""
     store = ctx.store
     original = store.read()
+    expect_rev(ctx, store.last_written(original)[0])  # before the person spends any effort
     command = editor_command(ctx.env)  # type: ignore[arg-type]
     make_dir(ctx.loc.state_dir)
     fd, name = tempfile.mkstemp(prefix="edit-", suffix=".md", dir=ctx.loc.state_dir)

@@ -7,7 +7,7 @@ import difflib
 import os
 from datetime import datetime
 
-from todocli.app.commands import Context
+from todocli.app.commands import Context, expect_rev
 from todocli.app.outcome import Outcome, Report
 from todocli.document.blocks import split_lines
 from todocli.document.markdown import parse
@@ -98,6 +98,7 @@ def undo(ctx: Context, *, force: bool = False) -> Outcome:
         text = store.read()
         store.recover(text)
         current = store.rev()
+        expect_rev(ctx, current)
         last = store.revision(current) if current else None
         if last is not None and last != text and not force:
             raise ConflictError(
