@@ -26,7 +26,7 @@ from todocli.app import commands
 from todocli.app.commands import Context
 from todocli.app.output import STDERR, OutputError, failure_message, write
 from todocli.cli.command_table import NEVER_FAILS, PROTOCOL, REPORT
-from todocli.errors import InternalError, TodoError, UsageError
+from todocli.errors import InternalError, TodoError
 from todocli.escapes import one_line
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
@@ -324,16 +324,6 @@ def emit_error_json(error: TodoError) -> None:
 # -- failures ------------------------------------------------------------------------------------
 
 
-class CommandLineError(UsageError):
-    """A command line the Typer app could not read: ``shown`` is its own words
-    (usage, a hint and the error), for stderr; stdout gets nothing but the JSON
-    envelope when --json asks for it."""
-
-    def __init__(self, message: str, shown: str) -> None:
-        super().__init__(message)
-        self.shown = shown
-
-
 def silence_stdout() -> None:
     """Point stdout at the null device, so that the interpreter's last flush of a
     failed or broken stdout does not print an error of its own at exit."""
@@ -399,19 +389,18 @@ def report(error: TodoError, call: Call) -> int:
     if isinstance(error, InternalError) and failure == NEVER_FAILS:
         failure = REPORT  # a bug is not a harness's everyday failure: exit 3
     message = one_line(error.message)
+    shown = getattr(error, "shown", None)  # a usage error in the Typer app's own words
     try:
         if call.output.json and failure != PROTOCOL:
             emit_error_json(error)
         elif (
-            failure == REPORT
-            and not isinstance(error, CommandLineError)
-            and (sys.stdout is None or not sys.stdout.isatty())
+            failure == REPORT and shown is None and (sys.stdout is None or not sys.stdout.isatty())
         ):
             write(f"Errors: {message}\n")
     except (OutputError, BrokenPipeError):
         silence_stdout()  # stderr below still says what went wrong
-    if isinstance(error, CommandLineError):
-        write(error.shown, STDERR)
+    if shown is not None:
+        write(shown, STDERR)
     else:
         write(f"todo: {message}\n", STDERR)
     return 0 if failure == NEVER_FAILS else error.exit_code

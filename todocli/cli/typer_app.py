@@ -30,9 +30,9 @@ from todocli.cli.command_table import (
     Command,
     Option,
 )
-from todocli.cli.dispatch import CommandLineError, guard
+from todocli.cli.dispatch import guard
 from todocli.cli.fastpath import Call, Output, hoist, split_globals
-from todocli.errors import TodoError
+from todocli.errors import TodoError, UsageError
 
 HELP = "A markdown todo checklist for coding agents and the people beside them."
 
@@ -151,6 +151,16 @@ for _c in COMMANDS:
 
 
 # -- running it ---------------------------------------------------------------------------------
+
+
+class CommandLineError(UsageError):
+    """A command line the Typer app could not read: ``shown`` is its own words
+    (usage, a hint and the error), for stderr; stdout gets nothing but the JSON
+    envelope when --json asks for it."""
+
+    def __init__(self, message: str, shown: str) -> None:
+        super().__init__(message)
+        self.shown = shown
 
 
 class _Words(io.StringIO):
