@@ -4,7 +4,7 @@ from, and the locations) and ``todo path`` (the list's file)."""
 from __future__ import annotations
 
 from todocli.app.commands import Context
-from todocli.app.outcome import Report
+from todocli.app.report import Report
 from todocli.escapes import one_line
 
 

@@ -10,11 +10,15 @@ reminder) and that the file was edited by hand since the last write.
 from __future__ import annotations
 
 from todocli.app.commands import Context, show
-from todocli.app.outcome import Outcome, Report
+from todocli.app.outcome import Outcome
 from todocli.app.render import describe_diff
 from todocli.document.markdown import parse
 from todocli.document.model import Diff, Status, TodoList
 from todocli.errors import OpenTasksError
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from todocli.app.report import Report
 
 NAG = "<reminder>Update your todos.</reminder>"
 
@@ -35,6 +39,8 @@ def check(ctx: Context, *, with_rev: bool = False) -> Outcome:
 def remind(ctx: Context, every: int | None = None) -> Report:
     """Count one round and say what to tell the agent (often nothing). ``every``:
     nag every that many rounds (default: the setting ``remind_every``)."""
+    from todocli.app.report import Report
+
     lines = _count_round(ctx, ctx.settings.remind_every if every is None else every)
     text = "\n".join(lines) + "\n" if lines else ""
     data = {"reminders": lines[:-1], "recap": lines[-1] if lines else None}

@@ -8,7 +8,8 @@ import os
 from datetime import datetime
 
 from todocli.app.commands import Context, expect_rev
-from todocli.app.outcome import Outcome, Report
+from todocli.app.outcome import Outcome
+from todocli.app.report import Report
 from todocli.document.blocks import split_lines
 from todocli.document.markdown import parse
 from todocli.document.model import Diff, Result

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 
 from todocli.app.commands import Context
-from todocli.app.outcome import Report
+from todocli.app.report import Report
 from todocli.errors import UsageError
 from todocli.escapes import one_line
 from todocli.storage.files import read_text

@@ -1,5 +1,5 @@
-"""What one command did, for the renderers: the list, the engine's result, where;
-or, for a command that does not answer with a list, its data and its text."""
+"""What one command did, for the renderers: the list, the engine's result, where.
+(A command that answers with something else gives a ``report.Report``.)"""
 
 from __future__ import annotations
 
@@ -8,8 +8,6 @@ from todocli.errors import InvalidParamError, TodoError
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
-    from typing import Any
-
     from todocli.engine.dialects import Request
 
 
@@ -73,26 +71,3 @@ class Outcome:
             codes = {e.code for e in self.result.errors}
             return codes.pop() if len(codes) == 1 else InvalidParamError.code
         return None
-
-
-class Report:
-    """What a command that answers with something other than a list gives back
-    (``todo sessions``, ``history``, ``config``, ...): its data, the body of the
-    ``--json`` envelope, and its text, what it prints otherwise."""
-
-    __slots__ = ("data", "file", "rev", "session", "text")
-
-    def __init__(
-        self,
-        data: dict[str, Any],
-        text: str,
-        *,
-        session: str | None = None,
-        file: str | None = None,
-        rev: int | None = None,
-    ) -> None:
-        self.data = data
-        self.text = text
-        self.session = session  # the list it is about, when it is about one
-        self.file = file
-        self.rev = rev

@@ -9,13 +9,15 @@ progress; and last the recap line.
 
 from __future__ import annotations
 
-from todocli.app.outcome import Outcome, Report
+from todocli.app.outcome import Outcome
 from todocli.document.model import Diff, Phase, Result, Status, Task, TodoList
 from todocli.escapes import json_safe, one_line, safe
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from typing import Any
+
+    from todocli.app.report import Report
 
 JSON_VERSION = 1
 # Seed 001's reminder, returned with every non-empty list.

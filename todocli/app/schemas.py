@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from todocli.app.outcome import Report
+from todocli.app.report import Report
 from todocli.errors import UsageError
 
 

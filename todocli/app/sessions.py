@@ -11,7 +11,7 @@ from datetime import datetime
 from pathlib import Path
 
 from todocli.app.commands import Context
-from todocli.app.outcome import Report
+from todocli.app.report import Report
 from todocli.document.markdown import parse
 from todocli.errors import StorageError, UsageError
 from todocli.storage.files import kind_of, read_text

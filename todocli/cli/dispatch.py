@@ -33,7 +33,8 @@ TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from todocli.app.outcome import Outcome, Report
+    from todocli.app.outcome import Outcome
+    from todocli.app.report import Report
     from todocli.cli.fastpath import Call, Output
 
 
