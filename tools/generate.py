@@ -94,7 +94,18 @@ def bash(s: Spec) -> str:
     command_names = " ".join(c.name for c in s.commands)
     global_words = " ".join(n for o in s.global_options for n in o.names)
     valued = s.value_options()
-    kinds = {k: [o for o in valued if o.complete == k] for k in ("sessions", "files", "phases")}
+    arms = []  # what a shell offers for an option's value, by what the table says
+    for kind in ("sessions", "files", "phases", "tasks"):
+        names = _spellings([o for o in valued if o.complete == kind])
+        if not names:
+            continue
+        offer = (
+            'mapfile -t COMPREPLY < <(compgen -f -- "$cur")'
+            if kind == "files"
+            else f"_todo_offer {kind}"
+        )
+        arms.append(f"        {names})\n            {offer}; return ;;")
+    value_arms = "\n".join(arms)
     plain_values = _spellings([o for o in valued if o.complete is None])
     cases = []
     for c in s.commands:
@@ -155,12 +166,7 @@ _todo() {{
         esac
     done
     case "$prev" in
-        {_spellings(kinds["sessions"])})
-            _todo_offer sessions; return ;;
-        {_spellings(kinds["files"])})
-            mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
-        {_spellings(kinds["phases"])})
-            _todo_offer phases; return ;;
+{value_arms}
         {plain_values})
             return ;;
     esac
@@ -203,8 +209,8 @@ def zsh(s: Spec) -> str:
         specs = []
         for o in c.options:
             value = ":value:" if o.takes_value else ""
-            if o.complete == "phases":
-                value = ":phase:_todo_phases"
+            if o.complete in ("phases", "tasks"):
+                value = f":{o.complete[:-1]}:_todo_{o.complete}"
             for n in o.names:
                 specs.append(f"'{n}[{_zsh_escape(o.help)}]{value}'")
         if c.tasks:
@@ -337,7 +343,7 @@ def _fish_option(condition: str, o: Option) -> str:
         parts.append(f"-l {n[2:]}" if n.startswith("--") else f"-s {n[1:]}")
     if o.takes_value:
         parts.append("-r")
-        if o.complete in ("sessions", "phases"):
+        if o.complete in ("sessions", "phases", "tasks"):
             parts.append(f"-a '(__todo_candidates {o.complete})'")
         elif o.complete == "files":
             parts.append("-F")
