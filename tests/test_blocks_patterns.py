@@ -1,5 +1,6 @@
 """The scanner's string recognisers agree with the CommonMark patterns they stand
-for (written out here as regular expressions, the form the spec gives them in)."""
+for (written out here as regular expressions, the form the spec gives them in), and
+the trailing metadata comment is read as the patterns it once was read with."""
 
 from __future__ import annotations
 
@@ -9,12 +10,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from todocli.document.blocks import (
+    _decode,
     atx_heading_at,
     bullet_at,
+    meta_comment,
     simple_task_at,
     split_lines,
+    split_meta,
     task_marker_at,
 )
+from todocli.document.model import NO_META, Meta
 from todocli.engine.ops import task_number
 
 BULLET = re.compile(r"([-+*]|[0-9]{1,9}[.)])(?=[ \t]|$)")
@@ -70,3 +75,73 @@ def test_split_lines(text: str) -> None:
 def test_task_number(ref: str) -> None:
     m = TASK_REF.fullmatch(ref.strip())
     assert task_number(ref) == (int(m.group(1)) if m else None)
+
+
+# The trailing comment, as split_meta read it with regular expressions (until it
+# read it with string methods, to keep ``re`` off every call on a Claude Code list).
+ACTIVE = re.compile(r"[ \t]*<!--[ \t]*active:(.*?)-->[ \t]*$")
+FIELD = r"(?:id|priority|blocked-by|owner):[^;<>]*?"
+META = re.compile(rf"[ \t]*<!--[ \t]*((?:{FIELD};[ \t]*)*(?:{FIELD}|active:.*?))[ \t]*-->[ \t]*$")
+
+
+def split_meta_re(text: str) -> tuple[str, str | None, Meta]:
+    if "<!--" not in text:
+        return text.strip(), None, NO_META
+    m = ACTIVE.search(text)
+    if m is not None:
+        return text[: m.start()].strip(), m.group(1).strip(), NO_META
+    m = META.search(text)
+    if m is None:
+        return text.strip(), None, NO_META
+    fields: dict[str, str] = {}
+    active = None
+    for part in m.group(1).split(";"):
+        key, _, value = part.partition(":")
+        key = key.strip()
+        if key == "active":
+            active = m.group(1).split("active:", 1)[1].strip()
+            break
+        if key in fields:
+            return text.strip(), None, NO_META
+        fields[key] = value.strip()
+    meta = Meta(
+        id=_decode(fields["id"]) if fields.get("id") else None,
+        priority=_decode(fields["priority"]) if fields.get("priority") else None,
+        blocked_by=tuple(
+            _decode(v.strip()) for v in fields.get("blocked-by", "").split(",") if v.strip()
+        ),
+        owner=_decode(fields["owner"]) if fields.get("owner") else None,
+    )
+    return text[: m.start()].strip(), active, meta
+
+
+# Comments are made of the pieces the patterns care about, in any order and number.
+PIECES = st.sampled_from(
+    [" ", "\t", "\n", "\r", "\u2028", "<!--", "<!-- ", "-->", "--> ", "-", ">", "<", ";", "; ",
+     ",", ":", "active:", " active: ", "active", "id:", "id: 3", "priority:", "blocked-by:",
+     "owner:", "idx:", "x", "Do it", "é", "%3B", "%", "\x1b"]
+)  # fmt: skip
+COMMENTS = st.lists(PIECES, max_size=14).map("".join)
+
+
+@settings(max_examples=5000)
+@given(COMMENTS)
+def test_split_meta(text: str) -> None:
+    assert split_meta(text) == split_meta_re(text)
+
+
+@settings(max_examples=2000)
+@given(
+    st.text(max_size=10),
+    st.one_of(st.none(), st.text(max_size=10)),
+    st.one_of(st.none(), st.text(st.characters(blacklist_characters="\n"), min_size=1)),
+    st.lists(st.text(min_size=1, max_size=4), max_size=3).map(tuple),
+    st.one_of(st.none(), st.text(min_size=1, max_size=6)),
+)
+def test_split_meta_written(
+    content: str, active: str | None, task_id: str | None, after: tuple[str, ...], owner: str | None
+) -> None:
+    """Comments as the tool writes them (any text in them), and arbitrary text."""
+    text = content + meta_comment(active, Meta(task_id, None, after, owner))
+    assert split_meta(text) == split_meta_re(text)
+    assert split_meta(content) == split_meta_re(content)

@@ -26,7 +26,6 @@ _DIGITS = "0123456789"
 # reads ``[ ] `` only when a space, tab, vertical tab or form feed follows it on the
 # same line; the end of the line does not count).
 _AFTER_MARKER = " \t\v\f"
-_ACTIVE_RE: re.Pattern[str] | None = None  # compiled on first use
 
 _HTML_BLOCK_TAGS = frozenset(
     [
@@ -391,41 +390,88 @@ def simple_task_at(text: str) -> bool:
 # comment; the active form, last, is free text (it may not hold ``<!--``/``-->``).
 # A trailing comment of any other shape stays part of the task's text.
 META_KEYS = ("id", "priority", "blocked-by", "owner")
-_META_RE: re.Pattern[str] | None = None
-
-
-def split_active(text: str) -> tuple[str, str | None]:
-    """Split a task's text into its content and its active form."""
-    content, active, _ = split_meta(text)
-    return content, active
 
 
 def split_meta(text: str) -> tuple[str, str | None, Meta]:
-    """Split a task's text into its content, active form and metadata."""
+    """Split a task's text into its content, active form and metadata.
+
+    Read with string methods, as the two patterns (tried in this order) would find
+    them with ``re.search`` (tests/test_blocks_patterns.py compares the two):
+    ``[ \t]*<!--[ \t]*active:(.*?)-->[ \t]*$``, the comment as it was before
+    metadata, and ``[ \t]*<!--[ \t]*((?:F;[ \t]*)*(?:F|active:.*?))[ \t]*-->[ \t]*$``
+    with ``F`` = ``(?:id|priority|blocked-by|owner):[^;<>]*?``. Every Claude Code
+    list has an active form on every task: compiling those patterns cost each call
+    more than reading the whole list.
+    """
     if "<!--" not in text:
         return text.strip(), None, NO_META
-    global _ACTIVE_RE, _META_RE
-    if _ACTIVE_RE is None or _META_RE is None:
-        import re
-
-        _ACTIVE_RE = re.compile(r"[ \t]*<!--[ \t]*active:(.*?)-->[ \t]*$")
-        field = r"(?:id|priority|blocked-by|owner):[^;<>]*?"
-        _META_RE = re.compile(
-            rf"[ \t]*<!--[ \t]*((?:{field};[ \t]*)*(?:{field}|active:.*?))[ \t]*-->[ \t]*$"
-        )
-    m = _ACTIVE_RE.search(text)
-    if m is not None:
-        return text[: m.start()].strip(), m.group(1).strip(), NO_META
-    m = _META_RE.search(text)
-    if m is None:
+    close = _comment_close(text)
+    if close < 0:
         return text.strip(), None, NO_META
+    openings = []
+    at = text.find("<!--")
+    while at >= 0:
+        openings.append(at)
+        at = text.find("<!--", at + 4)
+    for at in openings:
+        inner = _skip_blanks(text, at + 4)
+        if text.startswith("active:", inner) and inner + 7 <= close:
+            active = text[inner + 7 : close]
+            if "\n" not in active:
+                return text[: _blanks_start(text, at)].strip(), active.strip(), NO_META
+    for at in openings:
+        inner = _skip_blanks(text, at + 4)
+        fields_text = text[inner:close].rstrip(" \t")
+        if inner <= close and _is_field_list(fields_text):
+            return _read_fields(text[: _blanks_start(text, at)], fields_text, text)
+    return text.strip(), None, NO_META
+
+
+def _comment_close(text: str) -> int:
+    """Where the ``-->`` that ends the text (bar spaces and tabs, and a last
+    newline: what ``-->[ \t]*$`` allows) starts; -1 if there is none."""
+    body = text[:-1] if text.endswith("\n") else text
+    end = len(body.rstrip(" \t"))
+    return end - 3 if body.endswith("-->", 0, end) else -1
+
+
+def _skip_blanks(text: str, at: int) -> int:
+    while text.startswith((" ", "\t"), at):
+        at += 1
+    return at
+
+
+def _blanks_start(text: str, at: int) -> int:
+    """Where the run of spaces and tabs that ends at ``at`` starts."""
+    return len(text[:at].rstrip(" \t"))
+
+
+def _is_field_list(text: str) -> bool:
+    """Whether the whole text is ``(?:F;[ \t]*)*(?:F|active:.*?)`` (see ``split_meta``)."""
+    at = 0
+    while True:
+        if text.startswith("active:", at):
+            return "\n" not in text[at + 7 :]  # the free text runs to the end
+        colon = text.find(":", at)
+        if colon < 0 or text[at:colon] not in META_KEYS:
+            return False
+        stops = [i for i in (text.find(c, colon + 1) for c in ";<>") if i >= 0]
+        stop = min(stops, default=-1)
+        if stop < 0:
+            return True  # the last field
+        if text[stop] != ";":
+            return False  # a value never holds "<" or ">"
+        at = _skip_blanks(text, stop + 1)
+
+
+def _read_fields(before: str, fields_text: str, text: str) -> tuple[str, str | None, Meta]:
     fields: dict[str, str] = {}
     active = None
-    for part in m.group(1).split(";"):
+    for part in fields_text.split(";"):
         key, _, value = part.partition(":")
         key = key.strip()
         if key == "active":  # the last field: the rest, ";" included
-            active = m.group(1).split("active:", 1)[1].strip()
+            active = fields_text.split("active:", 1)[1].strip()
             break
         if key in fields:  # a field given twice: not a comment this tool wrote
             return text.strip(), None, NO_META
@@ -438,7 +484,7 @@ def split_meta(text: str) -> tuple[str, str | None, Meta]:
         ),
         owner=_decode(fields["owner"]) if fields.get("owner") else None,
     )
-    return text[: m.start()].strip(), active, meta
+    return before.strip(), active, meta
 
 
 def meta_comment(active: str | None, meta: Meta) -> str:
