@@ -7,7 +7,7 @@
       storage/      files, locks, transactions, history, settings on disk
       engine/       operations, snapshots, merges, the agents' dialects
       document/     the task model and the lossless markdown reader and writer
-    errors, escapes the base every layer may use
+    errors, escapes, jsontext   the base every layer may use
 
 Every import counts, including those inside functions and under ``TYPE_CHECKING``:
 a type-only import upward is still a dependency a reader has to follow.
@@ -27,6 +27,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "todocli"
 RANK = {
     "errors": 0,
     "escapes": 0,
+    "jsontext": 0,
     "document": 1,
     "engine": 2,
     "storage": 3,
