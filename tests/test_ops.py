@@ -10,7 +10,7 @@ import pytest
 import todocli
 from todocli.document.markdown import Document
 from todocli.document.model import Phase, Result, Status, Task, TodoList
-from todocli.engine.ops import Op, OpKind, PhaseItems, apply
+from todocli.engine.ops import HANDLERS, Engine, Op, OpKind, PhaseItems, apply
 from todocli.engine.settings import DropPolicy, Settings
 from todocli.engine.snapshot import Item
 
@@ -566,3 +566,14 @@ def test_a_batch_visits_each_task_a_bounded_number_of_times(
 def test_settings_are_plain_values() -> None:
     changed = Settings().replace(max_tasks=5)
     assert (changed.max_tasks, Settings().max_tasks) == (5, 50)
+
+
+def test_every_op_kind_has_exactly_one_handler() -> None:
+    """The dispatch table names one method per kind, the one named for it, and no
+    method of the engine is left out of it."""
+    assert list(HANDLERS) == list(OpKind.ALL)
+    for kind, handler in HANDLERS.items():
+        assert handler is getattr(Engine, f"_op_{kind.value}")
+    methods = {name for name in vars(Engine) if name.startswith("_op_")}
+    assert methods == {f"_op_{kind.value}" for kind in OpKind.ALL}
+    assert len(set(HANDLERS.values())) == len(HANDLERS)

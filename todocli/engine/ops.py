@@ -321,12 +321,12 @@ class Engine:
         return result, self.doc
 
     def _apply(self, op: Op) -> None:
-        handler = getattr(self, f"_op_{op.kind.value}")
+        handler = HANDLERS[op.kind]
         if op.kind in _IN_PLACE:
-            handler(op)
+            handler(self, op)
             return
         self.structural = True
-        self._edit(lambda: handler(op), _PLACEMENTS if op.kind in _PLACED else 1)
+        self._edit(lambda: handler(self, op), _PLACEMENTS if op.kind in _PLACED else 1)
 
     # -- placing edits so that the file reads as meant ------------------------------
     #
@@ -850,6 +850,23 @@ def _id_list(ids: Collection[str], most: int = 10) -> str:
         return "no task in this list has an id"
     shown = ", ".join(list(ids)[:most])
     return f"this list's ids: {shown}{', ...' if len(ids) > most else ''}"
+
+
+# Which method carries out each kind of op (tests/test_ops.py: one for every kind).
+HANDLERS: dict[OpKind, Callable[[Engine, Op], None]] = {
+    OpKind.INIT: Engine._op_init,
+    OpKind.START: Engine._op_start,
+    OpKind.DONE: Engine._op_done,
+    OpKind.DROP: Engine._op_drop,
+    OpKind.RM: Engine._op_rm,
+    OpKind.APPEND: Engine._op_append,
+    OpKind.NOTE: Engine._op_note,
+    OpKind.BLOCK: Engine._op_block,
+    OpKind.UNBLOCK: Engine._op_unblock,
+    OpKind.VIEW: Engine._op_view,
+    OpKind.WRITE: Engine._op_write,
+    OpKind.CLEAR: Engine._op_clear,
+}
 
 
 def _at(op: Op, key: str) -> str:
