@@ -3,19 +3,27 @@
 These are plain values. The markdown document (``markdown.Document``) is the
 mutable, lossless representation of a file; ``Document.model()`` gives one of these.
 
-Value classes here (and elsewhere in the package) are hand-written slotted classes
-on ``Value`` rather than dataclasses: building a dataclass costs about half a
-millisecond of start-up each (and ``dataclasses`` pulls in ``inspect``), and the
-tool starts once per agent step.
+Value classes here (and elsewhere in the package) are ``Value`` subclasses rather
+than dataclasses: building a dataclass costs about half a millisecond of start-up
+each (and ``dataclasses`` pulls in ``inspect``), and the tool starts once per agent
+step. A ``Value`` is declared as a dataclass is, by annotated fields with optional
+defaults; its ``__slots__`` and ``__init__`` are made from them.
 """
 
 from __future__ import annotations
 
+from todocli.document.inits import BY_COUNT
 from todocli.errors import InvalidParamError
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
-    from typing import ClassVar, Self
+    from collections.abc import Mapping
+    from types import FunctionType
+    from typing import Any, ClassVar, Self, dataclass_transform
+else:
+
+    def dataclass_transform() -> object:  # for mypy only: see Value
+        return lambda cls: cls
 
 
 DEFAULT_PHASE = "Todos"
@@ -25,12 +33,26 @@ class Choice(str):
     """One of a closed set of named string values: a light stand-in for
     ``enum.StrEnum``, whose import (with ``functools`` and ``collections``) costs
     about 4 ms of every call. Members are canonical instances, compared with ``is``
-    or ``==``; ``ALL`` lists them in order; ``of`` looks one up by value."""
+    or ``==``; ``ALL`` lists them in order; ``of`` looks one up by value.
+
+    A subclass declares each member once, as ``NAME: ClassVar[TheClass]``; its
+    value is the name in lower case (``IN_PROGRESS`` is ``"in_progress"``)."""
 
     __slots__ = ()
     ALL: ClassVar[tuple[Choice, ...]] = ()
     _by_value: ClassVar[dict[str, Choice]] = {}
     _names: ClassVar[dict[str, str]] = {}
+
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        member = f"ClassVar[{cls.__name__}]"
+        names = [name for name, kind in _annotations(vars(cls)).items() if kind == member]
+        made = [str.__new__(cls, name.lower()) for name in names]
+        for name, value in zip(names, made, strict=True):
+            setattr(cls, name, value)
+        cls.ALL = tuple(made)
+        cls._by_value = {m.value: m for m in made}
+        cls._names = {m.value: name for name, m in zip(names, made, strict=True)}
 
     @property
     def value(self) -> str:
@@ -51,20 +73,87 @@ class Choice(str):
             raise ValueError(f"{value!r} is not a valid {cls.__name__}")
         return member  # type: ignore[return-value]  # _by_value holds cls's members
 
-    @classmethod
-    def _define(cls, **members: str) -> None:
-        made = [str.__new__(cls, value) for value in members.values()]
-        for name, member in zip(members, made, strict=True):
-            setattr(cls, name, member)
-        cls.ALL = tuple(made)
-        cls._by_value = {m.value: m for m in made}
-        cls._names = {m.value: name for name, m in zip(members, made, strict=True)}
+
+def _annotations(namespace: Mapping[str, Any]) -> dict[str, object]:
+    """A class body's annotations (text: every module has ``from __future__ import
+    annotations``; Python 3.14 keeps them behind ``__annotate__``)."""
+    found = namespace.get("__annotations__")
+    if found is None and "__annotate__" in namespace:
+        found = namespace["__annotate__"](1)
+    return found or {}
 
 
-class Value:
-    """Equality, hashing and repr from a class's ``__slots__`` (its fields)."""
+def _is_class_var(annotation: object) -> bool:
+    text = annotation if isinstance(annotation, str) else repr(annotation)
+    return text.startswith(("ClassVar[", "typing.ClassVar["))
 
-    __slots__ = ()
+
+class _Fields(type):
+    """Makes a ``Value`` class's ``__slots__`` and ``__init__`` from its annotated
+    fields, in the order written, each with its default if it has one."""
+
+    def __new__(mcs, name: str, bases: tuple[type, ...], namespace: dict[str, Any]) -> _Fields:
+        annotations = _annotations(namespace)
+        fields = [f for f, kind in annotations.items() if not _is_class_var(kind)]
+        defaults = {f: namespace.pop(f) for f in fields if f in namespace}
+        after_default = False
+        for f in fields:
+            if f in defaults:
+                after_default = True
+                if isinstance(defaults[f], (list, dict, set)):
+                    raise TypeError(f"{name}.{f}: a mutable default would be shared by all")
+            elif after_default:
+                raise TypeError(f"{name}.{f}: a field without a default follows one with one")
+        namespace["__slots__"] = tuple(sorted(fields))  # sorted: eq, hash and repr follow them
+        cls = super().__new__(mcs, name, bases, namespace)
+        if fields:
+            cls.__init__ = _init(name, fields, defaults)  # type: ignore[misc]
+        return cls
+
+
+def _init(name: str, fields: list[str], defaults: dict[str, object]) -> FunctionType:
+    """An ``__init__`` as one would write it by hand, and as fast to call: a copy
+    of the code of the template for this many fields (see ``inits``) with the
+    placeholder names replaced by the fields'."""
+    count = len(fields)
+    template = BY_COUNT[count] if count < len(BY_COUNT) else None
+    if template is None:  # more fields than inits.py has templates for: compile one
+        scope: dict[str, Any] = {}
+        exec(init_source(count), scope)  # text made here, of placeholder names only
+        template = scope[f"_{count}"]
+    code = template.__code__
+    placeholders = tuple(f"a{i}" for i in range(count))
+    if code.co_varnames != ("self", *placeholders) or code.co_names != placeholders:
+        raise TypeError("this Python compiles an __init__ in a way Value does not know")
+    code = code.replace(
+        co_name="__init__",
+        co_qualname=f"{name}.__init__",
+        co_varnames=("self", *fields),
+        co_names=tuple(fields),
+    )
+    return _FUNCTION(code, {}, "__init__", tuple(defaults.values()) or None)
+
+
+def init_source(count: int) -> str:
+    """The template ``__init__`` for ``count`` fields (inits.py holds 1 to 16)."""
+    names = [f"a{i}" for i in range(count)]
+    body = "".join(f"\n    self.{a} = {a}" for a in names)
+    return f"def _{count}(self, {', '.join(names)}):{body}\n"
+
+
+# types.FunctionType, without importing types (mypy sees only _init's signature)
+_FUNCTION: type[FunctionType] = type(_init)  # type: ignore[assignment]
+
+
+@dataclass_transform()
+class Value(metaclass=_Fields):
+    """Equality, hashing and repr from a class's fields (its ``__slots__``).
+
+    Declared as a dataclass is: ``name: type`` or ``name: type = default`` lines,
+    in ``__init__``'s order (``typing.dataclass_transform`` tells mypy so, and it
+    checks every call)."""
+
+    __slots__: ClassVar[tuple[str, ...]] = ()  # made by _Fields: the fields, sorted
 
     def _fields(self) -> tuple[object, ...]:
         names: tuple[str, ...] = self.__slots__
@@ -117,14 +206,6 @@ class Status(Choice):
             raise ValueError(f'unknown status "{text}"') from None
 
 
-Status._define(
-    PENDING="pending",
-    IN_PROGRESS="in_progress",
-    COMPLETED="completed",
-    ABANDONED="abandoned",
-    BLOCKED="blocked",
-)
-
 _MARKER_OF = {
     Status.PENDING: " ",
     Status.IN_PROGRESS: "/",
@@ -169,19 +250,10 @@ class Meta(Value):
     (matched before the text), priority, the ids it waits on, and an owner. Held
     in the task line's trailing metadata comment, hidden in rendered markdown."""
 
-    __slots__ = ("blocked_by", "id", "owner", "priority")
-
-    def __init__(
-        self,
-        id: str | None = None,
-        priority: str | None = None,
-        blocked_by: tuple[str, ...] = (),
-        owner: str | None = None,
-    ) -> None:
-        self.id = id
-        self.priority = priority
-        self.blocked_by = blocked_by
-        self.owner = owner
+    id: str | None = None
+    priority: str | None = None
+    blocked_by: tuple[str, ...] = ()
+    owner: str | None = None
 
     def __bool__(self) -> bool:
         return bool(self.id or self.priority or self.blocked_by or self.owner)
@@ -194,41 +266,25 @@ class Task(Value):
     """One checklist item. Its content is its identity within a list, unless it
     carries an id (``meta.id``), which is matched first."""
 
-    __slots__ = ("active_form", "content", "meta", "notes", "status")
-
-    def __init__(
-        self,
-        content: str,
-        status: Status = Status.PENDING,
-        active_form: str | None = None,
-        notes: tuple[str, ...] = (),
-        meta: Meta = NO_META,
-    ) -> None:
-        self.content = content
-        self.status = status
-        self.active_form = active_form
-        self.notes = notes
-        self.meta = meta
+    content: str
+    status: Status = Status.PENDING
+    active_form: str | None = None
+    notes: tuple[str, ...] = ()
+    meta: Meta = NO_META
 
 
 class Phase(Value):
     """A named group of tasks: a heading with tasks directly under it."""
 
-    __slots__ = ("name", "tasks")
-
-    def __init__(self, name: str, tasks: tuple[Task, ...] = ()) -> None:
-        self.name = name
-        self.tasks = tasks
+    name: str
+    tasks: tuple[Task, ...] = ()
 
 
 class TodoList(Value):
     """A whole list: an optional summary and its phases in document order."""
 
-    __slots__ = ("phases", "summary")
-
-    def __init__(self, summary: str = "", phases: tuple[Phase, ...] = ()) -> None:
-        self.summary = summary
-        self.phases = phases
+    summary: str = ""
+    phases: tuple[Phase, ...] = ()
 
     def tasks(self) -> list[tuple[Phase, Task]]:
         """Every task with its phase, in the order ``todo show`` numbers them."""
@@ -270,43 +326,26 @@ class TodoList(Value):
 class OpError(Value):
     """One failed operation of a batch: its 0-based index and the reason."""
 
-    __slots__ = ("code", "index", "message", "path")
-
-    def __init__(
-        self, index: int, message: str, code: str = InvalidParamError.code, path: str = ""
-    ) -> None:
-        self.index = index
-        self.message = message
-        self.code = code
-        self.path = path  # where in the input, e.g. "todos[2].status"; empty for flag input
+    index: int
+    message: str
+    code: str = InvalidParamError.code
+    path: str = ""  # where in the input, e.g. "todos[2].status"; empty for flag input
 
 
 class StatusChange(Value):
-    __slots__ = ("content", "new", "old")
-
-    def __init__(self, content: str, old: Status, new: Status) -> None:
-        self.content = content
-        self.old = old
-        self.new = new
+    content: str
+    old: Status
+    new: Status
 
 
 class Diff(Value):
     """What differs between two lists, task by task (content is identity, except
     for the tasks ``renamed`` names: (old text, new text) pairs matched by id)."""
 
-    __slots__ = ("added", "changed", "removed", "renamed")
-
-    def __init__(
-        self,
-        added: tuple[str, ...] = (),
-        removed: tuple[str, ...] = (),
-        changed: tuple[StatusChange, ...] = (),
-        renamed: tuple[tuple[str, str], ...] = (),
-    ) -> None:
-        self.added = added
-        self.removed = removed
-        self.changed = changed
-        self.renamed = renamed
+    added: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    changed: tuple[StatusChange, ...] = ()
+    renamed: tuple[tuple[str, str], ...] = ()
 
     def __bool__(self) -> bool:
         return bool(self.added or self.removed or self.changed or self.renamed)
@@ -332,20 +371,20 @@ class Diff(Value):
         )
 
 
+NO_DIFF = Diff()
+
+
 class Merged(Value):
     """One thing the agent did not know, and what the merge made of it."""
-
-    __slots__ = ("content", "kind", "status")
 
     ADDED = "added_by_hand"  # kept: the person added it
     STATUS = "status_by_hand"  # kept: the person set this status
     REMOVED = "removed_by_hand"  # not brought back: the person removed it
     CONFLICT = "conflict"  # both changed its status: the snapshot's stands
 
-    def __init__(self, kind: str, content: str, status: Status | None = None) -> None:
-        self.kind = kind
-        self.content = content
-        self.status = status  # the status the task has after the merge (None: gone)
+    kind: str
+    content: str
+    status: Status | None = None  # the status the task has after the merge (None: gone)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -358,51 +397,19 @@ class Merged(Value):
 class Result(Value):
     """What one batch did: the engine's answer, which every renderer draws from."""
 
-    __slots__ = (
-        "completed",
-        "diff",
-        "dropped_open",
-        "errors",
-        "hand_edit",
-        "merged",
-        "new",
-        "old",
-        "overridden",
-        "query",
-        "warnings",
-        "wiped",
-        "written",
-    )
-
-    def __init__(
-        self,
-        old: TodoList,
-        new: TodoList,
-        errors: tuple[OpError, ...] = (),
-        warnings: tuple[str, ...] = (),
-        written: bool = False,
-        query: bool = False,
-        diff: Diff | None = None,
-        dropped_open: tuple[str, ...] = (),
-        hand_edit: Diff | None = None,
-        overridden: tuple[str, ...] = (),
-        completed: TodoList | None = None,
-        wiped: bool = False,
-        merged: tuple[Merged, ...] = (),
-    ) -> None:
-        self.old = old
-        self.new = new
-        self.errors = errors
-        self.warnings = warnings
-        self.written = written  # the list's text changed and is to be stored
-        self.query = query  # the batch only asked to see the list
-        self.diff = diff if diff is not None else Diff()
-        self.dropped_open = dropped_open  # open tasks a snapshot removed
-        self.hand_edit = hand_edit  # edits made by hand since the last write
-        self.overridden = overridden  # hand-edited tasks this batch changed again
-        self.completed = completed  # the finished list, when this batch finished it
-        self.wiped = wiped  # the finished list was cleared
-        self.merged = merged  # a person's edits a snapshot did not know (see ``merge``)
+    old: TodoList
+    new: TodoList
+    errors: tuple[OpError, ...] = ()
+    warnings: tuple[str, ...] = ()
+    written: bool = False  # the list's text changed and is to be stored
+    query: bool = False  # the batch only asked to see the list
+    diff: Diff = NO_DIFF
+    dropped_open: tuple[str, ...] = ()  # open tasks a snapshot removed
+    hand_edit: Diff | None = None  # edits made by hand since the last write
+    overridden: tuple[str, ...] = ()  # hand-edited tasks this batch changed again
+    completed: TodoList | None = None  # the finished list, when this batch finished it
+    wiped: bool = False  # the finished list was cleared
+    merged: tuple[Merged, ...] = ()  # a person's edits a snapshot did not know (see ``merge``)
 
     @property
     def ok(self) -> bool:

@@ -66,15 +66,12 @@ OP_FIELDS: dict[str, frozenset[str]] = {
 class Request(Value):
     """A parsed input: the ops to run and what the input was."""
 
-    __slots__ = ("dialect", "hook", "ignored", "ops", "params", "warnings")
-
-    def __init__(self, ops: tuple[Op, ...], dialect: str, params: object = None) -> None:
-        self.ops = ops
-        self.dialect = dialect  # which shape it was: "ops", "snapshot", "copilot", "roo"...
-        self.params = params  # the input as parsed (JSON context.params_input)
-        self.hook: Hook | None = None  # the hook envelope it came in, if any
-        self.ignored = False  # a hook envelope of a tool that is not a todo tool
-        self.warnings: tuple[str, ...] = ()  # lines of a checklist string not read
+    ops: tuple[Op, ...]
+    dialect: str  # which shape it was: "ops", "snapshot", "copilot", "roo"...
+    params: object = None  # the input as parsed (JSON context.params_input)
+    hook: Hook | None = None  # the hook envelope it came in, if any
+    ignored: bool = False  # a hook envelope of a tool that is not a todo tool
+    warnings: tuple[str, ...] = ()  # lines of a checklist string not read
 
     @property
     def query(self) -> bool:

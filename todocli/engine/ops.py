@@ -55,83 +55,30 @@ class OpKind(Choice):
     CLEAR: ClassVar[OpKind]
 
 
-OpKind._define(
-    INIT="init",
-    START="start",
-    DONE="done",
-    DROP="drop",
-    RM="rm",
-    APPEND="append",
-    NOTE="note",
-    BLOCK="block",
-    UNBLOCK="unblock",
-    VIEW="view",
-    WRITE="write",
-    CLEAR="clear",
-)
-
-
 class PhaseItems(Value):
     """One phase of an ``init`` list."""
 
-    __slots__ = ("items", "phase")
-
-    def __init__(self, phase: str, items: tuple[str, ...]) -> None:
-        self.phase = phase
-        self.items = items
+    phase: str
+    items: tuple[str, ...]
 
 
 class Op(Value):
     """One operation. Which fields matter depends on ``kind`` (see ``Engine``)."""
 
-    __slots__ = (
-        "all",
-        "current",
-        "default_phase",
-        "items",
-        "kind",
-        "merge",
-        "path",
-        "phase",
-        "phases",
-        "summary",
-        "summary_path",
-        "task",
-        "text",
-        "todos",
-    )
-
-    def __init__(
-        self,
-        kind: OpKind,
-        task: str | None = None,
-        phase: str | None = None,
-        items: tuple[str, ...] | None = None,
-        phases: tuple[PhaseItems, ...] | None = None,
-        text: str | None = None,
-        todos: tuple[Item, ...] | None = None,
-        summary: str | None = None,
-        all: bool = False,
-        default_phase: bool = False,
-        current: bool = False,
-        path: str = "",
-        summary_path: str = "",
-        merge: bool = False,
-    ) -> None:
-        self.kind = kind
-        self.merge = merge  # write: the todos update the tasks they name (by id, else text)
-        self.task = task
-        self.phase = phase
-        self.items = items  # append
-        self.phases = phases  # init
-        self.text = text  # note text; block reason
-        self.todos = todos  # write
-        self.summary = summary  # write / init; None keeps the summary
-        self.all = all  # clear: every task, not only the closed ones
-        self.default_phase = default_phase  # append without a phase: the last phase
-        self.current = current  # done/drop with no target (flag form): the task in progress
-        self.path = path  # where the op came from in the input, e.g. "ops[2]"
-        self.summary_path = summary_path  # and its summary: "summary", "explanation"...
+    kind: OpKind
+    task: str | None = None
+    phase: str | None = None
+    items: tuple[str, ...] | None = None  # append
+    phases: tuple[PhaseItems, ...] | None = None  # init
+    text: str | None = None  # note text; block reason
+    todos: tuple[Item, ...] | None = None  # write
+    summary: str | None = None  # write / init; None keeps the summary
+    all: bool = False  # clear: every task, not only the closed ones
+    default_phase: bool = False  # append without a phase: the last phase
+    current: bool = False  # done/drop with no target (flag form): the task in progress
+    path: str = ""  # where the op came from in the input, e.g. "ops[2]"
+    summary_path: str = ""  # and its summary: "summary", "explanation"...
+    merge: bool = False  # write: the todos update the tasks they name (by id, else text)
 
 
 class OpFailure(Exception):

@@ -21,46 +21,17 @@ if TYPE_CHECKING:
 class Item(Value):
     """One task of a snapshot, as the engine receives it."""
 
-    __slots__ = (
-        "active_form",
-        "active_key",
-        "content",
-        "given",
-        "keep_active_form",
-        "key",
-        "meta",
-        "notes",
-        "path",
-        "phase",
-        "status",
-    )
-
-    def __init__(
-        self,
-        content: str,
-        status: Status = Status.PENDING,
-        active_form: str | None = None,
-        phase: str | None = None,
-        notes: tuple[str, ...] | None = None,
-        keep_active_form: bool = False,
-        path: str = "",
-        key: str = "content",
-        active_key: str = "activeForm",
-        meta: Meta | None = None,
-        given: frozenset[str] | None = None,
-    ) -> None:
-        self.content = content
-        self.status = status
-        self.active_form = active_form
-        self.phase = phase  # None: where it already is, or beside the item before it
-        self.notes = notes  # None: keep the notes it has
-        self.keep_active_form = keep_active_form  # the input said nothing about it
-        self.path = path  # where it came from in the input, e.g. "todos[2]"
-        self.key = key  # the input's name for its text: content, title, step...
-        self.active_key = active_key  # and for its active form
-        self.meta = meta  # id, priority, dependencies; None: keep what the task has
-        # For an update (a merge): the fields it gives; None for a whole item.
-        self.given = given
+    content: str
+    status: Status = Status.PENDING
+    active_form: str | None = None
+    phase: str | None = None  # None: where it already is, or beside the item before it
+    notes: tuple[str, ...] | None = None  # None: keep the notes it has
+    keep_active_form: bool = False  # the input said nothing about it
+    path: str = ""  # where it came from in the input, e.g. "todos[2]"
+    key: str = "content"  # the input's name for its text: content, title, step...
+    active_key: str = "activeForm"  # and for its active form
+    meta: Meta | None = None  # id, priority, dependencies; None: keep what the task has
+    given: frozenset[str] | None = None  # for an update (a merge): the fields it gives
 
     def replace(self, **changes: object) -> Item:
         """A copy with some fields changed (as ``Settings.replace``)."""

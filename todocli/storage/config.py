@@ -22,19 +22,10 @@ LOCATION_KEYS = ("home", "session", "memory_dir")
 
 
 class Config(Value):
-    __slots__ = ("locations", "path", "settings", "sources")
-
-    def __init__(
-        self,
-        settings: Settings,
-        locations: dict[str, object],
-        sources: dict[str, str],
-        path: str,
-    ) -> None:
-        self.settings = settings
-        self.locations = locations  # home / session / memory_dir from the file
-        self.sources = sources  # for each setting: "default", the file, or the variable
-        self.path = path
+    settings: Settings
+    locations: dict[str, object]  # home / session / memory_dir from the file
+    sources: dict[str, str]  # for each setting: "default", the file, or the variable
+    path: str
 
 
 # The range of each numeric setting: limits a person may want raised, but never

@@ -30,23 +30,12 @@ APP = "todocli"
 class Locations(Value):
     """Every path one invocation uses."""
 
-    __slots__ = ("home", "is_session", "list_file", "memory_dir", "session", "state_dir")
-
-    def __init__(
-        self,
-        home: str,
-        session: str,
-        list_file: str,
-        is_session: bool,
-        memory_dir: str,
-        state_dir: str,
-    ) -> None:
-        self.home = home
-        self.session = session
-        self.list_file = list_file  # the markdown list
-        self.is_session = is_session  # a session list (False: a --file list)
-        self.memory_dir = memory_dir  # completion logs
-        self.state_dir = state_dir  # lock, revisions, counters: always under the home
+    home: str
+    session: str
+    list_file: str  # the markdown list
+    is_session: bool  # a session list (False: a --file list)
+    memory_dir: str  # completion logs
+    state_dir: str  # lock, revisions, counters: always under the home
 
     @property
     def lock_file(self) -> str:
