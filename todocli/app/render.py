@@ -12,7 +12,6 @@ from __future__ import annotations
 from todocli.app.outcome import Outcome
 from todocli.document.model import Diff, Phase, Result, Status, Task, TodoList
 from todocli.escapes import json_safe, one_line, safe
-from todocli.jsontext import dumps
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
@@ -401,4 +400,6 @@ def json_text(value: object) -> str:
     """A JSON document on one line, with the characters ``escapes`` guards against
     written as ``\\uXXXX`` escapes inside its strings (never raw: see ``json_safe``).
     Written without importing ``json`` (see ``jsontext``)."""
+    from todocli.jsontext import dumps  # --json only: plain output needs none of it
+
     return json_safe(dumps(value)) + "\n"

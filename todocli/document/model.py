@@ -90,31 +90,33 @@ def _is_class_var(annotation: object) -> bool:
 
 class _Fields(type):
     """Makes a ``Value`` class's ``__slots__`` and ``__init__`` from its annotated
-    fields, in the order written, each with its default if it has one."""
+    fields, in the order written, each with its default if it has one. (Kept lean:
+    it runs for every value class at start-up.)"""
 
     def __new__(mcs, name: str, bases: tuple[type, ...], namespace: dict[str, Any]) -> _Fields:
-        annotations = _annotations(namespace)
-        fields = [f for f, kind in annotations.items() if not _is_class_var(kind)]
-        defaults = {f: namespace.pop(f) for f in fields if f in namespace}
-        after_default = False
-        for f in fields:
-            if f in defaults:
-                after_default = True
-                if isinstance(defaults[f], (list, dict, set)):
-                    raise TypeError(f"{name}.{f}: a mutable default would be shared by all")
-            elif after_default:
-                raise TypeError(f"{name}.{f}: a field without a default follows one with one")
+        fields = []
+        defaults = []
+        for field, kind in _annotations(namespace).items():
+            if _is_class_var(kind):
+                continue
+            fields.append(field)
+            if field in namespace:
+                default = namespace.pop(field)
+                if isinstance(default, (list, dict, set)):
+                    raise TypeError(f"{name}.{field}: a mutable default would be shared by all")
+                defaults.append(default)
+            elif defaults:
+                raise TypeError(f"{name}.{field}: a field without a default follows one with one")
         namespace["__slots__"] = tuple(sorted(fields))  # sorted: eq, hash and repr follow them
-        cls = super().__new__(mcs, name, bases, namespace)
         if fields:
-            cls.__init__ = _init(name, fields, defaults)  # type: ignore[misc]
-        return cls
+            namespace["__init__"] = _init(name, fields, tuple(defaults))
+        return super().__new__(mcs, name, bases, namespace)
 
 
-def _init(name: str, fields: list[str], defaults: dict[str, object]) -> FunctionType:
+def _init(name: str, fields: list[str], defaults: tuple[object, ...]) -> FunctionType:
     """An ``__init__`` as one would write it by hand, and as fast to call: a copy
     of the code of the template for this many fields (see ``inits``) with the
-    placeholder names replaced by the fields'."""
+    placeholder names replaced by the fields' (and the last fields' defaults)."""
     count = len(fields)
     template = BY_COUNT[count] if count < len(BY_COUNT) else None
     if template is None:  # more fields than inits.py has templates for: compile one
@@ -122,8 +124,7 @@ def _init(name: str, fields: list[str], defaults: dict[str, object]) -> Function
         exec(init_source(count), scope)  # text made here, of placeholder names only
         template = scope[f"_{count}"]
     code = template.__code__
-    placeholders = tuple(f"a{i}" for i in range(count))
-    if code.co_varnames != ("self", *placeholders) or code.co_names != placeholders:
+    if code.co_argcount != count + 1 or code.co_varnames[1:] != code.co_names:
         raise TypeError("this Python compiles an __init__ in a way Value does not know")
     code = code.replace(
         co_name="__init__",
@@ -131,7 +132,7 @@ def _init(name: str, fields: list[str], defaults: dict[str, object]) -> Function
         co_varnames=("self", *fields),
         co_names=tuple(fields),
     )
-    return _FUNCTION(code, {}, "__init__", tuple(defaults.values()) or None)
+    return _FUNCTION(code, {}, "__init__", defaults or None)
 
 
 def init_source(count: int) -> str:
