@@ -12,7 +12,7 @@ from typing import ClassVar
 
 import pytest
 
-from todocli.document.inits import BY_COUNT
+from todocli.document import BY_COUNT
 from todocli.document.model import (
     NO_META,
     Choice,
@@ -116,8 +116,8 @@ def test_more_fields_than_the_templates_hold() -> None:
 
 @pytest.mark.parametrize("count", range(1, len(BY_COUNT)))
 def test_the_written_templates_are_the_compiled_ones(count: int) -> None:
-    """inits.py holds exactly what ``init_source`` compiles to (regenerate it from
-    there if this fails)."""
+    """todocli.document holds exactly what ``init_source`` compiles to (regenerate
+    the templates from there if this fails)."""
     scope: dict[str, object] = {}
     exec(init_source(count), scope)
     compiled = scope[f"_{count}"].__code__  # type: ignore[attr-defined]

@@ -12,7 +12,7 @@ defaults; its ``__slots__`` and ``__init__`` are made from them.
 
 from __future__ import annotations
 
-from todocli.document.inits import BY_COUNT
+from todocli.document import BY_COUNT
 from todocli.errors import InvalidParamError
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
@@ -115,11 +115,11 @@ class _Fields(type):
 
 def _init(name: str, fields: list[str], defaults: tuple[object, ...]) -> FunctionType:
     """An ``__init__`` as one would write it by hand, and as fast to call: a copy
-    of the code of the template for this many fields (see ``inits``) with the
+    of the code of the template for this many fields (see ``todocli.document``) with the
     placeholder names replaced by the fields' (and the last fields' defaults)."""
     count = len(fields)
     template = BY_COUNT[count] if count < len(BY_COUNT) else None
-    if template is None:  # more fields than inits.py has templates for: compile one
+    if template is None:  # more fields than there are templates for: compile one
         scope: dict[str, Any] = {}
         exec(init_source(count), scope)  # text made here, of placeholder names only
         template = scope[f"_{count}"]
@@ -136,7 +136,7 @@ def _init(name: str, fields: list[str], defaults: tuple[object, ...]) -> Functio
 
 
 def init_source(count: int) -> str:
-    """The template ``__init__`` for ``count`` fields (inits.py holds 1 to 16)."""
+    """The template ``__init__`` for ``count`` fields (``todocli.document`` holds 1 to 16)."""
     names = [f"a{i}" for i in range(count)]
     body = "".join(f"\n    self.{a} = {a}" for a in names)
     return f"def _{count}(self, {', '.join(names)}):{body}\n"
