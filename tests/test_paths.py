@@ -60,3 +60,17 @@ def test_a_file_list_keeps_its_state_under_the_home_keyed_by_real_path(tmp_path:
     assert loc.state_dir.startswith("/h/state/files/")
     assert not loc.is_session
     assert paths.resolve(home="/h", file="/p/./TODO.md", env={}).state_dir == loc.state_dir
+
+
+@settings(max_examples=500)
+@given(st.text(st.characters(blacklist_categories=()), max_size=40))
+def test_path_key_is_hashlib_sha256(path: str) -> None:
+    """The lock's name is the SHA-256 hashlib would give (without loading OpenSSL),
+    so every todo, whatever its build, takes the same lock for one list."""
+    import hashlib
+
+    try:
+        data = path.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a lone surrogate outside U+DC80..U+DCFF: no path has it
+        return
+    assert paths.path_key(path) == hashlib.sha256(data).hexdigest()[:16]

@@ -1,0 +1,68 @@
+"""Start-up is the product: every agent-path form, on a plain list and on a Claude
+Code list (every task with an active form), loads none of the modules the light
+stand-ins exist to avoid. (bench/run.py measures the time; this pins the cause.)"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+# Each costs milliseconds of every call: json and re (with enum, functools...),
+# dataclasses (with inspect), typing, pathlib, hashlib (OpenSSL), unicodedata.
+AVOIDED = {
+    "dataclasses", "enum", "hashlib", "inspect", "json", "pathlib", "re", "typing",
+    "unicodedata",
+}  # fmt: skip
+FORMS = [
+    (["show", "--plain"], b""),
+    (["show", "--json"], b""),
+    (["done", "task 3"], b""),
+    (["apply"], json.dumps({"ops": [{"op": "done", "task": "task 4"}]}).encode()),
+    (["apply", "--json"], json.dumps({"ops": [{"op": "start", "task": "task 5"}]}).encode()),
+]
+TODO_WRITE = {
+    "todos": [
+        {"content": f"task {i}", "status": "pending", "activeForm": f"Working on task {i}"}
+        for i in range(20)
+    ]
+}
+PROBE = (
+    "import sys\n"
+    "sys.argv = ['todo', *sys.argv[1:]]\n"
+    "from todocli.__main__ import main\n"
+    "try:\n    main()\nexcept SystemExit:\n    pass\n"
+    "sys.stderr.write('MODULES ' + ' '.join(sorted(sys.modules)))\n"
+)
+
+
+def run(args: list[str], stdin: bytes, home: Path) -> subprocess.CompletedProcess[bytes]:
+    env = {**os.environ, "TODOCLI_HOME": str(home), "TODOCLI_CONFIG": str(home / "c.toml")}
+    return subprocess.run(
+        [sys.executable, "-c", PROBE, *args], input=stdin, capture_output=True, env=env, check=False
+    )
+
+
+@pytest.mark.parametrize("claude", [False, True], ids=["plain list", "Claude Code list"])
+@pytest.mark.parametrize(("args", "stdin"), FORMS, ids=[" ".join(a) for a, _ in FORMS])
+def test_the_agent_path_loads_none_of_what_the_stand_ins_replace(
+    args: list[str], stdin: bytes, claude: bool, tmp_path: Path
+) -> None:
+    if claude:
+        made = run(["apply"], json.dumps(TODO_WRITE).encode(), tmp_path)
+        assert made.returncode == 0, made.stderr
+        text = (tmp_path / "sessions" / "default.md").read_text()
+        assert text.count("<!-- active: ") == 20
+    else:
+        (tmp_path / "sessions").mkdir()
+        lines = [f"- [ ] task {i}" for i in range(20)]
+        (tmp_path / "sessions" / "default.md").write_text("# Todos\n" + "\n".join(lines) + "\n")
+    proc = run(args, stdin, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert b"task 3" in proc.stdout
+    modules = set(proc.stderr.decode().split("MODULES ", 1)[1].split())
+    assert not modules & AVOIDED, sorted(modules & AVOIDED)
