@@ -385,9 +385,9 @@ def hook_reply(outcome: Outcome, event: str) -> str | None:
         return None
     text = "\n".join([*change_lines(outcome), outcome.todo.recap()])
     reply = {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
-    import json
+    from todocli.jsontext import dumps  # json.dumps(reply, ensure_ascii=False), without json
 
-    return json.dumps(reply, ensure_ascii=False) + "\n"
+    return dumps(reply) + "\n"
 
 
 def to_json(outcome: Outcome) -> str:
