@@ -12,7 +12,7 @@ from typing import ClassVar
 
 import pytest
 
-from todocli.document import BY_COUNT
+from todocli.document import BY_COUNT, model
 from todocli.document.model import (
     NO_META,
     Choice,
@@ -112,6 +112,27 @@ def test_more_fields_than_the_templates_hold() -> None:
 
     wide = Wide(*range(16))
     assert [getattr(wide, f"f{i}") for i in range(17)] == list(range(17))
+
+
+def test_a_python_that_compiles_the_templates_otherwise_still_starts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The templates' code is copied with the names swapped only when it is laid out
+    # as expected; otherwise the __init__ is compiled from the fields themselves.
+    def unexpected(self: object, a0: object, a1: object) -> None:
+        note = "a local the layout check does not expect"
+        self.a0 = a0  # type: ignore[attr-defined]
+        self.a1 = (a1, note)  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(model, "BY_COUNT", [*BY_COUNT[:2], unexpected, *BY_COUNT[3:]])
+
+    class Pair(Value):
+        left: int
+        right: int = 2
+
+    assert Pair(1).right == 2
+    assert Pair(1, 3) == Pair(left=1, right=3)
+    assert Pair.__init__.__qualname__.endswith("Pair.__init__")
 
 
 @pytest.mark.parametrize("count", range(1, len(BY_COUNT)))

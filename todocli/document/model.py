@@ -125,7 +125,15 @@ def _init(name: str, fields: list[str], defaults: tuple[object, ...]) -> Functio
         template = scope[f"_{count}"]
     code = template.__code__
     if code.co_argcount != count + 1 or code.co_varnames[1:] != code.co_names:
-        raise TypeError("this Python compiles an __init__ in a way Value does not know")
+        # A Python that lays out this code otherwise: compile the __init__ itself
+        # (slower to make, as fast to call) rather than fail to start.
+        body = "".join(f"\n    self.{f} = {f}" for f in fields)  # fields: identifiers
+        own: dict[str, Any] = {}
+        exec(f"def __init__(self, {', '.join(fields)}):{body}\n", own)
+        made: FunctionType = own["__init__"]
+        made.__qualname__ = f"{name}.__init__"
+        made.__defaults__ = defaults or None
+        return made
     code = code.replace(
         co_name="__init__",
         co_qualname=f"{name}.__init__",
