@@ -565,6 +565,24 @@ def test_a_persons_edit_reaches_the_model_through_the_hook_reply(todo: Todo) -> 
     assert "Added by hand" in reply["hookSpecificOutput"]["additionalContext"]
 
 
+def test_the_hook_reply_stays_json_when_a_hand_edit_holds_control_characters(
+    todo: Todo,
+) -> None:
+    # A C1 control (CSI), a bidi override and ESC typed by hand: the reply escapes
+    # them as JSON does (\uXXXX), never as the terminal escapes (\x9b is no JSON).
+    envelope = hook("claude-code-posttooluse-todowrite")["stdin"]
+    assert todo("apply", stdin=json.dumps(envelope)).code == 0
+    path = Path(todo("-s", envelope["session_id"], "path").out.strip())
+    hostile = "Hand \x9b31m red \u202e evil \x1b[2J"
+    path.write_text(path.read_text() + f"- [ ] {hostile}\n")
+    run = todo("apply", stdin=json.dumps(envelope))
+    assert run.code == 0
+    for raw in ("\x9b", "\u202e", "\x1b"):
+        assert raw not in run.out
+    reply = json.loads(run.out)
+    assert hostile in reply["hookSpecificOutput"]["additionalContext"]
+
+
 # -- replies, show --as, schema TOOL -----------------------------------------------------------
 
 

@@ -385,9 +385,9 @@ def hook_reply(outcome: Outcome, event: str) -> str | None:
         return None
     text = "\n".join([*change_lines(outcome), outcome.todo.recap()])
     reply = {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
-    from todocli.jsontext import dumps  # json.dumps(reply, ensure_ascii=False), without json
-
-    return dumps(reply) + "\n"
+    # JSON's own escapes for what a terminal must not see: the terminal's (\x9b)
+    # would make the reply invalid JSON.
+    return json_text(reply)
 
 
 def to_json(outcome: Outcome) -> str:
