@@ -35,7 +35,7 @@ _todo() {
                 ((i++)) ;;
             --session=*|--file=*|--home=*|-s?*)
                 _todo_scope+=("$word") ;;
-            --as|--base|--every|--if-rev|--input|--memory-dir|--note|--older-than|--phase|--reason|--summary|-e|-i|-n|-p|-r)
+            --after|--agent|--as|--base|--every|--if-rev|--input|--memory-dir|--note|--older-than|--phase|--reason|--summary|-e|-i|-n|-p|-r)
                 ((i++)) ;;
             -*) ;;
             *) [[ -z "$cmd" ]] && cmd="$word" ;;
@@ -48,14 +48,16 @@ _todo() {
             mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
         --phase|-p)
             _todo_offer phases; return ;;
-        --if-rev|--base|--as|--summary|--note|-n|--reason|-r|--every|-e|--older-than)
+        --after)
+            _todo_offer tasks; return ;;
+        --if-rev|--base|--agent|--as|--summary|--note|-n|--reason|-r|--every|-e|--older-than)
             return ;;
     esac
     if [[ -z "$cmd" ]]; then
         if [[ "$cur" == -* ]]; then
-            mapfile -t COMPREPLY < <(compgen -W "--session -s --file --home --memory-dir --json --plain --quiet -q --no-color --if-rev --base --partial --keep --version --help -h" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "--session -s --file --home --memory-dir --json --plain --quiet -q --no-color --if-rev --base --partial --keep --agent --version --help -h" -- "$cur")
         else
-            mapfile -t COMPREPLY < <(compgen -W "show ls init add a start done drop rm note block unblock clear apply log path check remind schema history diff undo sessions gc config edit watch mcp" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "show ls init add a start claim done drop rm note block unblock clear apply log path check remind schema history diff undo sessions gc config edit watch mcp" -- "$cur")
         fi
         return
     fi
@@ -63,9 +65,10 @@ _todo() {
         show) opts="--all -a --as" ;;
         ls) opts="--all -a --as" ;;
         init) opts="--phase -p --summary" ;;
-        add) opts="--phase -p" ;;
-        a) opts="--phase -p" ;;
+        add) opts="--phase -p --after" ;;
+        a) opts="--phase -p --after" ;;
         start) opts="" ;;
+        claim) opts="" ;;
         done) opts="--phase -p --all -a --note -n" ;;
         drop) opts="--phase -p --all -a" ;;
         rm) opts="--phase -p --all -a" ;;
@@ -90,11 +93,11 @@ _todo() {
         mcp) opts="" ;;
     esac
     if [[ "$cur" == -* ]]; then
-        mapfile -t COMPREPLY < <(compgen -W "$opts --session -s --file --home --memory-dir --json --plain --quiet -q --no-color --if-rev --base --partial --keep --version --help -h" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "$opts --session -s --file --home --memory-dir --json --plain --quiet -q --no-color --if-rev --base --partial --keep --agent --version --help -h" -- "$cur")
         return
     fi
     case "$cmd" in
-        start|done|drop|rm|note|block|unblock)
+        start|claim|done|drop|rm|note|block|unblock)
             _todo_offer tasks ;;
         schema)
             mapfile -t COMPREPLY < <(compgen -W "ops snapshot" -- "$cur") ;;

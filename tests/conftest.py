@@ -18,7 +18,8 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     runtime.mkdir(mode=0o700)
     monkeypatch.setenv("TODOCLI_LOCK_DIR", str(runtime))
     monkeypatch.setenv("TODOCLI_CONFIG", str(tmp_path / "config.toml"))
-    for name in ("TODOCLI_SESSION", "TODOCLI_FILE", "TODOCLI_MEMORY_DIR", "NO_COLOR"):
+    names = ("TODOCLI_SESSION", "TODOCLI_FILE", "TODOCLI_MEMORY_DIR", "TODOCLI_AGENT", "NO_COLOR")
+    for name in names:
         monkeypatch.delenv(name, raising=False)
     return home
 

@@ -249,6 +249,7 @@ NUMERIC = [
     "remind_every",
     "lock_timeout",
     "clear_delay",
+    "claim_timeout",
 ]
 
 

@@ -36,7 +36,17 @@ class Options:
     only: two booleans swapped by position would pass unnoticed.
     """
 
-    __slots__ = ("base", "file", "home", "if_rev", "keep", "memory_dir", "partial", "session")
+    __slots__ = (
+        "agent",
+        "base",
+        "file",
+        "home",
+        "if_rev",
+        "keep",
+        "memory_dir",
+        "partial",
+        "session",
+    )
 
     def __init__(
         self,
@@ -49,6 +59,7 @@ class Options:
         base: int | None = None,
         partial: bool = False,
         keep: bool = False,
+        agent: str | None = None,
     ) -> None:
         self.session = session
         self.file = file
@@ -58,6 +69,7 @@ class Options:
         self.base = base  # the revision a snapshot was made from (see ``merge``)
         self.partial = partial
         self.keep = keep
+        self.agent = agent  # --agent; TODOCLI_AGENT is read with the other locations
 
     def replace(self, **changes: object) -> Options:
         """A copy with some options changed (every other one kept)."""
@@ -84,6 +96,7 @@ class Context:
             config=cfg.locations,
         )
         self.store = Store(self.loc, self.settings.lock_timeout, self.settings.max_file_bytes)
+        self.agent = paths.agent_name(options.agent, self.env)
 
     def now(self) -> datetime:
         """The time; ``TODOCLI_NOW`` (ISO 8601) fixes it, for tests and replays."""
@@ -193,12 +206,18 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object) -> Outcom
     wipe = not opts.keep and (
         settings.wipe_on_complete if settings.wipe_on_complete is not None else ctx.loc.is_session
     )
-    # The clock and state.json are read only when a completion or clear_delay
-    # needs them: an everyday write reads neither.
-    now = ctx.now() if settings.clear_delay >= 0 else None
+    # The clock and state.json are read only when a completion, clear_delay or an
+    # agent's claims need them: an everyday write of one agent reads neither.
+    agent = ctx.agent
+    now = ctx.now() if settings.clear_delay >= 0 or agent is not None else None
     state = store.state() if now is not None else {}
     if any(op.merge for op in ops):
         ops, state = _number_new_tasks(store, doc, ops, state)
+    stale = None
+    if agent is not None and now is not None:
+        from todocli.app.agent_state import stale_claims
+
+        stale = stale_claims(state, doc, agent, now, settings.claim_timeout, ops)
     result, doc = apply(
         doc,
         ops,
@@ -208,6 +227,8 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object) -> Outcom
         wipe=wipe,
         expired=_expired(state, settings.clear_delay, now) if now is not None else (),
         merge_base=merge_base,
+        agent=agent,
+        stale=stale,
     )
     if result.query:
         return ctx.outcome(
@@ -224,8 +245,12 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object) -> Outcom
             state = state or store.state()
             logged_to, step = _log(ctx, state, result.completed, now or ctx.now())
             steps.append(step)
-        if now is not None:
+        if now is not None and settings.clear_delay >= 0:
             _track_closed(state, result.new, now)
+        if agent is not None and now is not None:
+            from todocli.app.agent_state import record_write
+
+            record_write(state, agent, now, result.new, settings.claim_timeout)
         # The log, the state and the revision copy first, the list last: exit 6
         # means none of them changed.
         rev = store.commit(doc.text() if result.written else None, state, steps)
@@ -234,6 +259,13 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object) -> Outcom
         store.clear_failed()
     else:
         store.save_failed(rev, result.errors[0].message)
+        if agent is not None and now is not None:
+            # A claim that found nothing still shows the agent alive, and starts
+            # the clock on claims no write is on record for.
+            from todocli.app.agent_state import record_write
+
+            record_write(state, agent, now, result.new, settings.claim_timeout)
+            store.commit(None, state)
     return ctx.outcome(
         result.new,
         rev,
@@ -378,14 +410,31 @@ def init(
     return run_batch(ctx, [Op(OpKind.INIT, phases=(group,), summary=summary)])
 
 
-def add(ctx: Context, tasks: Sequence[str], phase: str | None = None) -> Outcome:
+def add(
+    ctx: Context, tasks: Sequence[str], phase: str | None = None, *, after: Sequence[str] = ()
+) -> Outcome:
     from todocli.engine.ops import Op, OpKind
 
     if not tasks:
         raise UsageError("todo add: give at least one TASK")
-    return run_batch(
-        ctx, [Op(OpKind.APPEND, phase=phase, items=tuple(tasks), default_phase=phase is None)]
+    op = Op(
+        OpKind.APPEND,
+        phase=phase,
+        items=tuple(tasks),
+        default_phase=phase is None,
+        after=tuple(after),
     )
+    return run_batch(ctx, [op])
+
+
+def claim(ctx: Context, task: str | None) -> Outcome:
+    """``todo claim [TASK]``: take the next task free to start (or the one named)
+    for this agent, under the lock."""
+    from todocli.engine.ops import Op, OpKind
+
+    if ctx.agent is None:
+        raise UsageError("todo claim needs an agent name: --agent NAME or TODOCLI_AGENT")
+    return run_batch(ctx, [Op(OpKind.CLAIM, task=task)])
 
 
 def start(ctx: Context, task: str) -> Outcome:

@@ -23,15 +23,26 @@ if TYPE_CHECKING:
 NAG = "<reminder>Update your todos.</reminder>"
 
 
-def open_tasks(todo: TodoList) -> list[tuple[str, Status, str]]:
-    return [(t.content, t.status, p.name) for p, t in todo.tasks() if t.status.is_open]
+def open_tasks(todo: TodoList, agent: str | None = None) -> list[tuple[str, Status, str]]:
+    """The open tasks (an agent's: those it holds)."""
+    return [
+        (t.content, t.status, p.name)
+        for p, t in todo.tasks()
+        if t.status.is_open and (agent is None or t.meta.owner == agent)
+    ]
 
 
 def check(ctx: Context, *, with_rev: bool = False) -> Outcome:
-    """The list; failed (``OPEN_TASKS``, exit 1) while a task is open."""
+    """The list; failed (``OPEN_TASKS``, exit 1) while a task is open. For an agent
+    (``--agent``): while it holds an open task, its own stop gate while others work on."""
     outcome = show(ctx, with_rev=with_rev)
-    count = len(open_tasks(outcome.todo))
-    if count:
+    agent = ctx.agent
+    count = len(open_tasks(outcome.todo, agent))
+    if count and agent is not None:
+        outcome.error = OpenTasksError(
+            f'agent "{agent}" holds {count} open task{"s" if count > 1 else ""}'
+        )
+    elif count:
         outcome.error = OpenTasksError(f"{count} task{'s are' if count > 1 else ' is'} still open")
     return outcome
 

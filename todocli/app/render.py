@@ -69,6 +69,7 @@ def change_lines(outcome: Outcome) -> list[str]:
     for status, label in labels:
         if by.get(status):
             lines.append(f"{label}: {_names(by[status])}")
+    lines += released_lines(result)
     if result.diff.renamed:
         pairs = "; ".join(f"{safe(a)} -> {safe(b)}" for a, b in result.diff.renamed)
         lines.append(f"Renamed: {pairs}")
@@ -140,13 +141,12 @@ def list_lines(todo: TodoList) -> list[str]:
         f"{done}/{len(phase.tasks)} tasks complete"
     )
     n = 0
+    waits = _waits(todo)
     for phase in todo.phases:
         lines.append(safe(phase.name))
         for task in phase.tasks:
             n += 1
-            notes = len(task.notes)
-            suffix = f" (+{notes} note{'s' if notes > 1 else ''})" if notes else ""
-            lines.append(f"  #{n} {MARKS[task.status]} {safe(task.content)}{suffix}")
+            lines.append(f"  {task_line(n, task, waits)}")
     for _, task in tasks:
         if task.status is Status.IN_PROGRESS and task.notes:
             lines.append(f'Notes on "{safe(task.content)}":')
@@ -156,8 +156,64 @@ def list_lines(todo: TodoList) -> list[str]:
     return lines
 
 
+def _waits(todo: TodoList) -> dict[int, list[int]]:
+    """What each waiting task waits on, by show number (nothing to find when no
+    task has dependencies: the everyday list pays one look per task)."""
+    if not any(t.meta.blocked_by for _, t in todo.tasks()):
+        return {}
+    from todocli.engine.claims import list_waiting
+
+    return list_waiting(todo)
+
+
+def task_line(n: int, task: Task, waits: dict[int, list[int]]) -> str:
+    """``#N [m] content``, then who holds or did it, what it waits on, its notes."""
+    line = f"#{n} {MARKS[task.status]} {safe(task.content)}"
+    if task.meta.owner:
+        line += f" (owner: {safe(task.meta.owner)})"
+    if n in waits:
+        line += f" (waiting on {', '.join(f'#{d}' for d in waits[n])})"
+    notes = len(task.notes)
+    if notes:
+        line += f" (+{notes} note{'s' if notes > 1 else ''})"
+    return line
+
+
+def released_lines(result: Result) -> list[str]:
+    """The stale claims a claim released, one a line."""
+    return [
+        f'Released: "{safe(task)}" (agent {safe(agent)} idle {_idle(idle)})'
+        for task, agent, idle in result.released
+    ]
+
+
+def _idle(seconds: float) -> str:
+    minutes = int(seconds // 60)
+    if minutes < 1:
+        return f"{int(seconds)} s"
+    return f"{minutes} min" if minutes < 120 else f"{minutes // 60} h"
+
+
+def claim_lines(outcome: Outcome) -> list[str] | None:
+    """A claim's own output: the claims it released, then the task it took
+    (None when the outcome is no successful claim)."""
+    result = outcome.result
+    if result is None or result.claimed is None or outcome.failed:
+        return None
+    lines = released_lines(result)
+    waits = _waits(outcome.todo)
+    for n, (_, task) in enumerate(outcome.todo.tasks(), start=1):
+        if task.content == result.claimed:
+            lines.append(task_line(n, task, waits))
+            break
+    return lines
+
+
 def plain(outcome: Outcome) -> str:
     """The plain text an agent reads. Never empty."""
+    claimed = claim_lines(outcome)
+    if claimed:
+        return "\n".join(claimed) + "\n"
     lines: list[str] = []
     result = outcome.result
     if outcome.error is not None:
@@ -193,10 +249,13 @@ def _task_json(task: Task) -> dict[str, Any]:
 
 
 def flat_todos(todo: TodoList) -> list[dict[str, Any]]:
-    return [
+    todos = [
         {"n": n, **_task_json(task), "phase": phase.name}
         for n, (phase, task) in enumerate(todo.tasks(), start=1)
     ]
+    for n, on in _waits(todo).items():
+        todos[n - 1]["waiting_on"] = on
+    return todos
 
 
 def _phase_json(phase: Phase) -> dict[str, Any]:
@@ -244,6 +303,10 @@ def envelope(outcome: Outcome) -> dict[str, Any]:
             ]
             + [c for c in (result.diff.added if result else ()) if _status_in(todo, c, result)],
             "dropped_open": list(result.dropped_open) if result else [],
+            "released": [
+                {"content": c, "owner": a, "idle_seconds": round(i, 3)}
+                for c, a, i in (result.released if result else ())
+            ],
             "renamed": [{"from": a, "to": b} for a, b in result.diff.renamed] if result else [],
             "hand_edit": _hand_edit_json(result),
             "merged": [m.to_json() for m in result.merged] if result else [],
@@ -266,6 +329,8 @@ def envelope(outcome: Outcome) -> dict[str, Any]:
     tool = outcome.reply_as or _sender(outcome) or "claude"
     data["data"]["reply"] = reply(tool, todo)
     data["data"]["reply_tool"] = tool
+    if result is not None and result.claimed is not None and not outcome.failed:
+        data["data"]["task"] = next((t for t in todos if t["content"] == result.claimed), None)
     if todo.tasks():
         data["instructions"] = INSTRUCTIONS
     return data
@@ -345,12 +410,20 @@ def report_envelope(report: Report) -> dict[str, Any]:
 # -- what some commands print instead of the list ---------------------------------------------
 
 
-def check_text(todo: TodoList) -> str:
-    """``todo check``'s plain answer: the open tasks (or "Nothing open.") and the recap."""
-    open_tasks = [(p, t) for p, t in todo.tasks() if t.status.is_open]
+def check_text(todo: TodoList, agent: str | None = None) -> str:
+    """``todo check``'s plain answer: the open tasks (or "Nothing open.") and the
+    recap; for an agent, the open tasks it holds."""
+    open_tasks = [
+        (p, t)
+        for p, t in todo.tasks()
+        if t.status.is_open and (agent is None or t.meta.owner == agent)
+    ]
+    held = "Open tasks" if agent is None else f'Open tasks of agent "{agent}"'
     if open_tasks:
-        lines = [f"Open tasks ({len(open_tasks)}):"]
+        lines = [f"{held} ({len(open_tasks)}):"]
         lines += [f"  - {t.content} [{t.status.value}] ({p.name})" for p, t in open_tasks]
+    elif agent is not None:
+        lines = [f'Agent "{agent}" holds nothing open.']
     else:
         lines = ["Nothing open."]
     return safe("\n".join([*lines, todo.recap()]) + "\n")

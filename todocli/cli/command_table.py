@@ -22,9 +22,10 @@ PROTOCOL = "protocol"  # stdout belongs to a protocol: one line on stderr, nothi
 class Option:
     """An option: its spellings, where its value goes (``dest``), its type (``bool``
     for a switch, else ``str`` or ``int``), its help. ``complete`` names what a
-    shell offers for its value: ``sessions``, ``phases``, ``tasks`` or ``files``."""
+    shell offers for its value: ``sessions``, ``phases``, ``tasks`` or ``files``.
+    ``many``: it may be given again, and its value is the list of them all."""
 
-    __slots__ = ("complete", "default", "dest", "help", "kind", "metavar", "names")
+    __slots__ = ("complete", "default", "dest", "help", "kind", "many", "metavar", "names")
 
     def __init__(
         self,
@@ -35,8 +36,10 @@ class Option:
         default: object = None,
         metavar: str = "",
         complete: str | None = None,
+        many: bool = False,
     ) -> None:
         self.names = names
+        self.many = many
         self.dest = dest
         self.help = help
         self.kind = kind
@@ -109,7 +112,7 @@ class Command:
 
     def defaults(self) -> dict[str, object]:
         """Every value the command's body takes, as it is when not given."""
-        values: dict[str, object] = {o.dest: o.default for o in self.options}
+        values: dict[str, object] = {o.dest: [] if o.many else o.default for o in self.options}
         for a in self.arguments:
             values[a.dest] = [] if a.many else None
         return values
@@ -154,6 +157,13 @@ GLOBAL_OPTIONS = (
     ),
     Option("--partial", dest="partial", help="Apply the good ops of a batch, report the rest."),
     Option("--keep", dest="keep", help="Keep a finished list instead of wiping it."),
+    Option(
+        "--agent",
+        dest="agent",
+        kind=str,
+        metavar="NAME",
+        help="The agent this call works for: its claims, its own task in progress.",
+    ),
     Option("--version", dest="version", help="Print the version."),
 )
 
@@ -199,11 +209,28 @@ COMMANDS = (
         "add",
         "Append tasks (to --phase, else the last phase).",
         (NEW_TASKS,),
-        (PHASE,),
+        (
+            PHASE,
+            Option(
+                "--after",
+                dest="after",
+                kind=str,
+                metavar="TASK",
+                help="A task (#N or text) the new ones wait on; again for more.",
+                complete="tasks",
+                many=True,
+            ),
+        ),
         aliases={"a": "Append tasks (alias of add)."},
         fast=True,
     ),
     Command("start", "Mark a task in progress.", (TASK,), fast=True),
+    Command(
+        "claim",
+        "Take the next task free to start (or TASK) for this --agent, under the lock.",
+        (Argument("task", "Task content, or #N.", optional=True, complete="tasks"),),
+        fast=True,
+    ),
     Command(
         "done",
         "Mark tasks completed (no task: the one in progress).",

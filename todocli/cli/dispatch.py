@@ -69,8 +69,12 @@ def init(call: Call, *, tasks: list[str], phase: str | None, summary: str | None
     return emit(commands.init(_context(call), tasks, phase, summary=summary), call.output)
 
 
-def add(call: Call, *, tasks: list[str], phase: str | None) -> int:
-    return emit(commands.add(_context(call), tasks, phase), call.output)
+def add(call: Call, *, tasks: list[str], phase: str | None, after: list[str]) -> int:
+    return emit(commands.add(_context(call), tasks, phase, after=after), call.output)
+
+
+def claim(call: Call, *, task: str | None) -> int:
+    return emit(commands.claim(_context(call), task), call.output)
 
 
 def start(call: Call, *, task: str) -> int:
@@ -144,13 +148,14 @@ def check(call: Call, *, hook: bool) -> int:
     from todocli.app.gate import check as check_list
 
     output = call.output
-    outcome = check_list(_hooked(call, hook), with_rev=output.json)
+    ctx = _hooked(call, hook)
+    outcome = check_list(ctx, with_rev=output.json)
     if output.json:
         return emit(outcome, output)
     if not output.quiet:
         from todocli.app.render import check_text
 
-        write(check_text(outcome.todo))
+        write(check_text(outcome.todo, ctx.agent))
     return outcome.exit_code
 
 
@@ -412,6 +417,7 @@ HANDLERS: dict[str, Callable[..., int]] = {
     "show": show,
     "init": init,
     "add": add,
+    "claim": claim,
     "start": start,
     "done": done,
     "drop": drop,

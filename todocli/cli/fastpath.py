@@ -139,6 +139,9 @@ def _take(
             into[option.dest] = int(value)
         except ValueError:
             return None  # Click words the bad number
+    elif option.many:
+        given = into.get(option.dest)
+        into[option.dest] = [*(given if isinstance(given, list) else ()), value]
     else:
         into[option.dest] = value
     return i

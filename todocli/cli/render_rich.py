@@ -17,6 +17,7 @@ from rich.tree import Tree
 from todocli.app.outcome import Outcome
 from todocli.app.render import change_lines, error_lines
 from todocli.document.model import Status, TodoList
+from todocli.engine.claims import list_waiting
 from todocli.escapes import one_line, safe
 
 COLLAPSE = 8  # tasks shown per phase unless --all
@@ -42,6 +43,7 @@ def tree(todo: TodoList, show_all: bool) -> Group:
     if todo.summary:
         parts.append(Text(safe(todo.summary), style="bold"))
     n = 0
+    waits = list_waiting(todo) if any(t.meta.blocked_by for _, t in todo.tasks()) else {}
     for phase in todo.phases:
         done = sum(1 for t in phase.tasks if not t.status.is_open)
         label = Text(safe(phase.name), style="bold cyan")
@@ -59,6 +61,11 @@ def tree(todo: TodoList, show_all: bool) -> Group:
             line.append(
                 safe(task.content), style=style if task.status is not Status.PENDING else ""
             )
+            if task.meta.owner:
+                line.append(f" (owner: {safe(task.meta.owner)})", style="magenta")
+            if n in waits:
+                on = ", ".join(f"#{d}" for d in waits[n])
+                line.append(f" (waiting on {on})", style="dim")
             if task.notes:
                 line.append(f" (+{len(task.notes)})", style="dim")
             if task.status is Status.IN_PROGRESS and task.active_form:

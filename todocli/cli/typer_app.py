@@ -67,6 +67,8 @@ def _option(option: Option) -> object:
     if option.dest == "version":
         extra = {"callback": _version, "is_eager": True}
     info = typer.Option(*option.names, help=option.help, **extra)
+    if option.many:
+        return Annotated[list[option.kind] | None, info]  # type: ignore[name-defined]
     kind: Any = option.kind if option.default is not None else option.kind | None
     return Annotated[kind, info]
 
@@ -90,10 +92,9 @@ def _parameters(command: Command) -> list[inspect.Parameter]:
             )
         )
     for option in command.options:
+        given = None if option.many else option.default  # Typer's list: None when not given
         params.append(
-            inspect.Parameter(
-                option.dest, keyword, default=option.default, annotation=_option(option)
-            )
+            inspect.Parameter(option.dest, keyword, default=given, annotation=_option(option))
         )
     return params
 
@@ -105,6 +106,9 @@ def _run(command: Command, given: dict[str, object]) -> None:
     for argument in command.arguments:
         if argument.many and values[argument.dest] is None:
             values[argument.dest] = []
+    for option in command.options:
+        if option.many and values[option.dest] is None:
+            values[option.dest] = []
     before = _state.call
     _state.call = call = Call(command, before.options, before.output, values)
     code = dispatch.run(call)

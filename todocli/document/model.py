@@ -419,6 +419,8 @@ class Result(Value):
     completed: TodoList | None = None  # the finished list, when this batch finished it
     wiped: bool = False  # the finished list was cleared
     merged: tuple[Merged, ...] = ()  # a person's edits a snapshot did not know (see ``merge``)
+    claimed: str | None = None  # the task a claim took
+    released: tuple[tuple[str, str, float], ...] = ()  # stale claims: (task, agent, idle s)
 
     @property
     def ok(self) -> bool:

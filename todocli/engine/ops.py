@@ -19,19 +19,21 @@ from todocli.document.model import (
     DEFAULT_PHASE,
     Choice,
     Diff,
+    Meta,
     OpError,
     Result,
     Status,
     TodoList,
     Value,
 )
+from todocli.engine import claims
 from todocli.engine.settings import DropPolicy, Settings
 from todocli.errors import InternalError, InvalidParamError, NotFoundError
 from todocli.escapes import first_unsafe, one_line
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
-    from collections.abc import Callable, Collection, Sequence
+    from collections.abc import Callable, Collection, Mapping, Sequence
     from typing import ClassVar
 
     from todocli.document.model import Merged
@@ -53,6 +55,7 @@ class OpKind(Choice):
     VIEW: ClassVar[OpKind]
     WRITE: ClassVar[OpKind]
     CLEAR: ClassVar[OpKind]
+    CLAIM: ClassVar[OpKind]
 
 
 class PhaseItems(Value):
@@ -79,6 +82,7 @@ class Op(Value):
     path: str = ""  # where the op came from in the input, e.g. "ops[2]"
     summary_path: str = ""  # and its summary: "summary", "explanation"...
     merge: bool = False  # write: the todos update the tasks they name (by id, else text)
+    after: tuple[str, ...] = ()  # append: the tasks the new ones wait on (#N or text)
 
 
 class OpFailure(Exception):
@@ -93,7 +97,16 @@ class OpFailure(Exception):
 
 _GROWING = {OpKind.INIT, OpKind.APPEND, OpKind.WRITE}
 # Ops that change a task line in place and never add, move or remove lines.
-_IN_PLACE = {OpKind.VIEW, OpKind.START, OpKind.DONE, OpKind.DROP, OpKind.UNBLOCK}
+_IN_PLACE = {
+    OpKind.VIEW,
+    OpKind.START,
+    OpKind.DONE,
+    OpKind.DROP,
+    OpKind.UNBLOCK,
+    OpKind.CLAIM,
+}
+# Ops that may add dependencies: the batch's dependency graph is checked after them.
+_DEPENDING = {OpKind.INIT, OpKind.APPEND, OpKind.WRITE}
 # Batches made only of these are not normalized: a snapshot is stored as sent.
 _NOT_NORMALIZED = {OpKind.VIEW, OpKind.WRITE}
 # How many ways an edit that adds or removes lines has of placing them (see the
@@ -118,15 +131,19 @@ def apply(
     wipe: bool = False,
     expired: Collection[str] = (),
     merge_base: TodoList | None = None,
+    agent: str | None = None,
+    stale: Mapping[str, float] | None = None,
 ) -> tuple[Result, Document]:
     """Apply a batch. Returns the result and the document to store.
 
     ``baseline`` is the list as the tool last wrote it (to detect hand edits, and
     what a snapshot is merged against unless ``merge_base`` names another);
     ``wipe`` clears a list this batch completes; ``expired`` names closed tasks
-    whose auto-clear delay has passed.
+    whose auto-clear delay has passed. ``agent`` names the agent the batch is
+    for (see ``claims``): its one-in-progress rule is its own; ``stale`` gives the
+    agents whose claims a ``claim`` releases, with the seconds since each wrote.
     """
-    engine = Engine(doc, settings or Settings())
+    engine = Engine(doc, settings or Settings(), agent=agent, stale=stale)
     return engine.run(
         ops, partial=partial, baseline=baseline, wipe=wipe, expired=expired, merge_base=merge_base
     )
@@ -135,9 +152,20 @@ def apply(
 class Engine:
     """Runs one batch over one document."""
 
-    def __init__(self, doc: Document, settings: Settings, careful: bool = False) -> None:
+    def __init__(
+        self,
+        doc: Document,
+        settings: Settings,
+        careful: bool = False,
+        agent: str | None = None,
+        stale: Mapping[str, float] | None = None,
+    ) -> None:
         self.doc = doc
         self.settings = settings
+        self.agent = agent  # the agent this batch is for (None: one agent, today's rules)
+        self.stale = stale or {}  # agents whose claims lapsed: seconds since each wrote
+        self.claimed: str | None = None  # the task a claim took
+        self.released: list[tuple[str, str, float]] = []  # (task, agent, idle seconds)
         # The careful pass (see ``run``): every edit that adds or removes lines is
         # re-read at once, and undone and placed another way if it reads wrong.
         self.careful = careful
@@ -180,7 +208,13 @@ class Engine:
 
         def again_carefully() -> tuple[Result, Document]:
             """The batch again from the start, each edit checked as it is made."""
-            careful = Engine(parse(original_text), self.settings, careful=True)
+            careful = Engine(
+                parse(original_text),
+                self.settings,
+                careful=True,
+                agent=self.agent,
+                stale=self.stale,
+            )
             return careful.run(
                 ops,
                 partial=partial,
@@ -192,6 +226,12 @@ class Engine:
 
         errors: list[OpError] = []
         last_growth = -1
+        depending = [i for i, op in enumerate(ops) if op.kind in _DEPENDING]
+        deps_before = (
+            {n.meta.id or n.content: deps for n, deps in claims.dependencies(doc).items()}
+            if depending
+            else {}
+        )
         for i, op in enumerate(ops):
             try:
                 self._apply(op)
@@ -200,6 +240,10 @@ class Engine:
             else:
                 if op.kind in _GROWING:
                     last_growth = i
+        if depending:
+            wrong = claims.dependency_error(self.doc, deps_before)
+            if wrong is not None:
+                errors.append(OpError(depending[-1], wrong))
         count = self.doc.task_count()
         if count > self.settings.max_tasks and count > old_count and last_growth >= 0:
             errors.append(
@@ -264,6 +308,8 @@ class Engine:
             completed=completed,
             wiped=wiped,
             merged=tuple(self.merged),
+            claimed=self.claimed,
+            released=tuple(self.released),
         )
         return result, self.doc
 
@@ -374,11 +420,14 @@ class Engine:
         start anything leaves them as they are (``done B`` never rewrites the line of
         an unrelated ``[/] C``).
         """
-        if any(node.status is Status.IN_PROGRESS for node in self.doc.tasks()):
+        if self.agent is not None:
+            return  # an agent takes its next task with claim; nothing starts for it
+        tasks = list(self.doc.tasks())
+        if any(node.status is Status.IN_PROGRESS for node in tasks):
             return
-        waiting = _waiting(self.doc)
-        for node in self.doc.tasks():
-            if node.status is Status.PENDING and node not in waiting:
+        waits = claims.waiting_on(tasks)
+        for i, node in enumerate(tasks):
+            if node.status is Status.PENDING and i not in waits:
                 self._set(node, Status.IN_PROGRESS)
                 break
 
@@ -439,6 +488,14 @@ class Engine:
         """One task, one phase, or (with neither) every task: seed 000's rule.
         The flag form's ``todo done`` with no target means the task in progress."""
         if op.current:
+            if self.agent is not None:
+                own = [t for t in self.active if t.meta.owner == self.agent]
+                if not own:
+                    raise OpFailure(
+                        f'Agent "{self.agent}" holds no task in progress: claim one '
+                        f"(todo claim), or name one (todo {op.kind.value} TASK)"
+                    )
+                return own
             if not self.active:
                 raise OpFailure(
                     f"No task is in progress: name one (todo {op.kind.value} TASK), "
@@ -533,6 +590,11 @@ class Engine:
         them. Unlimited (0) demotes nothing.
         """
         node = self._task(op.task)
+        if self.agent is not None:
+            self._refuse_held(node)
+            self._refuse_waiting(node)
+            self._take(node, self.agent)
+            return
         limit = self.settings.max_in_progress
         if limit:
             others = [t for t in self.active if t is not node]
@@ -540,13 +602,105 @@ class Engine:
                 self._set(other, Status.PENDING)
         self._set(node, Status.IN_PROGRESS)
 
+    # -- several agents (see ``claims``) ------------------------------------------------
+
+    def _take(self, node: TaskNode, agent: str) -> None:
+        """Start a task for an agent: the one-in-progress rule is the agent's own,
+        so only its own tasks make room, and the task is marked as its claim."""
+        limit = self.settings.max_in_progress
+        if limit:
+            own = [t for t in self.active if t is not node and t.meta.owner == agent]
+            for other in own[: max(0, len(own) - limit + 1)]:
+                self._set(other, Status.PENDING)
+                self._own(other, None)  # back in the pool, nobody's
+        self._set(node, Status.IN_PROGRESS)
+        self._own(node, agent)
+
+    def _own(self, node: TaskNode, agent: str | None) -> None:
+        meta = node.meta
+        if meta.owner != agent:
+            self.doc.set_meta(node, Meta(meta.id, meta.priority, meta.blocked_by, agent))
+
+    def _refuse_held(self, node: TaskNode) -> None:
+        """Another agent's claim is not taken from it."""
+        held = claims.holder(node)
+        if held is not None and held != self.agent:
+            raise OpFailure(
+                f'Task "{node.content}" is claimed by agent "{held}" '
+                "(a claim idle for claim_timeout is released by the next todo claim)"
+            )
+
+    def _refuse_waiting(
+        self,
+        node: TaskNode,
+        tasks: list[TaskNode] | None = None,
+        waits: dict[int, list[int]] | None = None,
+    ) -> None:
+        """A task whose dependencies are open is not started by an agent."""
+        if tasks is None or waits is None:
+            if not node.meta.blocked_by:
+                return
+            tasks = list(self.doc.tasks())
+            waits = claims.waiting_on(tasks)
+        on = waits.get(tasks.index(node))
+        if on:
+            names = ", ".join(f'#{d + 1} "{tasks[d].content}"' for d in on)
+            raise OpFailure(f'Task "{node.content}" is waiting on {names}')
+
+    def _op_claim(self, op: Op) -> None:
+        """Take the first pending task that waits on nothing (or the one named) for
+        this agent, after releasing the claims of agents idle too long."""
+        agent = self.agent
+        if agent is None:
+            raise OpFailure("todo claim needs an agent name: --agent NAME or TODOCLI_AGENT")
+        for node in list(self.active):
+            owner = node.meta.owner
+            if owner is not None and owner != agent and owner in self.stale:
+                self._set(node, Status.PENDING)
+                self._own(node, None)
+                self.released.append((node.content, owner, self.stale[owner]))
+        tasks = list(self.doc.tasks())
+        waits = claims.waiting_on(tasks)
+        held = [t for t in self.active if t.meta.owner == agent]
+        limit = self.settings.max_in_progress
+        if op.task is None and limit and len(held) >= limit:
+            # Already holding all it may: the claim is given again (an agent that
+            # lost track of its claim asks again and gets it back).
+            self.claimed = held[0].content
+            return
+        if op.task is None:
+            found = next(
+                (i for i, t in enumerate(tasks) if t.status is Status.PENDING and i not in waits),
+                None,
+            )
+            if found is None:
+                raise OpFailure(claims.nothing_to_claim(self.doc, waits))
+            node = tasks[found]
+        else:
+            node = self._task(op.task)
+            self._refuse_held(node)
+            if not node.status.is_open:
+                raise OpFailure(f'Task "{node.content}" is {node.status.value}: nothing to claim')
+            if node.status is Status.BLOCKED:
+                raise OpFailure(f'Task "{node.content}" is blocked (todo unblock it first)')
+            self._refuse_waiting(node, tasks, waits)
+        self._take(node, agent)
+        self.claimed = node.content
+
     def _op_done(self, op: Op) -> None:
         for node in self._targets(op):
             self._set(node, Status.COMPLETED)
+            self._mark_doer(node)
 
     def _op_drop(self, op: Op) -> None:
         for node in self._targets(op):
             self._set(node, Status.ABANDONED)
+            self._mark_doer(node)
+
+    def _mark_doer(self, node: TaskNode) -> None:
+        """A task an agent closes keeps an owner: who did it (its claimant, else it)."""
+        if self.agent is not None and node.meta.owner is None:
+            self._own(node, self.agent)
 
     def _op_rm(self, op: Op) -> None:
         for node in self._targets(op):
@@ -590,8 +744,26 @@ class Engine:
             if content in seen or self.doc.find(content) is not None:
                 raise OpFailure(f'Task "{content}" already exists')
             seen.add(content)
+        after = self._dependency_ids(op.after)
         for content in contents:
-            self.doc.add_task(phase, content, placement=self.placement)
+            node = self.doc.add_task(phase, content, placement=self.placement)
+            if after:
+                self.doc.set_meta(node, Meta(blocked_by=after))
+
+    def _dependency_ids(self, refs: Sequence[str]) -> tuple[str, ...]:
+        """The ids of the tasks ``refs`` name; a task without an id gets the next
+        free one, since a dependency is held by id."""
+        ids: list[str] = []
+        for ref in refs:
+            node = self._task(ref)
+            if node.meta.id is None:
+                meta = node.meta
+                new_id = claims.next_free_id(self.doc)
+                self.doc.set_meta(node, Meta(new_id, meta.priority, meta.blocked_by, meta.owner))
+            assert node.meta.id is not None
+            if node.meta.id not in ids:
+                ids.append(node.meta.id)
+        return tuple(ids)
 
     def _op_init(self, op: Op) -> None:
         from todocli.engine.snapshot import Item
@@ -813,6 +985,7 @@ HANDLERS: dict[OpKind, Callable[[Engine, Op], None]] = {
     OpKind.VIEW: Engine._op_view,
     OpKind.WRITE: Engine._op_write,
     OpKind.CLEAR: Engine._op_clear,
+    OpKind.CLAIM: Engine._op_claim,
 }
 
 
@@ -847,14 +1020,6 @@ def task_number(ref: str) -> int | None:
     if ref.strip()[:1] == "#" and digits.isascii() and digits.isdigit():
         return int(digits)
     return None
-
-
-def _waiting(doc: Document) -> set[TaskNode]:
-    """Tasks whose dependencies (``meta.blocked_by``, by id) are still open."""
-    open_ids = {n.meta.id for n in doc.tasks() if n.meta.id and n.status.is_open}
-    if not open_ids:
-        return set()
-    return {n for n in doc.tasks() if any(d in open_ids for d in n.meta.blocked_by)}
 
 
 def _finished(todo: TodoList) -> bool:

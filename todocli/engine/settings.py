@@ -37,6 +37,7 @@ class Settings(Value):
     clear_delay: float = -1.0  # seconds; negative: never auto-clear
     lock_timeout: float = 10.0
     remind_every: int = 3
+    claim_timeout: float = 1800.0  # seconds an agent may go without writing before its claim lapses
 
     def replace(self, **changes: object) -> Settings:
         """A copy with some fields changed."""

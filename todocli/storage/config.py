@@ -40,7 +40,10 @@ RANGES: dict[str, tuple[float, float]] = {
     "remind_every": (0, 1_000_000),
     "lock_timeout": (0, 86_400),
     "clear_delay": (-1, 1e9),  # seconds; -1 (or any negative): never
+    "claim_timeout": (0, 1e9),  # seconds, or a duration such as "30m"
 }
+# The units a duration setting may be written in ("90s", "30m", "2h", "1d").
+DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 
 
 def _convert(key: str, value: object, where: str) -> object:
@@ -60,6 +63,8 @@ def _convert(key: str, value: object, where: str) -> object:
             return False
         raise UsageError(f"{where}: wipe_on_complete must be true or false")
     kind = type(default)
+    if key == "claim_timeout" and isinstance(value, str):
+        value = _duration(value)
     try:
         if isinstance(value, bool) or (kind is int and isinstance(value, float)):
             raise ValueError  # max_tasks = 3.7 is no count (it would be cut to 3)
@@ -73,6 +78,18 @@ def _convert(key: str, value: object, where: str) -> object:
             f"{where}: {key} must be a number from {_number(low)} to {_number(high)}, got {value!r}"
         )
     return converted
+
+
+def _duration(text: str) -> object:
+    """``"30m"`` → 1800.0; anything else is handed back for the number check."""
+    body = text.strip()
+    unit = DURATION_UNITS.get(body[-1:])
+    if unit is None:
+        return text
+    try:
+        return float(body[:-1]) * unit
+    except ValueError:
+        return text
 
 
 def _number(bound: float) -> str:

@@ -118,6 +118,25 @@ def check_session(name: str) -> str:
     return name
 
 
+AGENT_RULE = "an agent name is 1 to 64 of A-Z a-z 0-9 . _ - @, starting with a letter or digit"
+_AGENT_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-@")
+
+
+def agent_name(flag: str | None, env: Mapping[str, str]) -> str | None:
+    """The agent an invocation works for: ``--agent``, else ``TODOCLI_AGENT``, else
+    None (one agent: today's rules). It is written into the list as an owner, so it
+    is one line of safe characters, of bounded length."""
+    name = flag if flag is not None else env.get("TODOCLI_AGENT") or None
+    if name is None:
+        return None
+    if 0 < len(name) <= 64 and name[0] not in "._-@" and _AGENT_CHARS.issuperset(name):
+        return name
+    from todocli.escapes import one_line
+
+    where = "--agent" if flag is not None else "TODOCLI_AGENT"
+    raise UsageError(f"invalid agent name '{one_line(name)}' ({where}): {AGENT_RULE}")
+
+
 def _plain_linux() -> bool:
     """Linux, not Android: where platformdirs' answer is the XDG rule below."""
     env = os.environ

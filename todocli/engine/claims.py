@@ -1,0 +1,155 @@
+"""Several agents on one plan: who holds what, and which task waits for which.
+
+A task in progress with an owner (``meta.owner``) is that agent's claim. A task
+waits while any task it depends on (``meta.blocked_by``, by id) is still open; a
+dependency on an id no task carries any more (cleared, removed) is no longer
+waited on. The engine (``ops``) uses these to choose what ``claim`` takes and what
+starts by itself; the renderers to say who holds a task and what it waits on.
+"""
+
+from __future__ import annotations
+
+from todocli.document.model import Status
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+
+    from todocli.document.markdown import Document, TaskNode
+    from todocli.document.model import Task, TodoList
+
+MOST_NAMED = 5  # tasks named per kind in "nothing to claim" before "(+N more)"
+
+
+def waiting_on(tasks: Iterable[Task | TaskNode]) -> dict[int, list[int]]:
+    """For each task that waits, by position (0-based), the positions of the open
+    tasks it waits on."""
+    items = list(tasks)
+    open_ids: dict[str, int] = {}
+    for i, task in enumerate(items):
+        if task.meta.id and task.status.is_open:
+            open_ids.setdefault(task.meta.id, i)
+    if not open_ids:
+        return {}
+    waits: dict[int, list[int]] = {}
+    for i, task in enumerate(items):
+        on = sorted({open_ids[d] for d in task.meta.blocked_by if d in open_ids} - {i})
+        if on:
+            waits[i] = on
+    return waits
+
+
+def list_waiting(todo: TodoList) -> dict[int, list[int]]:
+    """``waiting_on`` for a list: show numbers (1-based) of each waiting task and of
+    what it waits on."""
+    waits = waiting_on(t for _, t in todo.tasks())
+    return {i + 1: [d + 1 for d in on] for i, on in waits.items()}
+
+
+def holder(task: Task | TaskNode) -> str | None:
+    """The agent that holds a task: the owner of a task in progress."""
+    return task.meta.owner if task.status is Status.IN_PROGRESS else None
+
+
+def next_free_id(doc: Document) -> str:
+    """The next numeric id no task of the list carries."""
+    numbers = [int(n.meta.id) for n in doc.tasks() if n.meta.id and n.meta.id.isdigit()]
+    return str(max(numbers, default=0) + 1)
+
+
+def dependencies(doc: Document) -> dict[TaskNode, tuple[str, ...]]:
+    return {n: n.meta.blocked_by for n in doc.tasks() if n.meta.blocked_by}
+
+
+def dependency_error(doc: Document, before: Mapping[str, tuple[str, ...]]) -> str | None:
+    """What is wrong with the dependencies a batch added (``before``: each task's
+    dependencies when the batch began, keyed by id, else text): one naming an id
+    no task carries, or a cycle. None when they are sound. Dependencies the batch
+    did not add are not judged: a finished task cleared away leaves its dependents
+    pointing at an id that is gone, and that is no error."""
+    deps = dependencies(doc)
+    if not deps:
+        return None
+    by_id = {n.meta.id: n for n in doc.tasks() if n.meta.id}
+    added = False
+    for node, on in deps.items():
+        was = before.get(node.meta.id or node.content, ())
+        for dep in on:
+            if dep in was:
+                continue
+            added = True
+            if dep not in by_id:
+                return (
+                    f'Task "{node.content}" depends on task id "{dep}", which no task has '
+                    "(see: todo show --json)"
+                )
+    if not added:
+        return None
+    cycle = _cycle(deps, by_id)
+    if cycle is None:
+        return None
+    return "Dependency cycle: " + " -> ".join(f'"{n.content}"' for n in cycle)
+
+
+def _cycle(
+    deps: Mapping[TaskNode, tuple[str, ...]], by_id: Mapping[str, TaskNode]
+) -> list[TaskNode] | None:
+    """A cycle of the dependency graph (its tasks, the first repeated last), if any.
+    Iterative depth-first search: a plan may be long."""
+    state: dict[TaskNode, int] = {}  # 1: on the current path, 2: done
+    for root in deps:
+        if root in state:
+            continue
+        path = [root]
+        todo = [iter(deps.get(root, ()))]
+        state[root] = 1
+        while todo:
+            dep = next(todo[-1], None)
+            if dep is None:
+                state[path.pop()] = 2
+                todo.pop()
+                continue
+            node = by_id.get(dep)
+            if node is None:
+                continue
+            seen = state.get(node)
+            if seen == 1:
+                return [*path[path.index(node) :], node]
+            if seen is None:
+                state[node] = 1
+                path.append(node)
+                todo.append(iter(deps.get(node, ())))
+    return None
+
+
+def nothing_to_claim(doc: Document, waits: Mapping[int, list[int]]) -> str:
+    """Why ``claim`` found nothing: every task done, or the open ones claimed,
+    waiting (on what) or blocked."""
+    tasks = list(doc.tasks())
+    if not tasks:
+        return "Nothing to claim: the list is empty (add tasks first: todo add)"
+    if not any(t.status.is_open for t in tasks):
+        return "Nothing to claim: every task is done"
+    claimed = [
+        f"#{i + 1} by {t.meta.owner}" if t.meta.owner else f"#{i + 1} with no agent"
+        for i, t in enumerate(tasks)
+        if t.status is Status.IN_PROGRESS
+    ]
+    waiting = [
+        f"#{i + 1} on {' and '.join(f'#{d + 1}' for d in waits[i])}"
+        for i, t in enumerate(tasks)
+        if t.status is Status.PENDING and i in waits
+    ]
+    blocked = [f"#{i + 1}" for i, t in enumerate(tasks) if t.status is Status.BLOCKED]
+    parts = []
+    for names, one, many in (
+        (claimed, "is claimed", "are claimed"),
+        (waiting, "is waiting", "are waiting"),
+        (blocked, "is blocked", "are blocked"),
+    ):
+        if names:
+            shown = ", ".join(names[:MOST_NAMED])
+            more = f", +{len(names) - MOST_NAMED} more" if len(names) > MOST_NAMED else ""
+            count = f"1 task {one}" if len(names) == 1 else f"{len(names)} tasks {many}"
+            parts.append(f"{count} ({shown}{more})")
+    return "Nothing to claim: " + "; ".join(parts)
