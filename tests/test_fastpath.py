@@ -119,6 +119,22 @@ FORMS: list[tuple[list[str], str | None]] = [
     (["remind", "-q", "-e", "1"], None),
     (["__complete", "tasks", "--json"], None),
     (["__complete", "tasks", "-s", "../bad"], None),
+    # Several agents (issue 15).
+    (["claim", "--agent", "a"], None),
+    (["--agent=a", "claim", "--json"], None),
+    (["claim", "C", "--agent", "a"], None),
+    (["claim", "B", "--agent", "a"], None),
+    (["claim", "nope", "--agent", "a"], None),
+    (["claim"], None),
+    (["claim", "--agent", "bad name"], None),
+    (["done", "--agent", "a"], None),
+    (["start", "C", "--agent", "a", "--json"], None),
+    (["add", "D", "--after", "#3"], None),
+    (["add", "D", "--after", "C", "--json"], None),
+    (["add", "D", "--after", "#9"], None),
+    (["check", "--agent", "a"], None),
+    (["check", "--agent", "a", "--json"], None),
+    (["add", "D", "--after", "#1", "--after=C"], None),
 ]
 
 # Forms the fast path must hand to the Typer app.
@@ -141,6 +157,7 @@ NOT_SERVED = [
     ["log"],
     ["add", "-"],
     ["add", "--phase"],
+    ["claim", "A", "B"],
 ]
 
 
