@@ -217,3 +217,26 @@ def test_the_gemini_hook_takes_the_trackers_calls_too(env: dict[str, str]) -> No
         ["todo", "--json", "-s", envelope["session_id"]], env=env, capture_output=True, text=True
     )
     assert [t["id"] for t in json.loads(listing.stdout)["data"]["todos"]] == ["3f9a2c"]
+
+
+def test_the_parallel_agents_recipe_drains_the_plan_in_dependency_order(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    script = block_after("### A plan drained by N parallel agents from one shell script", "bash")
+    done = subprocess.run(
+        ["bash", "-c", script],
+        env={**env, "N": "4"},
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    taken = [line.split(": ", 1) for line in done.stdout.splitlines() if line.startswith("agent-")]
+    order = [task for _, task in taken]
+    # Each task taken once, and never before the tasks it comes after.
+    assert sorted(order) == ["Build", "Docs", "Ship", "Tests"]
+    assert order[0] == "Build"
+    assert order[-1] == "Ship"
+    assert {agent for agent, _ in taken} <= {f"agent-{i}" for i in range(1, 5)}
+    assert "[4/4] Completed:\n- Build\n- Tests\n- Docs\n- Ship\n" in done.stdout
