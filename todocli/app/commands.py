@@ -260,8 +260,8 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object) -> Outcom
     else:
         store.save_failed(rev, result.errors[0].message)
         if agent is not None and now is not None:
-            # A claim that found nothing still shows the agent alive, and starts
-            # the clock on claims no write is on record for.
+            # A failed call (a claim that found nothing) still shows the agent
+            # alive, and starts the clock on claims no write is on record for.
             from todocli.app.agent_state import record_write
 
             record_write(state, agent, now, result.new, settings.claim_timeout)
