@@ -100,3 +100,17 @@ def test_task_text_is_shown_literally(listed: dict[str, str]) -> None:
     assert "[bold]v1[/bold]" in screen  # markup is text
     assert "Clear \\x1b[2J screen" in screen  # the escape is shown, not obeyed
     assert "\x1b[2J" not in screen
+
+
+def test_a_terminal_shows_who_holds_a_task_and_what_one_waits_on(tmp_path: Path) -> None:
+    target = tmp_path / "TODO.md"
+    target.write_text(
+        "- [/] Build <!-- id: 1; owner: agent-2 -->\n- [ ] Ship <!-- blocked-by: 1 -->\n"
+    )
+    env = {key: value for key, value in os.environ.items() if key != "TERM"}
+    env.update(
+        {"TODOCLI_HOME": str(tmp_path / "home"), "TODOCLI_FILE": str(target), "NO_COLOR": "1"}
+    )
+    screen = re.sub(r"\x1b\[[0-9;]*m", "", on_a_terminal(["show"], env))  # styles apart
+    assert "#1 [/] Build (owner: agent-2)" in screen
+    assert "#2 [ ] Ship (waiting on #1)" in screen

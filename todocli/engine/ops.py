@@ -756,13 +756,13 @@ class Engine:
         ids: list[str] = []
         for ref in refs:
             node = self._task(ref)
-            if node.meta.id is None:
-                meta = node.meta
-                new_id = claims.next_free_id(self.doc)
-                self.doc.set_meta(node, Meta(new_id, meta.priority, meta.blocked_by, meta.owner))
-            assert node.meta.id is not None
-            if node.meta.id not in ids:
-                ids.append(node.meta.id)
+            meta = node.meta
+            task_id = meta.id
+            if task_id is None:
+                task_id = claims.next_free_id(self.doc)
+                self.doc.set_meta(node, Meta(task_id, meta.priority, meta.blocked_by, meta.owner))
+            if task_id not in ids:
+                ids.append(task_id)
         return tuple(ids)
 
     def _op_init(self, op: Op) -> None:
