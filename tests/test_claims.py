@@ -381,3 +381,17 @@ def test_a_bad_claim_timeout_is_a_usage_error(
     result = todo("show")
     assert result.code == 2
     assert "claim_timeout must be" in result.err
+
+
+def test_an_id_after_gives_is_above_every_id_the_list_ever_had(todo: Todo, home: Path) -> None:
+    for subject in ("One", "Two", "Three"):  # Claude Code's TaskCreate: ids 1, 2, 3
+        assert todo("apply", stdin=json.dumps({"subject": subject, "description": "d"})).code == 0
+    assert todo("apply", stdin=json.dumps({"taskId": "3", "status": "deleted"})).code == 0
+    todo("add", "Plain", "-q")
+    todo("add", "Later", "--after", "Plain", "-q")
+    text = listed(home)
+    assert "Plain <!-- id: 4 -->" in text  # not 3, which Three had
+    assert "Later <!-- blocked-by: 4 -->" in text
+    # And the next task an agent's tool creates is numbered above it.
+    todo("apply", stdin=json.dumps({"subject": "Four", "description": "d"}))
+    assert "Four <!-- id: 5 -->" in listed(home)

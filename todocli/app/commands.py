@@ -213,6 +213,10 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object) -> Outcom
     state = store.state() if now is not None else {}
     if any(op.merge for op in ops):
         ops, state = _number_new_tasks(store, doc, ops, state)
+    id_floor = 0
+    if any(op.after for op in ops):  # --after may give a task an id
+        state = state or store.state()
+        id_floor = _id_mark(state)
     stale = None
     if agent is not None and now is not None:
         from todocli.app.agent_state import stale_claims
@@ -229,6 +233,7 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object) -> Outcom
         merge_base=merge_base,
         agent=agent,
         stale=stale,
+        id_floor=id_floor,
     )
     if result.query:
         return ctx.outcome(
@@ -251,6 +256,8 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object) -> Outcom
             from todocli.app.agent_state import record_write
 
             record_write(state, agent, now, result.new, settings.claim_timeout)
+        if any(op.after for op in ops):
+            _raise_id_mark(state, result.new)
         # The log, the state and the revision copy first, the list last: exit 6
         # means none of them changed.
         rev = store.commit(doc.text() if result.written else None, state, steps)
@@ -287,13 +294,30 @@ def _number_new_tasks(
     if not moves_the_mark(ops):
         return ops, state
     state = state or store.state()
-    mark = state.get(MARK_KEY)
-    if isinstance(mark, bool) or not isinstance(mark, int) or mark < 0:
-        mark = 0  # missing or damaged: the list's own ids still count
+    mark = _id_mark(state)
     numbered, top = number_new_tasks(ops, (n.meta.id for n in doc.tasks()), mark)
     if top != mark:
         state[MARK_KEY] = top
     return numbered, state
+
+
+def _id_mark(state: dict[str, Any]) -> int:
+    from todocli.engine.agents import MARK_KEY
+
+    mark = state.get(MARK_KEY)
+    if isinstance(mark, bool) or not isinstance(mark, int) or mark < 0:
+        return 0  # missing or damaged: the list's own ids still count
+    return mark
+
+
+def _raise_id_mark(state: dict[str, Any], todo: TodoList) -> None:
+    """Ids ``--after`` gave count towards the high-water mark too."""
+    from todocli.engine.agents import MARK_KEY
+
+    ids = [t.meta.id for _, t in todo.tasks() if t.meta.id]
+    top = max([_id_mark(state), *(int(i) for i in ids if i.isascii() and i.isdigit())])
+    if top:
+        state[MARK_KEY] = top
 
 
 def _log(

@@ -51,10 +51,11 @@ def holder(task: Task | TaskNode) -> str | None:
     return task.meta.owner if task.status is Status.IN_PROGRESS else None
 
 
-def next_free_id(doc: Document) -> str:
-    """The next numeric id no task of the list carries."""
+def next_free_id(doc: Document, floor: int = 0) -> str:
+    """The next numeric id no task of the list carries, nor ever carried as far as
+    ``floor`` (the highest id the list has had) tells."""
     numbers = [int(n.meta.id) for n in doc.tasks() if n.meta.id and n.meta.id.isdigit()]
-    return str(max(numbers, default=0) + 1)
+    return str(max([floor, *numbers]) + 1)
 
 
 def dependencies(doc: Document) -> dict[TaskNode, tuple[str, ...]]:

@@ -133,6 +133,7 @@ def apply(
     merge_base: TodoList | None = None,
     agent: str | None = None,
     stale: Mapping[str, float] | None = None,
+    id_floor: int = 0,
 ) -> tuple[Result, Document]:
     """Apply a batch. Returns the result and the document to store.
 
@@ -141,9 +142,10 @@ def apply(
     ``wipe`` clears a list this batch completes; ``expired`` names closed tasks
     whose auto-clear delay has passed. ``agent`` names the agent the batch is
     for (see ``claims``): its one-in-progress rule is its own; ``stale`` gives the
-    agents whose claims a ``claim`` releases, with the seconds since each wrote.
+    agents whose claims a ``claim`` releases, with the seconds since each wrote;
+    ``id_floor`` the highest id the list ever had (an id ``--after`` gives is above).
     """
-    engine = Engine(doc, settings or Settings(), agent=agent, stale=stale)
+    engine = Engine(doc, settings or Settings(), agent=agent, stale=stale, id_floor=id_floor)
     return engine.run(
         ops, partial=partial, baseline=baseline, wipe=wipe, expired=expired, merge_base=merge_base
     )
@@ -159,8 +161,10 @@ class Engine:
         careful: bool = False,
         agent: str | None = None,
         stale: Mapping[str, float] | None = None,
+        id_floor: int = 0,
     ) -> None:
         self.doc = doc
+        self.id_floor = id_floor
         self.settings = settings
         self.agent = agent  # the agent this batch is for (None: one agent, today's rules)
         self.stale = stale or {}  # agents whose claims lapsed: seconds since each wrote
@@ -214,6 +218,7 @@ class Engine:
                 careful=True,
                 agent=self.agent,
                 stale=self.stale,
+                id_floor=self.id_floor,
             )
             return careful.run(
                 ops,
@@ -759,7 +764,7 @@ class Engine:
             meta = node.meta
             task_id = meta.id
             if task_id is None:
-                task_id = claims.next_free_id(self.doc)
+                task_id = claims.next_free_id(self.doc, self.id_floor)
                 self.doc.set_meta(node, Meta(task_id, meta.priority, meta.blocked_by, meta.owner))
             if task_id not in ids:
                 ids.append(task_id)
