@@ -38,6 +38,7 @@ CASES: dict[str, tuple[list[str], str | None, str]] = {
     "add": (["W"], None, "todos"),
     "a": (["W"], None, "todos"),
     "start": (["Y"], None, "todos"),
+    "claim": (["--agent", "a"], None, "task"),
     "done": (["X"], None, "todos"),
     "drop": (["Z"], None, "todos"),
     "rm": (["Z"], None, "todos"),
