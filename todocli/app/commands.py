@@ -13,7 +13,7 @@ import os
 from todocli.app.outcome import Outcome
 from todocli.document.markdown import parse
 from todocli.document.model import Result, TodoList
-from todocli.errors import ConflictError, InvalidParamError, UsageError
+from todocli.errors import ConflictError, InvalidParamError, TodoError, UsageError
 from todocli.storage import config, paths
 from todocli.storage.store import Store
 
@@ -272,7 +272,10 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object) -> Outcom
             from todocli.app.agent_state import record_write
 
             record_write(state, agent, now, result.new, settings.claim_timeout)
-            store.commit(None, state)
+            try:  # noqa: SIM105 - contextlib would cost start-up for one suppress
+                store.commit(None, state)
+            except TodoError:
+                pass  # bookkeeping: the call's own failure is what to report
     return ctx.outcome(
         result.new,
         rev,
