@@ -26,7 +26,6 @@ from todocli.document.model import (
     TodoList,
     Value,
 )
-from todocli.engine import claims
 from todocli.engine.settings import DropPolicy, Settings
 from todocli.errors import InternalError, InvalidParamError, NotFoundError
 from todocli.escapes import first_unsafe, one_line
@@ -232,11 +231,12 @@ class Engine:
         errors: list[OpError] = []
         last_growth = -1
         depending = [i for i, op in enumerate(ops) if op.kind in _DEPENDING]
-        deps_before = (
-            {n.meta.id or n.content: deps for n, deps in claims.dependencies(doc).items()}
-            if depending
-            else {}
-        )
+        deps_before = {}
+        if depending:
+            from todocli.engine import claims
+
+            deps = claims.dependencies(doc)
+            deps_before = {n.meta.id or n.content: on for n, on in deps.items()}
         for i, op in enumerate(ops):
             try:
                 self._apply(op)
@@ -246,6 +246,8 @@ class Engine:
                 if op.kind in _GROWING:
                     last_growth = i
         if depending:
+            from todocli.engine import claims
+
             wrong = claims.dependency_error(self.doc, deps_before)
             if wrong is not None:
                 errors.append(OpError(depending[-1], wrong))
@@ -430,7 +432,11 @@ class Engine:
         tasks = list(self.doc.tasks())
         if any(node.status is Status.IN_PROGRESS for node in tasks):
             return
-        waits = claims.waiting_on(tasks)
+        waits: Collection[int] = ()
+        if any(node.meta.blocked_by for node in tasks):  # the everyday list has none
+            from todocli.engine.claims import waiting_on
+
+            waits = waiting_on(tasks)
         for i, node in enumerate(tasks):
             if node.status is Status.PENDING and i not in waits:
                 self._set(node, Status.IN_PROGRESS)
@@ -607,7 +613,7 @@ class Engine:
                 self._set(other, Status.PENDING)
         self._set(node, Status.IN_PROGRESS)
 
-    # -- several agents (see ``claims``) ------------------------------------------------
+    # -- several agents (see ``claims``, imported by these alone) ------------------------
 
     def _take(self, node: TaskNode, agent: str) -> None:
         """Start a task for an agent: the one-in-progress rule is the agent's own,
@@ -628,6 +634,8 @@ class Engine:
 
     def _refuse_held(self, node: TaskNode) -> None:
         """Another agent's claim is not taken from it."""
+        from todocli.engine import claims
+
         held = claims.holder(node)
         if held is not None and held != self.agent:
             raise OpFailure(
@@ -642,6 +650,8 @@ class Engine:
         waits: dict[int, list[int]] | None = None,
     ) -> None:
         """A task whose dependencies are open is not started by an agent."""
+        from todocli.engine import claims
+
         if tasks is None or waits is None:
             if not node.meta.blocked_by:
                 return
@@ -655,6 +665,8 @@ class Engine:
     def _op_claim(self, op: Op) -> None:
         """Take the first pending task that waits on nothing (or the one named) for
         this agent, after releasing the claims of agents idle too long."""
+        from todocli.engine import claims
+
         agent = self.agent
         if agent is None:
             raise OpFailure("todo claim needs an agent name: --agent NAME or TODOCLI_AGENT")
@@ -758,6 +770,8 @@ class Engine:
     def _dependency_ids(self, refs: Sequence[str]) -> tuple[str, ...]:
         """The ids of the tasks ``refs`` name; a task without an id gets the next
         free one, since a dependency is held by id."""
+        from todocli.engine import claims
+
         ids: list[str] = []
         for ref in refs:
             node = self._task(ref)
