@@ -680,3 +680,31 @@ def test_taking_back_an_append_keeps_a_log_that_was_there_empty(
         assert todo("done", "A").code == 6
     assert log.exists()
     assert log.read_bytes() == b""
+
+
+def test_a_folder_another_process_makes_meanwhile_is_no_obstacle(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two writers of a new home: one looks, finds the folder missing, and the other
+    # makes it before the first looks again. That is not "a file in the way".
+    target = tmp_path / "home" / "sessions"
+    real_isdir = os.path.isdir
+    seen: list[str] = []
+
+    def racing_isdir(path: str) -> bool:
+        if os.fspath(path) == str(target) and not seen:
+            seen.append(str(path))
+            os.makedirs(target)  # the other process, between the two looks
+            return False
+        return real_isdir(path)
+
+    monkeypatch.setattr(files.os.path, "isdir", racing_isdir)
+    files.make_dir(str(target))
+    assert seen
+    assert target.is_dir()
+    # A real file in the way is still refused.
+    blocker = tmp_path / "blocker"
+    blocker.write_text("x")
+    monkeypatch.setattr(files.os.path, "isdir", real_isdir)
+    with pytest.raises(StorageError, match="in the way"):
+        files.make_dir(str(blocker / "sub"))

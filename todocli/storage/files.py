@@ -163,7 +163,8 @@ def make_dir(path: str) -> None:
     missing = []
     current = os.path.abspath(path)
     while not os.path.isdir(current):
-        if os.path.lexists(current):
+        # Asked again: another process may have made it since (then it is no obstacle).
+        if os.path.lexists(current) and not os.path.isdir(current):
             raise _in_the_way(path)
         missing.append(current)
         parent = os.path.dirname(current)
