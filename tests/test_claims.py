@@ -395,3 +395,31 @@ def test_an_id_after_gives_is_above_every_id_the_list_ever_had(todo: Todo, home:
     # And the next task an agent's tool creates is numbered above it.
     todo("apply", stdin=json.dumps({"subject": "Four", "description": "d"}))
     assert "Four <!-- id: 5 -->" in listed(home)
+
+
+def test_an_agents_snapshot_does_not_count_another_agents_claim(todo: Todo, home: Path) -> None:
+    # Agent b holds A; agent a's TodoWrite carries A in progress as it is in the file
+    # and starts B: one task in progress each, within the rule of each agent.
+    plan(todo, "A", "B", "C")
+    assert todo("claim", "--agent", "b", "-q").code == 0
+    snapshot = {
+        "todos": [
+            {"content": "A", "status": "in_progress", "activeForm": "Doing A"},
+            {"content": "B", "status": "in_progress", "activeForm": "Doing B"},
+            {"content": "C", "status": "pending", "activeForm": "Doing C"},
+        ]
+    }
+    result = todo("apply", "--agent", "a", stdin=json.dumps(snapshot))
+    assert result.code == 0, result
+    text = listed(home)
+    assert "- [/] A" in text
+    assert "owner: b" in text.split("- [/] A", 1)[1].split("\n", 1)[0]
+    assert "- [/] B" in text
+    # Without an agent name the list-wide rule stands, as before.
+    snapshot["todos"][2]["status"] = "in_progress"
+    refused = todo("apply", stdin=json.dumps(snapshot))
+    assert refused.code == 1
+    assert "can be in_progress at a time" in refused.out + refused.err
+    # Two of agent a's own are still one too many.
+    again = todo("apply", "--agent", "a", stdin=json.dumps(snapshot))
+    assert again.code == 1

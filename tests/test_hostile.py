@@ -698,13 +698,13 @@ def test_a_folder_another_process_makes_meanwhile_is_no_obstacle(
             return False
         return real_isdir(path)
 
-    monkeypatch.setattr(files.os.path, "isdir", racing_isdir)
+    monkeypatch.setattr(os.path, "isdir", racing_isdir)
     files.make_dir(str(target))
     assert seen
     assert target.is_dir()
     # A real file in the way is still refused.
     blocker = tmp_path / "blocker"
     blocker.write_text("x")
-    monkeypatch.setattr(files.os.path, "isdir", real_isdir)
+    monkeypatch.setattr(os.path, "isdir", real_isdir)
     with pytest.raises(StorageError, match="in the way"):
         files.make_dir(str(blocker / "sub"))

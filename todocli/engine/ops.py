@@ -848,6 +848,10 @@ class Engine:
             items, merged = rebase(items, self.merge_base, self.doc.model(), limit)
             self.merged += merged
         started = [i.content for i in items if i.status is Status.IN_PROGRESS]
+        if self.agent is not None:
+            # The rule is each agent's own: another agent's claim, carried in the
+            # snapshot as it is in the file, does not count against this one.
+            started = [c for c in started if self._holder(c) in (None, self.agent)]
         if limit and len(started) > limit:
             names = ", ".join(f'"{c}"' for c in started)
             what = "Only one task" if limit == 1 else f"At most {limit} tasks"
@@ -856,6 +860,13 @@ class Engine:
         if self.merge_base is not None and summary == self.merge_base.summary:
             summary = None  # sent back as it was: a summary a person changed stays
         self._replace(items, summary)
+
+    def _holder(self, content: str) -> str | None:
+        """The agent whose claim the task of this text is in the file, if any."""
+        node = self.doc.find(content)
+        if node is None or node.status is not Status.IN_PROGRESS:
+            return None
+        return node.meta.owner
 
     def _kept_meta(self, items: Sequence[Item]) -> Sequence[Item]:
         """Metadata an item leaves out is kept from the task it names (by id,
