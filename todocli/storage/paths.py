@@ -50,13 +50,15 @@ def path_key(path: str) -> str:
     it would use for SHA-256 gives the same digest in a tenth of that.
     """
     data = path.encode("utf-8", "surrogateescape")
+    # Its name changed in 3.12: asking for the other one first is a failed import
+    # (a search of every folder on sys.path) in every write.
     try:
-        from _sha2 import sha256  # type: ignore[import-not-found, unused-ignore]
-    except ImportError:
-        try:
+        if sys.version_info >= (3, 12):
+            from _sha2 import sha256  # type: ignore[import-not-found, unused-ignore]
+        else:
             from _sha256 import sha256  # type: ignore[import-not-found, no-redef, unused-ignore]
-        except ImportError:
-            from hashlib import sha256
+    except ImportError:
+        from hashlib import sha256
     return str(sha256(data).hexdigest()[:16])
 
 
