@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from filelock import FileLock, Timeout
 
-from todocli.storage.locking import ListLock, LockTimeout
+from todocli.storage.store import ListLock, LockTimeout
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the flock path is POSIX")
 
@@ -30,7 +30,7 @@ def test_our_lock_blocks_a_filelock_in_another_process(tmp_path: Path) -> None:
             sys.executable,
             "-c",
             "import sys, time\n"
-            "from todocli.storage.locking import ListLock\n"
+            "from todocli.storage.store import ListLock\n"
             f"with ListLock({path!r}, 5):\n"
             "    print('held', flush=True)\n"
             "    time.sleep(2)\n",

@@ -40,7 +40,6 @@ if TYPE_CHECKING:
     from types import TracebackType
     from typing import Any
 
-    from todocli.storage.locking import ListLock
     from todocli.storage.paths import Locations
 
 KEEP_REVISIONS = 100  # the spec asks for at least 50
@@ -51,6 +50,7 @@ SETTLE_MAX = 2.0  # seconds to wait at most for a save to finish
 SETTLE_POLL = 0.02
 CHANGE_POLL_SECONDS = 0.2  # how often `todo watch` and the MCP server look for a change
 CONSISTENT_TRIES = 10
+LOCK_POLL_SECONDS = 0.01
 
 
 class ListChangedError(ConflictError):
@@ -391,7 +391,6 @@ class Held:
         self.lock: ListLock | None = None
 
     def __enter__(self) -> Held:
-        from todocli.storage.locking import ListLock, LockTimeout
         from todocli.storage.paths import check_private_dir
 
         loc = self.store.loc
@@ -427,3 +426,85 @@ class Held:
         if self.lock is not None:
             self.lock.__exit__(kind, error, trace)
             self.lock = None
+
+
+# -- the lock ------------------------------------------------------------------------------
+#
+# The lock filelock takes, without filelock's import cost on POSIX: filelock 4
+# imports ``asyncio``-era machinery (``dataclasses``, ``inspect``, ``logging``,
+# ``decimal``...), about 25 ms, more than the whole start-up budget of an agent's
+# call. Its Unix lock is one ``flock(2)`` on the lock file, opened without
+# truncation and never unlinked. On POSIX ``ListLock`` takes exactly that lock on
+# exactly that file, so a ``filelock.FileLock`` on the same path and this lock
+# exclude each other (``tests/test_locking.py`` proves it both ways); elsewhere it
+# uses filelock itself. A killed holder's lock is released by the kernel. (Here,
+# not in a module of its own: every write takes it, and a module costs ~0.1 ms.)
+
+
+class LockTimeout(Exception):
+    """The lock was not free within the timeout."""
+
+
+class ListLock:
+    """An exclusive lock on ``path`` for a ``with`` block, waiting up to ``timeout``."""
+
+    def __init__(self, path: str, timeout: float) -> None:
+        self.path = path
+        self.timeout = timeout
+        self._fd = -1
+        self._fallback: object = None
+
+    def __enter__(self) -> ListLock:
+        try:
+            import fcntl
+        except ImportError:  # not POSIX: filelock knows the platform's lock
+            self._acquire_filelock()
+            return self
+        deadline = time.monotonic() + max(self.timeout, 0)
+        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+        while True:
+            fd = os.open(self.path, flags, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+            except BaseException:
+                os.close(fd)
+                raise
+            else:
+                if os.fstat(fd).st_nlink:  # not a lock file someone just removed
+                    self._fd = fd
+                    return self
+                os.close(fd)
+            if time.monotonic() >= deadline:
+                raise LockTimeout(self.path)
+            time.sleep(LOCK_POLL_SECONDS)
+
+    def _acquire_filelock(self) -> None:
+        from filelock import FileLock, Timeout
+
+        lock = FileLock(self.path, timeout=self.timeout)
+        try:
+            lock.acquire()
+        except Timeout:
+            raise LockTimeout(self.path) from None
+        self._fallback = lock
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        if self._fallback is not None:
+            self._fallback.release()  # type: ignore[attr-defined]
+            self._fallback = None
+            return
+        if self._fd >= 0:
+            import fcntl
+
+            try:
+                fcntl.flock(self._fd, fcntl.LOCK_UN)
+            finally:
+                os.close(self._fd)
+                self._fd = -1
