@@ -26,13 +26,14 @@ from todocli.app import commands
 from todocli.app.commands import Context
 from todocli.app.output import STDERR, OutputError, failure_message, write
 from todocli.cli.command_table import NEVER_FAILS, PROTOCOL, REPORT
-from todocli.errors import InternalError, TodoError
+from todocli.errors import InternalError, StorageError, TodoError, UsageError
 from todocli.escapes import one_line
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from todocli.app.commands import Options
     from todocli.app.outcome import Outcome
     from todocli.app.report import Report
     from todocli.cli.fastpath import Call, Output
@@ -114,11 +115,9 @@ def clear(call: Call, *, everything: bool) -> int:
 
 
 def apply(call: Call, *, input_file: str | None, markdown: bool) -> int:
-    from todocli.cli.stdin import payload
-
     output = call.output
     ctx = _context(call)
-    data = payload(input_file, ctx.settings.max_input_bytes)
+    data = _payload(input_file, ctx.settings.max_input_bytes)
     outcome = commands.apply_input(ctx, data, markdown=markdown, with_rev=output.json)
     req = outcome.request
     if req is not None and req.hook is not None and not output.json:
@@ -133,14 +132,59 @@ def apply(call: Call, *, input_file: str | None, markdown: bool) -> int:
     return emit(outcome, output)
 
 
+# -- what a command reads besides its arguments ------------------------------------------------
+#
+# ``todo apply``'s payload (stdin or ``-i FILE``) and a harness hook's JSON
+# (``--hook``). (Here, not in a module of their own: every apply reads one.)
+
+HOOK_INPUT_BYTES = 1 << 20
+
+
+def _payload(input_file: str | None, limit: int) -> bytes:
+    """``todo apply``'s input, at most ``limit`` bytes and one more (so that the
+    reader can tell the input was too big)."""
+    if input_file is not None and input_file != "-":
+        try:
+            with open(input_file, "rb") as handle:
+                return handle.read(limit + 1)
+        except OSError as exc:
+            raise StorageError(f"cannot read {input_file}: {exc.strerror or exc}") from None
+    if sys.stdin is None or sys.stdin.isatty():
+        raise UsageError("todo apply reads JSON from stdin: pipe a payload in, or use -i FILE")
+    return sys.stdin.buffer.read(limit + 1)
+
+
+def _hook_session(options: Options) -> Options:
+    """``--hook``: read the harness hook's JSON on stdin; its ``session_id`` names
+    the session (made safe, as ``todo apply`` does with an envelope), unless ``-s``
+    or ``TODOCLI_SESSION`` names one. So a Stop hook checks the list the agent's
+    own-tool hook writes."""
+    if sys.stdin is None or sys.stdin.isatty():
+        raise UsageError("--hook reads the hook's JSON from stdin")
+    from todocli.engine.dialects import decode
+
+    value = decode(sys.stdin.buffer.read(HOOK_INPUT_BYTES + 1), HOOK_INPUT_BYTES)
+    # Augment names the session conversation_id
+    session = (
+        value.get("session_id", value.get("conversation_id")) if isinstance(value, dict) else None
+    )
+    if (
+        isinstance(session, str)
+        and options.session is None
+        and not os.environ.get("TODOCLI_SESSION")
+    ):
+        from todocli.engine.agents import safe_session
+
+        options.session = safe_session(session)
+    return options
+
+
 # -- around an agent's turns -------------------------------------------------------------------
 
 
 def _hooked(call: Call, hook: bool) -> Context:
     if hook:
-        from todocli.cli.stdin import hook_session
-
-        return Context(hook_session(call.options))
+        return Context(_hook_session(call.options))
     return _context(call)
 
 
