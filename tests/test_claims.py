@@ -11,8 +11,8 @@ import pytest
 
 from tests.support_cli import Todo
 from todocli.document.markdown import parse
+from todocli.engine import Settings
 from todocli.engine.ops import Op, OpKind, apply
-from todocli.engine.settings import Settings
 
 NOW = "2026-11-22T12:00:00"
 LATER = "2026-11-22T12:31:00"  # 31 minutes on: past the default claim_timeout

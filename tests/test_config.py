@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from todocli.engine.settings import DropPolicy
+from todocli.engine import DropPolicy
 from todocli.errors import UsageError
 from todocli.storage.config import load, read_simple_toml
 

@@ -55,7 +55,7 @@ def test_every_global_option_is_in_readme_and_man_page() -> None:
 
 
 def test_every_config_key_is_documented() -> None:
-    from todocli.engine.settings import Settings
+    from todocli.engine import Settings
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     man = (ROOT / "man" / "todo.1").read_text(encoding="utf-8")

@@ -24,8 +24,8 @@ from todocli.document.model import (
     Value,
     init_source,
 )
+from todocli.engine import DropPolicy, Settings
 from todocli.engine.ops import OpKind
-from todocli.engine.settings import DropPolicy, Settings
 
 CHOICES = [Status, OpKind, DropPolicy]
 
@@ -155,7 +155,7 @@ def test_mypy_checks_the_calls_of_a_value(tmp_path: Path) -> None:
     snippet = tmp_path / "calls.py"
     snippet.write_text(
         "from todocli.document.model import Meta, Status, Task\n"
-        "from todocli.engine.settings import Settings\n"
+        "from todocli.engine import Settings\n"
         'Task("ok", Status.PENDING, "Doing it")\n'
         "Task()\n"
         'Task("a", "pending")\n'

@@ -10,8 +10,8 @@ import pytest
 import todocli
 from todocli.document.markdown import Document
 from todocli.document.model import Phase, Result, Status, Task, TodoList
+from todocli.engine import DropPolicy, Settings
 from todocli.engine.ops import HANDLERS, Engine, Op, OpKind, PhaseItems, apply
-from todocli.engine.settings import DropPolicy, Settings
 from todocli.engine.snapshot import Item
 
 T = TypeVar("T")

@@ -9,8 +9,8 @@ import todocli
 from tests.test_markdown_properties import markdownish, todo_lists
 from todocli.document.blocks import split_lines
 from todocli.document.model import Status
+from todocli.engine import Settings
 from todocli.engine.ops import Op, OpKind, apply
-from todocli.engine.settings import Settings
 from todocli.engine.snapshot import Item
 
 NAMES = st.sampled_from(["a", "b", "c", "d", "e", "f", "g", "h", "#1", "#3", "nope"])

@@ -1,1 +1,48 @@
-"""The engine: operations on a list, snapshots, merges and the agents' dialects."""
+"""The engine: operations on a list, snapshots, merges and the agents' dialects.
+
+This module holds the settings the engine and the store obey, with the spec's
+defaults (reading them from the config file and the environment is
+``storage/config.py``'s job). Here, not in a module of their own, because every
+call reads them and loads this package anyway: a module costs ~0.1 ms to import.
+"""
+
+from __future__ import annotations
+
+from todocli.document.model import Choice, Value
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from typing import ClassVar
+
+
+class DropPolicy(Choice):
+    """What a snapshot that removes open tasks does."""
+
+    __slots__ = ()
+    ALL: ClassVar[tuple[DropPolicy, ...]]
+    WARN: ClassVar[DropPolicy]
+    REJECT: ClassVar[DropPolicy]
+    ALLOW: ClassVar[DropPolicy]
+
+
+class Settings(Value):
+    """Limits and switches; every field is a config key (and a TODOCLI_<KEY> variable)."""
+
+    max_tasks: int = 50
+    max_field_bytes: int = 200
+    max_note_bytes: int = 2000
+    max_input_bytes: int = 1024 * 1024
+    max_file_bytes: int = 4 * 1024 * 1024  # the most a list (or a revision) may hold
+    max_in_progress: int = 1  # 0: unlimited
+    snapshot_drop: DropPolicy = DropPolicy.WARN
+    wipe_on_complete: bool | None = None  # None: on for sessions, off for --file lists
+    clear_delay: float = -1.0  # seconds; negative: never auto-clear
+    lock_timeout: float = 10.0
+    remind_every: int = 3
+    claim_timeout: float = 1800.0  # seconds an agent may go without writing before its claim lapses
+
+    def replace(self, **changes: object) -> Settings:
+        """A copy with some fields changed."""
+        values = {name: getattr(self, name) for name in self.__slots__}
+        values.update(changes)
+        return Settings(**values)

@@ -26,7 +26,7 @@ from todocli.document.model import (
     TodoList,
     Value,
 )
-from todocli.engine.settings import DropPolicy, Settings
+from todocli.engine import DropPolicy, Settings
 from todocli.errors import InternalError, InvalidParamError, NotFoundError
 from todocli.escapes import first_unsafe, one_line
 

@@ -7,7 +7,7 @@ file and the line.
 from __future__ import annotations
 
 from todocli.document.model import Value
-from todocli.engine.settings import DropPolicy, Settings
+from todocli.engine import DropPolicy, Settings
 from todocli.errors import UsageError
 from todocli.storage.files import read_bytes
 
