@@ -13,8 +13,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from todocli.app.commands import Context, expect_rev
-from todocli.app.outcome import Outcome
+from todocli.app.commands import Context, Outcome, expect_rev
 from todocli.document.markdown import parse
 from todocli.document.model import Diff, Result
 from todocli.errors import ConflictError, InvalidParamError, UsageError

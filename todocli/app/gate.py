@@ -9,8 +9,7 @@ reminder) and that the file was edited by hand since the last write.
 
 from __future__ import annotations
 
-from todocli.app.commands import Context, show
-from todocli.app.outcome import Outcome
+from todocli.app.commands import Context, Outcome, show
 from todocli.app.render import describe_diff
 from todocli.document.markdown import parse
 from todocli.document.model import Diff, Status, TodoList

@@ -7,8 +7,7 @@ import difflib
 import os
 from datetime import datetime
 
-from todocli.app.commands import Context, expect_rev
-from todocli.app.outcome import Outcome
+from todocli.app.commands import Context, Outcome, expect_rev
 from todocli.app.report import Report
 from todocli.document.blocks import split_lines
 from todocli.document.markdown import parse

@@ -13,7 +13,7 @@ TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported 
 if TYPE_CHECKING:
     from typing import TextIO
 
-    from todocli.app.outcome import Outcome
+    from todocli.app.commands import Outcome
 
 
 class OutputError(StorageError):

@@ -9,7 +9,7 @@ progress; and last the recap line.
 
 from __future__ import annotations
 
-from todocli.app.outcome import Outcome
+from todocli.app.commands import Outcome
 from todocli.document.model import Diff, Phase, Result, Status, Task, TodoList
 from todocli.escapes import json_safe, one_line, safe
 

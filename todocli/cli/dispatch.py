@@ -33,8 +33,7 @@ TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from todocli.app.commands import Options
-    from todocli.app.outcome import Outcome
+    from todocli.app.commands import Options, Outcome
     from todocli.app.report import Report
     from todocli.cli.fastpath import Call, Output
 
@@ -364,7 +363,7 @@ def emit_report(report: Report, output: Output) -> int:
 
 def emit_error_json(error: TodoError) -> None:
     """The envelope of a command that failed as a whole."""
-    from todocli.app.outcome import Outcome
+    from todocli.app.commands import Outcome
     from todocli.app.render import to_json
     from todocli.document.model import TodoList
 

@@ -14,7 +14,7 @@ from rich.console import Console, Group
 from rich.text import Text
 from rich.tree import Tree
 
-from todocli.app.outcome import Outcome
+from todocli.app.commands import Outcome
 from todocli.app.render import change_lines, error_lines
 from todocli.document.model import Status, TodoList
 from todocli.engine.claims import list_waiting

@@ -15,8 +15,7 @@ import os
 import sys
 
 from todocli.app import commands
-from todocli.app.commands import Context, Options
-from todocli.app.outcome import Outcome
+from todocli.app.commands import Context, Options, Outcome
 from todocli.errors import (
     InternalError,
     InvalidParamError,
