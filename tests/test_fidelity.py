@@ -295,6 +295,21 @@ def documents(draw: st.DrawFn) -> tuple[str, str]:
     return ours_text, gfm_text
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- [ ] a\n-\n  \n    - [ ] a\n",  # found by the property below
+        "-\n  \n  - [ ] a\n",
+        "-\n \n  - [ ] a\n",
+        "1.\n   \n   - [ ] x\n",
+    ],
+)
+def test_spaces_reaching_an_empty_items_content_do_not_end_it(text: str) -> None:
+    # An item can begin with at most one blank line; cmark-gfm (what GitHub shows)
+    # does not count a line of spaces that reaches the item's content column.
+    assert ours(text) == gfm_task_items(text)
+
+
 def test_cmark_gfms_checkbox_on_an_outer_item_is_left_out_of_the_oracle() -> None:
     # Found by the property below: cmark-gfm puts an empty checkbox on the outer item
     # of "- - [ ] a" when a lazy line of its block quote looks like a task item. GFM's

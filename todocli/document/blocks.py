@@ -640,8 +640,11 @@ class Scanner:
                 else:
                     break
             elif ns_pos == len(text):
-                if cont.empty:
-                    break  # an item can begin with at most one blank line
+                if cont.empty and ns_col < cont.content_col:
+                    # An item can begin with at most one blank line; as in cmark-gfm
+                    # (what GitHub renders), a line of spaces reaching the item's
+                    # content column is not that second blank line.
+                    break
                 pos, col = ns_pos, ns_col
             elif ns_col >= cont.content_col:
                 base = cont.content_col
