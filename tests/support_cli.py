@@ -71,3 +71,17 @@ def todo_process(
         proc.stdout.decode("utf-8", "replace"),
         proc.stderr.decode("utf-8", "replace"),
     )
+
+
+# The keys of the versioned --json envelope every command prints (SPEC section 6).
+ENVELOPE_KEYS = {
+    "version",
+    "status",
+    "data",
+    "text",
+    "stats",
+    "changes",
+    "context",
+    "warnings",
+    "error",
+}

@@ -12,7 +12,7 @@ import pytest
 
 import todocli
 from tests.support import corpus_files
-from tests.support_cli import Todo, todo_process
+from tests.support_cli import ENVELOPE_KEYS, Todo, todo_process
 from todocli.document.model import Status
 
 
@@ -299,18 +299,6 @@ def test_apply_reads_a_file(todo: Todo, tmp_path: Path) -> None:
 
 
 # -- JSON output ------------------------------------------------------------------------------
-
-ENVELOPE_KEYS = {
-    "version",
-    "status",
-    "data",
-    "text",
-    "stats",
-    "changes",
-    "context",
-    "warnings",
-    "error",
-}
 
 
 def test_json_envelope_on_success(todo: Todo, home: Path) -> None:

@@ -15,19 +15,8 @@ from typing import Any
 
 import pytest
 
-from tests.support_cli import Todo, todo_process
+from tests.support_cli import ENVELOPE_KEYS, Todo, todo_process
 
-ENVELOPE_KEYS = {
-    "version",
-    "status",
-    "data",
-    "text",
-    "stats",
-    "changes",
-    "context",
-    "warnings",
-    "error",
-}
 CLAUDE = json.dumps({"todos": [{"content": "X", "status": "completed"}, {"content": "Y"}]})
 
 # Each listed command with arguments that make it succeed; (args, stdin, what data holds).
