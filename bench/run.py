@@ -23,6 +23,12 @@ section 10 is missed:
 
 Usage: ``python bench/run.py [--runs N] [--quick]`` (``--quick`` skips 100,000).
 Run it from an installed checkout: it calls the ``todo`` script beside this Python.
+
+``--instructions`` counts instead of timing: the instructions each agent-path form
+executes, from one run under valgrind's callgrind, with its ratio to ``python -c
+pass``. The counts do not drift with the machine's load, so they compare two
+versions of the code exactly (the targets above stay in wall-clock time; this
+mode only reports).
 """
 
 from __future__ import annotations
@@ -31,17 +37,15 @@ import argparse
 import compileall
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Callable
 
 TARGET_RATIO = 1.5
 RSS_LIMIT_MB = 25.0
@@ -213,8 +217,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=15, help="timed runs per case (at least 15)")
     parser.add_argument("--quick", action="store_true", help="skip the 100,000-task point")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count the agent-path forms' instructions under valgrind (report only)",
+    )
     args = parser.parse_args()
     runs = max(args.runs, 15)
+    if args.instructions and shutil.which("valgrind") is None:
+        print("--instructions needs valgrind (Debian: apt install valgrind)", file=sys.stderr)
+        return 2
 
     import todocli
 
@@ -223,12 +235,15 @@ def main() -> int:
     todo = todo_command()
     work = Path(tempfile.mkdtemp(prefix="todocli-bench-"))
     try:
+        if args.instructions:
+            return count_instructions(work, todo)
         return run(work, todo, runs, args.quick)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def run(work: Path, todo: list[str], runs: int, quick: bool) -> int:
+def bench_env(work: Path) -> tuple[dict[str, str], Callable[[str], dict[str, str]]]:
+    """The environment of bare Python, and of todo on the home named."""
     base_env = {key: value for key, value in os.environ.items() if not key.startswith("TODOCLI_")}
     base_env.pop("PYTHONDONTWRITEBYTECODE", None)
     config = work / "config.toml"
@@ -237,7 +252,13 @@ def run(work: Path, todo: list[str], runs: int, quick: bool) -> int:
     def env_for(name: str) -> dict[str, str]:
         return {**base_env, "TODOCLI_HOME": str(work / name), "TODOCLI_CONFIG": str(config)}
 
-    # -- the agent path on 20 tasks, plain and with active forms ---------------------------
+    return base_env, env_for
+
+
+def agent_path(
+    work: Path, todo: list[str], base_env: dict[str, str], env_for: Callable[[str], dict[str, str]]
+) -> tuple[Case, list[Case]]:
+    """Bare Python, and every agent-path form on 20 tasks, plain and with active forms."""
     small = work / "small-pristine"
     write_list(small / "sessions" / "default.md", 20)
     claude = work / "claude-pristine"
@@ -247,6 +268,51 @@ def run(work: Path, todo: list[str], runs: int, quick: bool) -> int:
     agent += agent_cases(
         "claude", claude, todo, env_for, {"5 ops": FIVE_OPS, "TodoWrite": todo_write(1)}
     )
+    return bare, agent
+
+
+def instructions(case: Case) -> int:
+    """The instructions one run of the case executes (callgrind's count), from its
+    starting state, with every file of its home dated long ago: a list changed
+    within the last 100 ms makes todo wait for a save that may be under way."""
+    home = Path(case.env.get("TODOCLI_HOME", "/nonexistent"))
+    if case.reset is not None:
+        shutil.rmtree(home, ignore_errors=True)
+        shutil.copytree(case.reset, home)
+    for folder, _, files in os.walk(home):
+        for name in [*files, "."]:
+            os.utime(os.path.join(folder, name), (1e9, 1e9), follow_symlinks=False)
+    proc = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *case.argv],
+        input=case.stdin,
+        env=case.env,
+        capture_output=True,
+        check=False,
+    )
+    found = re.search(rb"Collected : (\d+)", proc.stderr)
+    if proc.returncode not in (0, 1) or found is None:
+        raise SystemExit(f"{case.name}: exit {proc.returncode}: {proc.stderr[-2000:]!r}")
+    return int(found.group(1))
+
+
+def count_instructions(work: Path, todo: list[str]) -> int:
+    base_env, env_for = bench_env(work)
+    bare, agent = agent_path(work, todo, base_env, env_for)
+    print(f"machine: Python {sys.version.split()[0]} ({sys.executable}), valgrind callgrind")
+    print(f"\n{'case':<38} {'instructions':>14} {'ratio':>7}")
+    base = min(instructions(bare) for _ in range(2))
+    print(f"{bare.name:<38} {base / 1e6:12.1f} M {1:6.2f}x")
+    for case in agent:
+        count = instructions(case)
+        print(f"{case.name:<38} {count / 1e6:12.1f} M {count / base:6.2f}x")
+    return 0
+
+
+def run(work: Path, todo: list[str], runs: int, quick: bool) -> int:
+    base_env, env_for = bench_env(work)
+
+    # -- the agent path on 20 tasks, plain and with active forms ---------------------------
+    bare, agent = agent_path(work, todo, base_env, env_for)
     help_case = Case("todo --help", [*todo, "--help"], env_for("plain"))
     cases = [bare, *agent, help_case]
     todo_txt = shutil.which("todo-txt") or shutil.which("todo.sh")

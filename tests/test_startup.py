@@ -21,19 +21,26 @@ AVOIDED = {
 # What only a write needs: the engine's ops, the input's dialects, the lock (fcntl,
 # and SHA-256 for its file's name). A read pays for none of them.
 WRITE_ONLY = {"todocli.engine.ops", "todocli.engine.dialects", "fcntl", "_sha2", "_sha256"}
-FORMS = [
-    (["show", "--plain"], b""),
-    (["show", "--json"], b""),
-    (["done", "task 3"], b""),
-    (["apply"], json.dumps({"ops": [{"op": "done", "task": "task 4"}]}).encode()),
-    (["apply", "--json"], json.dumps({"ops": [{"op": "start", "task": "task 5"}]}).encode()),
-]
+# What only several agents or dependencies need: a list with neither pays for none of it.
+AGENTS_ONLY = {"todocli.engine.claims", "todocli.app.agent_state"}
 TODO_WRITE = {
     "todos": [
         {"content": f"task {i}", "status": "pending", "activeForm": f"Working on task {i}"}
         for i in range(20)
     ]
 }
+FORMS = [
+    (["show", "--plain"], b""),
+    (["show", "--json"], b""),
+    (["done", "task 3"], b""),
+    (["apply"], json.dumps({"ops": [{"op": "done", "task": "task 4"}]}).encode()),
+    (["apply", "--json"], json.dumps({"ops": [{"op": "start", "task": "task 5"}]}).encode()),
+    (
+        ["apply"],
+        json.dumps({"ops": [{"op": "append", "phase": "Todos", "items": ["task 20"]}]}).encode(),
+    ),
+    (["apply", "--json"], json.dumps(TODO_WRITE).encode()),
+]
 PROBE = (
     "import sys\n"
     "sys.argv = ['todo', *sys.argv[1:]]\n"
@@ -51,7 +58,9 @@ def run(args: list[str], stdin: bytes, home: Path) -> subprocess.CompletedProces
 
 
 @pytest.mark.parametrize("claude", [False, True], ids=["plain list", "Claude Code list"])
-@pytest.mark.parametrize(("args", "stdin"), FORMS, ids=[" ".join(a) for a, _ in FORMS])
+@pytest.mark.parametrize(
+    ("args", "stdin"), FORMS, ids=[" ".join(a) + f" ({len(s)} bytes in)" for a, s in FORMS]
+)
 def test_the_agent_path_loads_none_of_what_the_stand_ins_replace(
     args: list[str], stdin: bytes, claude: bool, tmp_path: Path
 ) -> None:
@@ -69,7 +78,38 @@ def test_the_agent_path_loads_none_of_what_the_stand_ins_replace(
     assert b"task 3" in proc.stdout
     modules = set(proc.stderr.decode().split("MODULES ", 1)[1].split())
     assert not modules & AVOIDED, sorted(modules & AVOIDED)
+    assert not modules & AGENTS_ONLY, sorted(modules & AGENTS_ONLY)
     if args[0] == "show":
         assert not modules & WRITE_ONLY, sorted(modules & WRITE_ONLY)
     else:
         assert {"todocli.engine.ops", "fcntl"} <= modules  # the probe sees a real write
+
+
+LAUNCHER = Path(__file__).resolve().parent.parent / "scripts" / "todo"
+
+
+@pytest.mark.parametrize("safe_path", [False, True], ids=["default", "PYTHONSAFEPATH"])
+def test_the_launcher_does_not_import_from_its_own_folder(safe_path: bool, tmp_path: Path) -> None:
+    """A module lying beside the installed script (a stray todocli.py in a bin folder)
+    shadows nothing; with python -P semantics already on, no other path is dropped."""
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    script = folder / "todo"
+    script.write_text(LAUNCHER.read_text().replace("#!python", f"#!{sys.executable}", 1))
+    (folder / "todocli.py").write_text("raise SystemExit('the shadow was imported')\n")
+    env = {
+        **os.environ,
+        "TODOCLI_HOME": str(tmp_path / "home"),
+        "TODOCLI_CONFIG": str(tmp_path / "c"),
+    }
+    env.pop("PYTHONSAFEPATH", None)
+    if safe_path:
+        env["PYTHONSAFEPATH"] = "1"
+    proc = subprocess.run(
+        [sys.executable, str(script), "add", "Try todocli"],
+        capture_output=True,
+        env=env,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert b"Added: Try todocli" in proc.stdout

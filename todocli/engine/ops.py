@@ -231,12 +231,13 @@ class Engine:
         errors: list[OpError] = []
         last_growth = -1
         depending = [i for i, op in enumerate(ops) if op.kind in _DEPENDING]
-        deps_before = {}
-        if depending:
-            from todocli.engine import claims
-
-            deps = claims.dependencies(doc)
-            deps_before = {n.meta.id or n.content: on for n, on in deps.items()}
+        # Each task's dependencies as the batch began (read here: ``claims`` is
+        # imported only when, after the batch, some task has any).
+        deps_before = (
+            {n.meta.id or n.content: n.meta.blocked_by for n in doc.tasks() if n.meta.blocked_by}
+            if depending
+            else {}
+        )
         for i, op in enumerate(ops):
             try:
                 self._apply(op)
@@ -245,7 +246,7 @@ class Engine:
             else:
                 if op.kind in _GROWING:
                     last_growth = i
-        if depending:
+        if depending and any(n.meta.blocked_by for n in self.doc.tasks()):
             from todocli.engine import claims
 
             wrong = claims.dependency_error(self.doc, deps_before)
@@ -770,15 +771,15 @@ class Engine:
     def _dependency_ids(self, refs: Sequence[str]) -> tuple[str, ...]:
         """The ids of the tasks ``refs`` name; a task without an id gets the next
         free one, since a dependency is held by id."""
-        from todocli.engine import claims
-
         ids: list[str] = []
         for ref in refs:
             node = self._task(ref)
             meta = node.meta
             task_id = meta.id
             if task_id is None:
-                task_id = claims.next_free_id(self.doc, self.id_floor)
+                from todocli.engine.claims import next_free_id
+
+                task_id = next_free_id(self.doc, self.id_floor)
                 self.doc.set_meta(node, Meta(task_id, meta.priority, meta.blocked_by, meta.owner))
             if task_id not in ids:
                 ids.append(task_id)
