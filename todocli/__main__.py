@@ -9,8 +9,19 @@ from __future__ import annotations
 
 import sys
 
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from typing import NoReturn
+
 
 def main() -> None:
+    """The ``todocli`` entry point, and what a caller in the same process runs: the
+    command, then ``sys.exit`` as usual."""
+    sys.exit(run(sys.argv[1:]))
+
+
+def run(argv: list[str]) -> int:
+    """Run one command line; its exit status."""
     import gc
 
     # One command, then exit: the process frees everything at once, so the cyclic
@@ -22,17 +33,47 @@ def main() -> None:
 
         closed = closed_standard_streams()
         if closed is not None:
-            sys.exit(closed)
-    from todocli.cli.fastpath import run
+            return closed
+    from todocli.cli.fastpath import run as run_fast
 
-    argv = sys.argv[1:]
-    code = run(argv)
+    code = run_fast(argv)
     if code is None:
         from todocli.cli.typer_app import run as run_app
 
         code = run_app(argv)
-    sys.exit(code)
+    return code
+
+
+def exit_now(code: int) -> NoReturn:
+    """End the process with ``code`` without tearing the interpreter down.
+
+    Teardown frees every module and object one by one and collects garbage a last
+    time: about 2.5 ms, a fifth of a bare Python start, spent on a process about to
+    vanish. Nothing of ours waits for it: output is flushed as it is written (the
+    flush here finds the buffers empty) and every file is closed, and synced, by
+    the code that writes it. What else could be owed an orderly exit (an ``atexit``
+    callback, such as coverage's or a library's, or a thread still running) gets
+    one: then this is ``sys.exit``.
+    """
+    import atexit
+    import os
+
+    threading = sys.modules.get("threading")
+    callbacks = getattr(atexit, "_ncallbacks", None)  # CPython's count of them
+    if (
+        callbacks is None
+        or callbacks() != 0
+        or (threading is not None and threading.active_count() != 1)
+    ):
+        sys.exit(code)
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
+    except (OSError, ValueError):
+        sys.exit(code)  # the usual exit, and whatever it says of a broken stream
+    os._exit(code)
 
 
 if __name__ == "__main__":
-    main()
+    exit_now(run(sys.argv[1:]))
