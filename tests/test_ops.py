@@ -285,6 +285,39 @@ def test_snapshot_is_stored_as_sent_without_promotion() -> None:
     assert doc.text() == "# S\n\n## Todos\n- [ ] a\n- [ ] b\n"
 
 
+def test_a_snapshot_written_anew_is_not_read_a_second_time_to_check_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A tool-made list takes a snapshot by being written anew and read back: that
+    reading is what the final check would read again, so it counts as the check.
+    An edit after it in the same batch changes the text, and the check reads again."""
+    import todocli.engine.ops as ops_module
+    import todocli.engine.snapshot as snapshot_module
+
+    reads: list[str] = []
+    from todocli.document.markdown import parse as real_parse
+
+    def counting_parse(text: str) -> Document:
+        reads.append(text)
+        return real_parse(text)
+
+    monkeypatch.setattr(ops_module, "parse", counting_parse)
+    monkeypatch.setattr(snapshot_module, "parse", counting_parse)
+    doc = make(("a", P), ("b", P))
+    snapshot = write(Item("a", C), Item("b", W), Item("c"))
+    result, doc = run(doc, snapshot)
+    assert result.ok
+    assert len(reads) == 1  # the document written anew; no second read of the same text
+    assert real_parse(doc.text()).model() == result.new
+
+    reads.clear()
+    result, doc = run(make(("a", P)), snapshot, Op(OpKind.APPEND, phase="Work", items=("d",)))
+    assert result.ok
+    assert [t.content for _, t in result.new.tasks()] == ["a", "b", "c", "d"]
+    assert len(reads) == 2  # written anew, then the appended text read to check it
+    assert reads[1] == doc.text()
+
+
 def test_snapshot_with_more_in_progress_than_allowed_is_rejected() -> None:
     result, doc = run(make(("x", P)), write(Item("a", W), Item("b", W)))
     assert result.errors[0].message == (

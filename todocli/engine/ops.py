@@ -185,6 +185,9 @@ class Engine:
         # merged against, three ways (see ``merge``).
         self.merge_base: TodoList | None = None
         self.merged: list[Merged] = []
+        # A text and the list it reads as, known without reading it again: the
+        # last one ``_reads_as`` read, or one just parsed to make the document.
+        self.read_back: tuple[str, TodoList] | None = None
 
     # -- the batch -----------------------------------------------------------------
 
@@ -343,7 +346,10 @@ class Engine:
     # needs it pays for re-reading after each edit.
 
     def _reads_as(self, intended: TodoList) -> bool:
-        return parse(self.doc.text()).model() == intended
+        text = self.doc.text()
+        if self.read_back is None or self.read_back[0] != text:
+            self.read_back = (text, parse(text).model())
+        return self.read_back[1] == intended
 
     def _edit(self, edit: Callable[[], None], placements: int = _PLACEMENTS) -> None:
         """Make an edit; in the careful pass keep it only if the file reads as the
@@ -986,7 +992,10 @@ class Engine:
             if node.status.is_open and node.content not in wanted | self.deleted:
                 self.dropped_open.append(node.content)
 
-        self.doc = write_snapshot(self.doc, items, summary)
+        written = write_snapshot(self.doc, items, summary)
+        if written is not self.doc:  # a document read anew from its text, not edited since
+            self.read_back = (written.text(), written.model())
+        self.doc = written
         # The document may have been written anew: follow the numbered tasks by content.
         self.numbering = [
             self.doc.find(t.content) if t is not None else None for t in self.numbering
