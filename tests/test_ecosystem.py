@@ -174,6 +174,21 @@ def test_zsh_completion_parses() -> None:
     assert proc.returncode == 0, proc.stderr
 
 
+def test_zsh_offers_an_option_that_may_be_given_again_after_it_is_given() -> None:
+    """zsh offers an option once unless its spec starts with ``*``: every option the
+    table marks as repeatable (``--after``) has it, and no other option does."""
+    from todocli.cli import command_table
+
+    text = (ROOT / "completions" / "_todo").read_text()
+    options = [o for c in command_table.COMMANDS for o in c.options]
+    repeatable = {n for o in options if o.many for n in o.names}
+    assert "--after" in repeatable
+    for o in options:
+        for name in o.names:
+            assert (f"'*{name}[" in text) == o.many, name
+            assert f"'{name}[" in text or o.many, name
+
+
 @pytest.mark.skipif(shutil.which("fish") is None, reason="fish is not installed")
 def test_fish_completion_parses() -> None:
     proc = subprocess.run(

@@ -34,6 +34,7 @@ class Option:
     help: str
     metavar: str = ""
     complete: str | None = None  # sessions, phases, tasks or files
+    many: bool = False  # may be given again
 
 
 @dataclass
@@ -62,7 +63,9 @@ class Spec:
 
 def _option(option: table.Option) -> Option:
     names = sorted(option.names, key=lambda o: (not o.startswith("--"), o))
-    return Option(names, option.takes_value, option.help, option.metavar, option.complete)
+    return Option(
+        names, option.takes_value, option.help, option.metavar, option.complete, option.many
+    )
 
 
 def spec() -> Spec:
@@ -211,8 +214,9 @@ def zsh(s: Spec) -> str:
             value = ":value:" if o.takes_value else ""
             if o.complete in ("phases", "tasks"):
                 value = f":{o.complete[:-1]}:_todo_{o.complete}"
+            again = "*" if o.many else ""  # zsh offers it again after it is given
             for n in o.names:
-                specs.append(f"'{n}[{_zsh_escape(o.help)}]{value}'")
+                specs.append(f"'{again}{n}[{_zsh_escape(o.help)}]{value}'")
         if c.tasks:
             specs.append("'*:task:_todo_tasks'")
         elif c.choices:
