@@ -134,21 +134,27 @@ def session_file(home: Path, name: str = "default") -> Path:
 # -- tools ----------------------------------------------------------------------------------
 
 
-def test_lists_three_tools_whose_write_schema_is_todo_schemas() -> None:
+def test_lists_four_tools_whose_write_schema_is_todo_schemas() -> None:
     async def body() -> None:
         async with connect() as conn:
             listed = {t.name: t for t in (await conn.session.list_tools()).tools}
-        assert set(listed) == {"todo_write", "todo_read", "todo_check"}
+        assert set(listed) == {"todo_write", "todo_read", "todo_check", "todo_claim"}
         write = listed["todo_write"].input_schema
         assert write["type"] == "object"  # what MCP requires at the root
         assert write["properties"]["ops"] == schema.ops_schema()["properties"]["ops"]
         assert write["properties"]["todos"] == schema.snapshot_schema()["properties"]["todos"]
-        assert {"session", "if_rev", "markdown"} <= set(write["properties"])
+        assert {"session", "if_rev", "markdown", "agent"} <= set(write["properties"])
+        assert set(listed["todo_read"].input_schema["properties"]) == {"session"}
+        assert set(listed["todo_check"].input_schema["properties"]) == {"session", "agent"}
+        claim = listed["todo_claim"].input_schema["properties"]
+        assert set(claim) == {"task", "agent", "session", "if_rev"}
         for name in ("todo_read", "todo_check"):
-            assert set(listed[name].input_schema["properties"]) == {"session"}
             annotations = listed[name].annotations
             assert annotations is not None
             assert annotations.read_only_hint is True
+        claim_hints = listed["todo_claim"].annotations
+        assert claim_hints is not None
+        assert claim_hints.read_only_hint is False
         for tool in listed.values():
             assert tool.output_schema == ENVELOPE_SCHEMA
             assert tool.description
@@ -361,6 +367,54 @@ def test_todo_check_is_the_stop_gate(home: Path) -> None:
     run(body)
 
 
+def test_agents_on_mcp_claim_work_and_finish_their_own_tasks(home: Path) -> None:
+    """Two agents' servers on one plan (one named by --agent, one by each call's
+    agent argument) claim distinct tasks, finish their own, and pass their own
+    stop gates; the list records the owners, as `todo claim` does on the shell."""
+
+    async def body() -> None:
+        plan = {"ops": [{"op": "init", "list": [{"phase": "Work", "items": ["A", "B", "C"]}]}]}
+        async with connect("--agent", "w1") as one, connect() as two:
+            await two.call("todo_write", {**plan, "agent": "lead"})  # starts nothing
+            first = await one.call("todo_claim", {})
+            second = await two.call("todo_claim", {"agent": "w2"})
+            gate_busy = await one.call("todo_check", {})
+            await one.call("todo_write", {"ops": [{"op": "done", "task": "A"}]})
+            gate_free = await one.call("todo_check", {})
+            gate_w2 = await two.call("todo_check", {"agent": "w2"})
+            taken = await two.call("todo_claim", {"agent": "w3", "task": "B"})
+            third = await one.call("todo_claim", {})
+            nothing = await one.call("todo_claim", {"agent": "w3"})
+            nameless = await two.call("todo_claim", {})
+            bad = await two.call("todo_claim", {"agent": "../w"})
+            typo = await two.call("todo_read", {"agent": "w2"})
+        assert not first.is_error
+        assert not second.is_error
+        assert envelope_of(first)["data"]["task"]["content"] == "A"
+        assert envelope_of(first)["data"]["task"]["owner"] == "w1"
+        assert envelope_of(second)["data"]["task"]["content"] == "B"
+        assert envelope_of(second)["data"]["task"]["owner"] == "w2"
+        assert gate_busy.is_error
+        assert not gate_free.is_error
+        assert gate_w2.is_error  # w2 still holds B
+        assert taken.is_error
+        assert "w2" in text_of(taken)  # the holder is named
+        assert envelope_of(third)["data"]["task"]["content"] == "C"
+        assert nothing.is_error
+        assert nameless.is_error
+        assert "needs an agent name" in text_of(nameless)
+        assert bad.is_error
+        assert "invalid agent name '../w' (agent)" in text_of(bad)
+        assert typo.is_error
+        assert 'unknown argument "agent"' in text_of(typo)
+        text = session_file(home).read_text()
+        assert "- [x] A <!-- owner: w1 -->" in text
+        assert "- [/] B <!-- owner: w2 -->" in text
+        assert "- [/] C <!-- owner: w1 -->" in text
+
+    run(body)
+
+
 def test_the_session_argument_and_global_options_pick_the_list(home: Path, tmp_path: Path) -> None:
     async def body() -> None:
         project = tmp_path / "TODO.md"
@@ -534,7 +588,7 @@ def test_the_readme_registers_the_same_command_with_every_agent(home: Path) -> N
             ):
                 await session.initialize()
                 tools = (await session.list_tools()).tools
-        assert {t.name for t in tools} == {"todo_write", "todo_read", "todo_check"}
+        assert {t.name for t in tools} == {"todo_write", "todo_read", "todo_check", "todo_claim"}
 
     run(body)
 

@@ -38,7 +38,9 @@ INSTRUCTIONS = (
     "Plan with todo_write (a snapshot of the whole list, or ops such as start/done), "
     "keep exactly one task in_progress, and mark each task completed as soon as it is "
     "done. todo_read shows the list; call todo_check before you end a turn: it fails "
-    "while tasks are open. Each session's markdown is a resource you can subscribe to."
+    "while tasks are open. Each session's markdown is a resource you can subscribe to. "
+    "When several agents work one plan, each names itself (the agent argument) and "
+    "takes its next task with todo_claim."
 )
 
 
@@ -82,6 +84,15 @@ _SESSION_ARG = {
     "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$",
     "description": "The session (list) to use instead of the server's default one.",
 }
+_AGENT_ARG = {
+    "type": "string",
+    "pattern": "^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$",
+    "description": (
+        "The agent this call is for, when several work one plan (instead of the "
+        "server's --agent or TODOCLI_AGENT): it claims, starts and finishes its own "
+        "tasks, and its name is written as their owner."
+    ),
+}
 _IF_REV_ARG = {
     "type": "integer",
     "minimum": 0,
@@ -92,27 +103,39 @@ _IF_REV_ARG = {
 }
 
 
-def _call_options(defaults: Options, args: dict[str, Any], if_rev: bool = False) -> Options:
+def _call_options(
+    defaults: Options, args: dict[str, Any], if_rev: bool = False, agent: bool = False
+) -> Options:
     """The options of one call: the server's, with the call's ``session`` (and
-    ``if_rev``) taken out of ``args``."""
+    ``if_rev``, ``agent`` for the tools that take them) taken out of ``args``."""
     session = args.pop("session", None)
     rev = args.pop("if_rev", None) if if_rev else None
+    name = args.pop("agent", None) if agent else None
     if session is not None and not isinstance(session, str):
         raise InvalidParamError(f"session: expected a string, got {_kind(session)}")
+    if name is not None:
+        if not isinstance(name, str):
+            raise InvalidParamError(f"agent: expected a string, got {_kind(name)}")
+        paths.agent_name(name, {}, "agent")  # refused here, naming the argument
     if rev is not None and (not isinstance(rev, int) or isinstance(rev, bool) or rev < 0):
         raise InvalidParamError(f"if_rev: expected a revision number, got {rev!r}")
-    if session is None:
-        return defaults.replace(if_rev=rev, base=None)
-    # A session named in the call wins over the server's --file list (and
-    # TODOCLI_FILE: see _call_context).
-    return defaults.replace(session=session, file=None, if_rev=rev, base=None)
+    changes: dict[str, object] = {"if_rev": rev, "base": None}
+    if name is not None:
+        changes["agent"] = name
+    if session is not None:
+        # A session named in the call wins over the server's --file list (and
+        # TODOCLI_FILE: see _call_context).
+        changes |= {"session": session, "file": None}
+    return defaults.replace(**changes)
 
 
-def _call_context(defaults: Options, args: dict[str, Any], if_rev: bool = False) -> Context:
+def _call_context(
+    defaults: Options, args: dict[str, Any], if_rev: bool = False, agent: bool = False
+) -> Context:
     """The context of one call; a call that names its session reads no
     ``TODOCLI_FILE``, so the session it names is the list it gets."""
     named = args.get("session") is not None
-    options = _call_options(defaults, args, if_rev)
+    options = _call_options(defaults, args, if_rev, agent)
     if not named:
         return Context(options)
     env = {k: v for k, v in os.environ.items() if k != "TODOCLI_FILE"}
@@ -183,6 +206,16 @@ def _read(ctx: Context, args: dict[str, Any]) -> Reply:
     return _reply(commands.show(ctx, with_rev=True))  # the envelope carries the revision
 
 
+def _claim(ctx: Context, args: dict[str, Any]) -> Reply:
+    """``todo claim [TASK]``: the next task free to start, or the one named, taken
+    for this call's agent."""
+    _only(args, "todo_claim", ("task",))
+    task = args.get("task")
+    if task is not None and not isinstance(task, str):
+        raise InvalidParamError(f"task: expected a string, got {_kind(task)}")
+    return _reply(commands.claim(ctx, task))
+
+
 def _check(ctx: Context, args: dict[str, Any]) -> Reply:
     """``todo check``: fails (isError) while tasks are open, listing them."""
     from todocli.app.gate import check
@@ -212,6 +245,7 @@ def _write_schema() -> dict[str, Any]:
             "summary": snapshot["properties"]["summary"],
             "markdown": {"type": "string", "description": "The whole list as markdown."},
             "session": _SESSION_ARG,
+            "agent": _AGENT_ARG,
             "if_rev": _IF_REV_ARG,
         },
     }
@@ -252,13 +286,43 @@ def _tools() -> dict[str, Tool]:
             "Check that nothing is open",
             "The stop gate, as `todo check`: succeeds when no task is open; fails "
             "(isError) listing the open tasks while any is pending, in progress or "
-            "blocked. Call it before you end your turn.",
-            only_session,
+            "blocked. Call it before you end your turn. For an agent (the agent "
+            "argument, or the server's --agent), only the open tasks it holds count.",
+            {
+                "type": "object",
+                "properties": {"session": _SESSION_ARG, "agent": _AGENT_ARG},
+                "additionalProperties": False,
+            },
             _check,
             read_only=True,
         ),
-        # `todo_claim` joins here with the several-agents work (SPEC section 11):
-        # claiming a task for an agent is one more Tool over the same engine.
+        Tool(
+            "todo_claim",
+            "Claim the next task",
+            "For one of several agents on one plan, as `todo claim`: takes the first "
+            "pending task that no agent holds and that waits on no open task (or the "
+            "task named), marks it in progress and writes this agent as its owner. "
+            "Fails (isError) when nothing can be claimed, saying whether all is done, "
+            "claimed (by whom) or waiting (on what). Needs an agent: the agent "
+            "argument, or the server's --agent or TODOCLI_AGENT. The reply's "
+            "data.task is the task taken; finish it by name with todo_write "
+            '({"ops": [{"op": "done", "task": "..."}]}: a done without a task is every task).',
+            {
+                "type": "object",
+                "properties": {
+                    "task": {
+                        "type": "string",
+                        "description": "A task to claim, by exact content or #N.",
+                    },
+                    "agent": _AGENT_ARG,
+                    "session": _SESSION_ARG,
+                    "if_rev": _IF_REV_ARG,
+                },
+                "additionalProperties": False,
+            },
+            _claim,
+            read_only=False,
+        ),
     ]
     return {tool.name: tool for tool in tools}
 
@@ -274,7 +338,8 @@ def call(name: str, arguments: Mapping[str, Any] | None, defaults: Options) -> R
     args = dict(arguments or {})
     try:
         refuse_surrogates(args, "")  # as `todo apply` refuses them in its JSON
-        ctx = _call_context(defaults, args, if_rev=not tool.read_only)
+        takes_agent = "agent" in tool.input_schema["properties"]
+        ctx = _call_context(defaults, args, if_rev=not tool.read_only, agent=takes_agent)
         reply = tool.run(ctx, args)
     except TodoError as error:
         reply = error_reply(error)

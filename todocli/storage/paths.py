@@ -124,10 +124,11 @@ AGENT_RULE = "an agent name is 1 to 64 of A-Z a-z 0-9 . _ - @, starting with a l
 _AGENT_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-@")
 
 
-def agent_name(flag: str | None, env: Mapping[str, str]) -> str | None:
-    """The agent an invocation works for: ``--agent``, else ``TODOCLI_AGENT``, else
-    None (one agent: today's rules). It is written into the list as an owner, so it
-    is one line of safe characters, of bounded length."""
+def agent_name(flag: str | None, env: Mapping[str, str], flag_name: str = "--agent") -> str | None:
+    """The agent an invocation works for: ``--agent`` (or the argument ``flag_name``
+    names), else ``TODOCLI_AGENT``, else None (one agent: today's rules). It is
+    written into the list as an owner, so it is one line of safe characters, of
+    bounded length."""
     name = flag if flag is not None else env.get("TODOCLI_AGENT") or None
     if name is None:
         return None
@@ -135,7 +136,7 @@ def agent_name(flag: str | None, env: Mapping[str, str]) -> str | None:
         return name
     from todocli.escapes import one_line
 
-    where = "--agent" if flag is not None else "TODOCLI_AGENT"
+    where = flag_name if flag is not None else "TODOCLI_AGENT"
     raise UsageError(f"invalid agent name '{one_line(name)}' ({where}): {AGENT_RULE}")
 
 
