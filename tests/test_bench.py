@@ -1,0 +1,61 @@
+"""bench/run.py's instruction mode, wired end to end (a stand-in valgrind reports a
+count; the real one is too slow for a test), and its refusal without valgrind."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "bench" / "run.py"
+
+# Runs the command it is given after callgrind's flags, and reports a count that
+# grows with the length of the command line, as callgrind prints it.
+FAKE_VALGRIND = """#!{python}
+import subprocess, sys
+args = sys.argv[1:]
+while args[0].startswith("--"):  # callgrind's own options, then the command
+    args = args[1:]
+proc = subprocess.run(args)
+sys.stderr.write(f"==1== Collected : {{1000000 * len(args)}}\\n")
+sys.exit(proc.returncode)
+"""
+
+
+def bench(args: list[str], path: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TODOCLI_")}
+    env["PATH"] = path
+    return subprocess.run(
+        [sys.executable, str(BENCH), *args], capture_output=True, text=True, env=env, timeout=300
+    )
+
+
+def test_instructions_are_counted_for_every_agent_path_form(tmp_path: Path) -> None:
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    fake = tools / "valgrind"
+    fake.write_text(FAKE_VALGRIND.format(python=sys.executable))
+    fake.chmod(0o755)
+    proc = bench(["--instructions"], f"{tools}{os.pathsep}{os.environ['PATH']}")
+    assert proc.returncode == 0, proc.stderr
+    rows = {line.split("  ")[0]: line for line in proc.stdout.splitlines() if " M " in line}
+    assert "python -c pass" in rows
+    assert rows["python -c pass"].endswith("1.00x")
+    forms = [name for name in rows if name != "python -c pass"]
+    assert len(forms) == 12  # 5 forms on the plain list, 7 on the Claude Code one
+    assert "claude: apply --json (TodoWrite)" in forms
+    # The stand-in's count is 1M per word of the command run (`python -c pass`: 3),
+    # and each ratio is the form's count over bare Python's.
+    for name, row in rows.items():
+        count, unit, ratio = row.split()[-3:]
+        assert unit == "M"
+        assert float(count) == int(float(count)) >= 2, name
+        assert ratio == f"{float(count) / 3:.2f}x", name
+
+
+def test_instructions_without_valgrind_is_refused_in_one_line(tmp_path: Path) -> None:
+    proc = bench(["--instructions"], str(tmp_path))
+    assert proc.returncode == 2
+    assert proc.stderr == "--instructions needs valgrind (Debian: apt install valgrind)\n"
