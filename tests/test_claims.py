@@ -27,8 +27,8 @@ def plan(todo: Todo, *tasks: str) -> None:
     assert todo("init", "--agent", "lead", "-q", *tasks).code == 0
 
 
-def envelope(todo: Todo, *args: str) -> dict[str, object]:
-    result = todo(*args, "--json")
+def envelope(todo: Todo, *args: str, stdin: str | None = None) -> dict[str, object]:
+    result = todo(*args, "--json", stdin=stdin)
     data = json.loads(result.out)
     assert isinstance(data, dict)
     data["exit"] = result.code
@@ -301,6 +301,50 @@ def test_the_engine_checks_only_dependencies_a_batch_adds() -> None:
     doc = parse("- [ ] B <!-- blocked-by: 1 -->\n")
     result, _ = apply(doc, [Op(OpKind.APPEND, phase="Todos", items=("C",))], Settings())
     assert result.ok
+
+
+# -- the claim op of todo apply ------------------------------------------------------------
+
+
+def test_a_claim_op_finishes_one_task_and_takes_the_next_in_one_write(
+    todo: Todo, home: Path
+) -> None:
+    plan(todo, "A", "B", "C")
+    todo("claim", "--agent", "a")
+    batch = {"ops": [{"op": "done", "task": "A"}, {"op": "claim"}]}
+    result = todo("apply", "--agent", "a", stdin=json.dumps(batch))
+    assert result.code == 0, result
+    # Reported as a batch: every change, then the list (not a claim's one line).
+    assert result.out.startswith("Completed: A\nStarted: B\n")
+    assert listed(home) == (
+        "# Todos\n- [x] A <!-- owner: a -->\n- [/] B <!-- owner: a -->\n- [ ] C\n"
+    )
+    data = envelope(todo, "apply", "--agent", "b", stdin=json.dumps({"ops": [{"op": "claim"}]}))
+    assert data["exit"] == 0
+    assert data["data"]["task"]["content"] == "C"  # type: ignore[index]
+    assert data["data"]["task"]["owner"] == "b"  # type: ignore[index]
+
+
+def test_a_claim_op_without_an_agent_writes_nothing(todo: Todo, home: Path) -> None:
+    plan(todo, "A")
+    before = listed(home)
+    result = todo("apply", stdin=json.dumps({"ops": [{"op": "claim"}]}))
+    assert result.code == 1
+    assert "ops[0]: todo claim needs an agent name" in result.err
+    assert listed(home) == before
+
+
+def test_a_claim_op_takes_a_task_and_nothing_else(todo: Todo, home: Path) -> None:
+    plan(todo, "A", "B")
+    before = listed(home)
+    bad = {"ops": [{"op": "claim", "phase": "Todos"}]}
+    result = todo("apply", "--agent", "a", stdin=json.dumps(bad))
+    assert result.code == 1
+    assert 'unknown key "phase" for op "claim" (task)' in result.err
+    assert listed(home) == before
+    named = {"ops": [{"op": "claim", "task": "#2"}]}
+    assert todo("apply", "--agent", "a", "-q", stdin=json.dumps(named)).code == 0
+    assert "- [/] B <!-- owner: a -->" in listed(home)
 
 
 # -- stale claims -----------------------------------------------------------------------------

@@ -33,6 +33,7 @@ class Outcome:
     in a module of its own: every call makes one, and a module costs ~0.1 ms.)"""
 
     __slots__ = (
+        "claim_alone",
         "error",
         "file",
         "logged_to",
@@ -72,6 +73,7 @@ class Outcome:
         self.warnings = warnings if warnings is not None else []  # about the file
         self.request: Request | None = None  # apply: the parsed input
         self.reply_as: str | None = None  # the tool whose shape data.reply has
+        self.claim_alone = False  # `todo claim`: the task taken is the whole answer
 
     @property
     def failed(self) -> bool:
@@ -526,7 +528,9 @@ def claim(ctx: Context, task: str | None) -> Outcome:
 
     if ctx.agent is None:
         raise UsageError("todo claim needs an agent name: --agent NAME or TODOCLI_AGENT")
-    return run_batch(ctx, [Op(OpKind.CLAIM, task=task)])
+    outcome = run_batch(ctx, [Op(OpKind.CLAIM, task=task)])
+    outcome.claim_alone = True
+    return outcome
 
 
 def start(ctx: Context, task: str) -> Outcome:

@@ -195,10 +195,11 @@ def _idle(seconds: float) -> str:
 
 
 def claim_lines(outcome: Outcome) -> list[str] | None:
-    """A claim's own output: the claims it released, then the task it took
-    (None when the outcome is no successful claim)."""
+    """``todo claim``'s own output: the claims it released, then the task it took
+    (None when the outcome is no successful claim on its own: a claim op in a
+    batch is reported with the rest of the batch)."""
     result = outcome.result
-    if result is None or result.claimed is None or outcome.failed:
+    if not outcome.claim_alone or result is None or result.claimed is None or outcome.failed:
         return None
     lines = released_lines(result)
     waits = _waits(outcome.todo)

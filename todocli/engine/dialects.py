@@ -60,6 +60,7 @@ OP_FIELDS: dict[str, frozenset[str]] = {
     "view": frozenset(),
     "write": frozenset({"todos", "summary"}),
     "clear": frozenset({"all"}),
+    "claim": frozenset({"task"}),
 }
 
 

@@ -60,6 +60,14 @@ OP_SCHEMAS = [
     ),
     _op("start", "Mark one task in progress.", {"task": _TASK_REF}, ["task"]),
     _op(
+        "claim",
+        "For one of several agents (--agent): take the first pending task that no agent "
+        "holds and that waits on nothing (or the task named); it goes in progress with "
+        "the agent as its owner.",
+        {"task": _TASK_REF},
+        [],
+    ),
+    _op(
         "done",
         "Complete a task, a phase, or (neither) everything.",
         {"task": _TASK_REF, "phase": _PHASE},
