@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-LAUNCHER = Path(__file__).resolve().parent.parent / "scripts" / "todo"
+ROOT = Path(__file__).resolve().parent.parent
+LAUNCHER = ROOT / "scripts" / "todo"
 # An object whose finalizer speaks when the interpreter is torn down.
 TEARDOWN = textwrap.dedent(
     """
@@ -101,6 +102,44 @@ def test_a_stdout_that_cannot_be_flushed_gets_the_usual_exit() -> None:
     # The interpreter's own exit reports the failed flush, as it does without exit_now.
     assert proc.returncode == 120
     assert "No space left on device" in proc.stderr
+
+
+def test_the_todocli_console_script_ends_as_todo_does(tmp_path: Path) -> None:
+    """The entry point pyproject.toml declares for ``todocli`` runs the command and
+    skips the teardown, with the command's exit status."""
+    import tomllib
+
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    module, function = declared["todocli"].split(":")
+    home = {"TODOCLI_HOME": str(tmp_path / "home"), "TODOCLI_CONFIG": str(tmp_path / "c")}
+    code = f"""
+        sys.argv = ["todocli", "add", "Try todocli"]
+        from {module} import {function} as entry
+        entry()
+        """
+    proc = subprocess.run(
+        [sys.executable, "-c", TEARDOWN + textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        env={**BUFFERED, **home},
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("Added: Try todocli\n")
+    assert "torn down" not in proc.stderr
+    missing = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            TEARDOWN
+            + textwrap.dedent(code.replace('"add", "Try todocli"', '"done", "No such task"')),
+        ],
+        capture_output=True,
+        text=True,
+        env={**BUFFERED, **home},
+        check=False,
+    )
+    assert missing.returncode == 1
 
 
 @pytest.mark.parametrize("entry", ["launcher", "python -m todocli"])

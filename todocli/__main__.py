@@ -15,9 +15,15 @@ if TYPE_CHECKING:
 
 
 def main() -> None:
-    """The ``todocli`` entry point, and what a caller in the same process runs: the
-    command, then ``sys.exit`` as usual."""
+    """What a caller in the same process runs: the command, then ``sys.exit`` as
+    usual."""
     sys.exit(run(sys.argv[1:]))
+
+
+def console() -> NoReturn:
+    """The ``todocli`` console script (the same command where a ``#!`` script such
+    as ``todo`` does not run): the command, then ``exit_now``."""
+    exit_now(run(sys.argv[1:]))
 
 
 def run(argv: list[str]) -> int:
