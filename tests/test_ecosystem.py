@@ -266,4 +266,10 @@ def test_a_built_wheel_installs_in_a_fresh_venv_with_its_man_page(tmp_path: Path
     )
     assert version.returncode == 0
     assert version.stdout.startswith("todo ")
+    # The console script (where a #! script does not run) is the same command.
+    console = subprocess.run(
+        [str(target / "bin" / "todocli"), "--version"], capture_output=True, text=True
+    )
+    assert console.returncode == 0, console.stderr
+    assert console.stdout == version.stdout
     assert (target / "share" / "man" / "man1" / "todo.1").exists()
