@@ -15,6 +15,15 @@ import pytest
 from todocli.cli.typer_app import run
 
 
+def install_launcher(folder: Path) -> Path:
+    """``scripts/todo`` as an installer leaves it in ``folder``: its ``#!python``
+    line made the path of this Python."""
+    source = Path(__file__).resolve().parent.parent / "scripts" / "todo"
+    script = folder / "todo"
+    script.write_text(source.read_text().replace("#!python", f"#!{sys.executable}", 1))
+    return script
+
+
 @dataclass
 class Run:
     code: int

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.support_cli import install_launcher
+
 ROOT = Path(__file__).resolve().parent.parent
-LAUNCHER = ROOT / "scripts" / "todo"
 # An object whose finalizer speaks when the interpreter is torn down.
 TEARDOWN = textwrap.dedent(
     """
@@ -156,9 +157,7 @@ def test_every_byte_of_a_long_listing_reaches_a_pipe(entry: str, tmp_path: Path)
         "TODOCLI_CONFIG": str(tmp_path / "c.toml"),
     }
     if entry == "launcher":
-        script = tmp_path / "todo"
-        script.write_text(LAUNCHER.read_text().replace("#!python", f"#!{sys.executable}", 1))
-        command = [sys.executable, str(script)]
+        command = [sys.executable, str(install_launcher(tmp_path))]
     else:
         command = [sys.executable, "-m", "todocli"]
     reader = subprocess.Popen(

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support_cli import install_launcher
+
 # Each costs milliseconds of every call: json and re (with enum, functools...),
 # dataclasses (with inspect), typing, pathlib, hashlib (OpenSSL), unicodedata.
 AVOIDED = {
@@ -85,17 +87,13 @@ def test_the_agent_path_loads_none_of_what_the_stand_ins_replace(
         assert {"todocli.engine.ops", "fcntl"} <= modules  # the probe sees a real write
 
 
-LAUNCHER = Path(__file__).resolve().parent.parent / "scripts" / "todo"
-
-
 @pytest.mark.parametrize("safe_path", [False, True], ids=["default", "PYTHONSAFEPATH"])
 def test_the_launcher_does_not_import_from_its_own_folder(safe_path: bool, tmp_path: Path) -> None:
     """A module lying beside the installed script (a stray todocli.py in a bin folder)
     shadows nothing; with python -P semantics already on, no other path is dropped."""
     folder = tmp_path / "bin"
     folder.mkdir()
-    script = folder / "todo"
-    script.write_text(LAUNCHER.read_text().replace("#!python", f"#!{sys.executable}", 1))
+    script = install_launcher(folder)
     (folder / "todocli.py").write_text("raise SystemExit('the shadow was imported')\n")
     env = {
         **os.environ,

@@ -82,4 +82,4 @@ def exit_now(code: int) -> NoReturn:
 
 
 if __name__ == "__main__":
-    exit_now(run(sys.argv[1:]))
+    console()
