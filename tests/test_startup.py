@@ -87,6 +87,26 @@ def test_the_agent_path_loads_none_of_what_the_stand_ins_replace(
         assert {"todocli.engine.ops", "fcntl"} <= modules  # the probe sees a real write
 
 
+def test_the_launcher_turns_the_collector_off_before_the_package_loads(tmp_path: Path) -> None:
+    """The cyclic collector is off while the package is imported, not only once its
+    run() starts: a stand-in package first on the path reports what it found."""
+    fake = tmp_path / "fake" / "todocli"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("import gc\nprint('collector on:', gc.isenabled())\n")
+    (fake / "__main__.py").write_text(
+        "import sys\ndef run(argv):\n    return 0\ndef exit_now(code):\n    sys.exit(code)\n"
+    )
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    script = install_launcher(folder)
+    env = {**os.environ, "PYTHONPATH": str(fake.parent)}
+    proc = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=env, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "collector on: False\n"
+
+
 @pytest.mark.parametrize("safe_path", [False, True], ids=["default", "PYTHONSAFEPATH"])
 def test_the_launcher_does_not_import_from_its_own_folder(safe_path: bool, tmp_path: Path) -> None:
     """A module lying beside the installed script (a stray todocli.py in a bin folder)
