@@ -6,6 +6,8 @@ import json
 import os
 import shutil
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -425,19 +427,89 @@ def test_exit_6_when_the_list_is_a_directory(todo: Todo, tmp_path: Path) -> None
     assert str(folder) in result.err
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root can write anywhere")
-def test_exit_6_when_the_list_is_read_only(todo: Todo, tmp_path: Path) -> None:
+def _without_the_power_to_write_any_file() -> list[str]:
+    """A prefix that runs a command as root would run without its override of file
+    permissions (nothing when not root: the permissions hold already)."""
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.skip("root, and no setpriv to give up the override of file permissions")
+    caps = "-dac_override,-dac_read_search,-fowner"
+    return [setpriv, f"--bounding-set={caps}", f"--inh-caps={caps}"]
+
+
+def test_exit_6_when_the_list_is_in_a_read_only_folder(tmp_path: Path) -> None:
     folder = tmp_path / "ro"
     folder.mkdir()
     target = folder / "TODO.md"
     target.write_text("- [ ] a\n")
     folder.chmod(stat.S_IRUSR | stat.S_IXUSR)
+    env = {"TODOCLI_HOME": str(tmp_path / "h"), "TODOCLI_CONFIG": str(tmp_path / "c.toml")}
+    command = [sys.executable, "-m", "todocli", "--file", str(target), "done", "a"]
     try:
-        result = todo("--file", str(target), "done", "a")
+        proc = subprocess.run(
+            [*_without_the_power_to_write_any_file(), *command],
+            capture_output=True,
+            text=True,
+            env={**os.environ, **env},
+            check=False,
+        )
     finally:
         folder.chmod(stat.S_IRWXU)
-    assert result.code == 6
+    assert proc.returncode == 6, proc.stderr
     assert target.read_text() == "- [ ] a\n"
+
+
+def test_exit_6_and_nothing_written_when_the_list_file_itself_is_read_only(
+    tmp_path: Path,
+) -> None:
+    """The write replaces the file through its folder, which permissions of the file
+    do not govern: a list its owner made read-only must still be refused."""
+    target = tmp_path / "TODO.md"
+    target.write_text("- [ ] a\n")
+    target.chmod(0o444)
+    env = {"TODOCLI_HOME": str(tmp_path / "h"), "TODOCLI_CONFIG": str(tmp_path / "c.toml")}
+    command = [sys.executable, "-m", "todocli", "--file", str(target), "add", "B"]
+    proc = subprocess.run(
+        [*_without_the_power_to_write_any_file(), *command],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        check=False,
+    )
+    assert proc.returncode == 6, proc.stderr
+    assert proc.stderr == f"todo: cannot write {target}: the file is read-only\n"
+    assert target.read_text() == "- [ ] a\n"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o444
+    left = [p.name for p in (tmp_path / "h").rglob("*") if p.is_file() and "pending" in p.name]
+    assert left == []
+
+
+def test_a_write_that_would_pass_max_file_bytes_is_refused_and_the_list_stays_usable(
+    todo: Todo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every read refuses a file over the limit, so no write may make one: the list
+    would be locked out of show, undo and clear alike."""
+    monkeypatch.setenv("TODOCLI_MAX_FILE_BYTES", "1000")
+    assert todo("init", "a", "b").code == 0
+    note = "n" * 300
+    path = Path(todo("path").out.strip())
+    for _ in range(3):  # 3 notes fit in 1000 bytes, a fourth does not
+        assert todo("note", "a", note).code == 0
+    before = path.read_bytes()
+    assert len(before) + len(note) > 1000
+    refused = todo("note", "a", note)
+    assert refused.code == 1
+    assert "the limit is 1000 (max_file_bytes)" in refused.err
+    assert path.read_bytes() == before
+    batch = todo("apply", stdin=json.dumps({"ops": [{"op": "note", "task": "b", "text": note}]}))
+    assert batch.code == 1
+    assert path.read_bytes() == before
+    # Within the limit, everything still works: a read, a change that does not grow it.
+    assert todo("show").code == 0
+    assert todo("done", "a").code == 0
+    assert "[x] a" in path.read_text()
 
 
 # -- --file lists ----------------------------------------------------------------------------------

@@ -114,3 +114,16 @@ def test_a_malformed_config_is_a_usage_error_naming_the_file(
         load(str(path), {})
     assert str(path) in caught.value.message
     assert words in caught.value.message
+
+
+@pytest.mark.parametrize("value", ["[" * 2000 + "]" * 2000, "{b=" * 2000 + "}" * 2000])
+def test_values_nested_beyond_reason_are_a_usage_error_not_a_crash(
+    tmp_path: Path, value: str
+) -> None:
+    """tomllib reads nesting by recursion: a file nested thousands deep is a config
+    error naming the file (exit 2), never Python's RecursionError."""
+    path = tmp_path / "config.toml"
+    path.write_text(f"a = {value}\n")
+    with pytest.raises(UsageError, match="nested too deeply") as raised:
+        load(str(path), {})
+    assert str(path) in raised.value.message

@@ -264,6 +264,11 @@ class Engine:
                     f"{self.settings.max_tasks} (max_tasks)",
                 )
             )
+        too_big = self._over_file_limit(original_text)
+        if too_big is not None:
+            # Never partial: which ops to leave out for the rest to fit is not ours to guess.
+            errors.append(OpError(len(ops) - 1, too_big))
+            partial = False
         if self.dropped_open and self.settings.snapshot_drop is DropPolicy.REJECT:
             names = ", ".join(f'"{c}"' for c in self.dropped_open)
             errors.append(
@@ -344,6 +349,24 @@ class Engine:
     # its primitive offers; when none works the op fails with a clear error and
     # nothing of it is written. The first pass stays linear; only a file that
     # needs it pays for re-reading after each edit.
+
+    def _over_file_limit(self, original_text: str) -> str | None:
+        """Why the batch would make the file too big to read back, if it would.
+
+        A list over ``max_file_bytes`` is refused by every later read (``show``,
+        ``undo``, ``clear`` alike), so a write must never make one: the limit guards
+        growth. A file already over it by hand may still shrink."""
+        limit = self.settings.max_file_bytes
+        text = self.doc.text()
+        if len(text) * 4 <= limit:  # four bytes a character at most: surely within
+            return None
+        size = len(text.encode("utf-8", "surrogateescape"))
+        if size <= limit or size <= len(original_text.encode("utf-8", "surrogateescape")):
+            return None
+        return (
+            f"The list would be {size} bytes; the limit is {limit} (max_file_bytes): "
+            "finish or remove tasks, or raise the limit"
+        )
 
     def _reads_as(self, intended: TodoList) -> bool:
         text = self.doc.text()

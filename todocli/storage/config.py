@@ -115,6 +115,8 @@ def _read_file(path: str) -> dict[str, Any]:
         last_line = data.count(b"\n") + 1
         message = str(exc).replace("(at end of document)", f"(at the end, line {last_line})")
         raise UsageError(f"config file {path}: {message}") from None
+    except RecursionError:  # tomllib reads nested arrays and tables by recursion
+        raise UsageError(f"config file {path}: values nested too deeply") from None
 
 
 _KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")

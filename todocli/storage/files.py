@@ -141,7 +141,8 @@ def read_text(path: str, limit: int = SMALL_FILE_BYTES, setting: str | None = No
 
 def check_writable_target(path: str) -> int | None:
     """The permission bits of the regular file at ``path`` (None: it does not exist);
-    anything that is not a regular file is refused before it is opened."""
+    anything that is not a regular file, or that may not be written, is refused
+    before anything is written."""
     try:
         info = os.stat(path)
     except FileNotFoundError:
@@ -151,6 +152,10 @@ def check_writable_target(path: str) -> int | None:
     what = kind_of(info.st_mode)
     if what is not None:
         raise not_regular(path, what, "write")
+    # The replace would go through any file's permissions (it writes the folder, not
+    # the file): a list its owner made read-only is refused, as an editor would.
+    if not os.access(path, os.W_OK):
+        raise StorageError(f"cannot write {path}: the file is read-only")
     return info.st_mode & 0o7777
 
 
