@@ -707,4 +707,7 @@ def test_a_folder_another_process_makes_meanwhile_is_no_obstacle(
     blocker.write_text("x")
     monkeypatch.setattr(os.path, "isdir", real_isdir)
     with pytest.raises(StorageError, match="in the way"):
-        files.make_dir(str(blocker / "sub"))
+        files.make_dir(str(blocker))
+    # A file above it is named, not the folder asked for.
+    with pytest.raises(StorageError, match=f"{blocker} is not a directory"):
+        files.make_dir(str(blocker / "sub" / "deeper"))

@@ -170,7 +170,7 @@ def make_dir(path: str) -> None:
     while not os.path.isdir(current):
         # Asked again: another process may have made it since (then it is no obstacle).
         if os.path.lexists(current) and not os.path.isdir(current):
-            raise _in_the_way(path)
+            raise _in_the_way(path, current)
         missing.append(current)
         parent = os.path.dirname(current)
         if parent == current:
@@ -181,15 +181,16 @@ def make_dir(path: str) -> None:
             os.mkdir(folder, 0o700)
         except FileExistsError:
             if not os.path.isdir(folder):
-                raise StorageError(
-                    f"cannot create directory {path}: a file is in the way"
-                ) from None
+                raise _in_the_way(path, folder) from None
         except OSError as exc:
             raise StorageError(f"cannot create directory {path}: {reason(exc)}") from None
 
 
-def _in_the_way(path: str) -> StorageError:
-    return StorageError(f"cannot create directory {path}: a file is in the way")
+def _in_the_way(path: str, blocker: str) -> StorageError:
+    """The error naming what is in the way (a folder above ``path``, it may be)."""
+    if blocker == os.path.abspath(path):
+        return StorageError(f"cannot create directory {path}: a file is in the way")
+    return StorageError(f"cannot create directory {path}: {blocker} is not a directory")
 
 
 def atomic_write(
