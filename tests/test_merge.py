@@ -357,3 +357,123 @@ def test_every_json_result_carries_a_reply_in_an_agents_shape(todo: Todo) -> Non
         data = json.loads(todo(*args).out)["data"]
         assert data["reply_tool"] == "claude"
         assert "todos" in data["reply"]
+
+
+# -- a person's copy of a task a snapshot names ----------------------------------------------
+
+
+def claude(*tasks: tuple[str, str]) -> str:
+    """A TodoWrite payload: every task with an active form ("Doing X")."""
+    return json.dumps(
+        {"todos": [{"content": c, "status": s, "activeForm": f"Doing {c}"} for c, s in tasks]}
+    )
+
+
+COPY_CASES = {
+    "beside": (
+        "# Todos\n- [/] A <!-- active: Doing A -->\n- [ ] B <!-- active: Doing B -->\n"
+        "- [ ] A\n  > person note\n"
+    ),
+    "under a new heading": (
+        "# Todos\n- [/] A <!-- active: Doing A -->\n- [ ] B <!-- active: Doing B -->\n"
+        "\n## Later\n\n- [ ] A\n  > person note\n"
+    ),
+    "in a later phase": (
+        "## Now\n- [/] A <!-- active: Doing A -->\n\n## Later\n"
+        "- [ ] B <!-- active: Doing B -->\n- [ ] A\n- [ ] C\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(COPY_CASES))
+def test_a_copy_of_a_task_a_person_added_stays_byte_for_byte(
+    todo: Todo, home: Path, case: str
+) -> None:
+    """A second line with a task's text, typed by hand, is a task the snapshot does
+    not know: it stays, with its note, and only the lines the snapshot changes change."""
+    assert todo("apply", stdin=claude(("A", "in_progress"), ("B", "pending"))).code == 0
+    hand = COPY_CASES[case]
+    listing(home).write_text(hand)
+    run = todo("--json", "apply", stdin=claude(("A", "completed"), ("B", "in_progress")))
+    assert run.code == 0, run.err
+    expected = hand.replace("- [/] A <!-- active", "- [x] A <!-- active").replace(
+        "- [ ] B <!-- active", "- [/] B <!-- active"
+    )
+    assert listing(home).read_text() == expected
+    envelope = json.loads(run.out)
+    assert {"kind": "added_by_hand", "content": "A", "status": "pending"} in merged(run)
+    edit = envelope["changes"]["hand_edit"]
+    assert "A" in edit["added"]  # the copy, not a status change of the first A
+    assert edit["changed"] == []
+    assert edit["overridden"] == []
+    assert "Completed: A" in envelope["text"]
+
+
+def test_a_copy_stays_when_the_snapshot_drops_the_task_it_copies(todo: Todo, home: Path) -> None:
+    assert todo("apply", stdin=claude(("A", "in_progress"), ("B", "pending"))).code == 0
+    listing(home).write_text(
+        "# Todos\n- [/] A <!-- active: Doing A -->\n- [ ] B <!-- active: Doing B -->\n"
+        "- [ ] A\n  > person note\n"
+    )
+    assert todo("apply", stdin=claude(("B", "in_progress"))).code == 0
+    assert listing(home).read_text() == (
+        "# Todos\n- [/] B <!-- active: Doing B -->\n- [ ] A\n  > person note\n"
+    )
+
+
+# -- a person's edits outlive every later snapshot that does not touch them ---------------------
+
+
+def test_a_task_added_by_hand_stays_through_later_snapshots(todo: Todo, home: Path) -> None:
+    """The agent's tool never learns of the person's task: each later snapshot
+    leaves it out, and each is merged with what the agent sent before, not with
+    the list todo wrote (which holds the task)."""
+    assert todo("apply", stdin=claude(("A", "in_progress"), ("B", "pending"))).code == 0
+    listing(home).write_text(listing(home).read_text() + "- [ ] person task\n")
+    assert todo("apply", stdin=claude(("A", "completed"), ("B", "in_progress"))).code == 0
+    run = todo("--json", "apply", stdin=claude(("A", "completed"), ("B", "completed")))
+    assert run.code == 0, run.err
+    envelope = json.loads(run.out)
+    assert envelope["changes"]["dropped_open"] == []
+    assert envelope["changes"]["wiped_on_all_completed"] is False
+    assert (
+        listing(home).read_text().endswith("- [x] B <!-- active: Doing B -->\n- [ ] person task\n")
+    )
+    # Once the agent's own snapshot holds the task, it is the agent's like any other.
+    both = (("A", "completed"), ("B", "completed"), ("person task", "in_progress"))
+    assert todo("apply", stdin=claude(*both)).code == 0
+    run = todo("--json", "--keep", "apply", stdin=claude(("A", "completed"), ("B", "completed")))
+    assert "person task" not in listing(home).read_text()
+    assert json.loads(run.out)["changes"]["dropped_open"] == ["person task"]
+
+
+def test_a_status_set_by_hand_stays_through_later_snapshots(todo: Todo, home: Path) -> None:
+    start(todo)
+    by_hand(home, "- [ ] C\n", "- [x] C\n")
+    for _ in range(3):
+        payload = snapshot(("A", "completed"), ("B", "in_progress"), ("C", "pending"))
+        assert todo("apply", stdin=payload).code == 0
+        assert "- [x] C\n" in listing(home).read_text()
+
+
+def test_each_agent_keeps_the_tasks_of_the_others(todo: Todo, home: Path) -> None:
+    """With --agent, each agent's snapshot is merged with its own last one: what
+    another agent added stays, however often the first one writes."""
+    assert todo("--agent", "one", "apply", stdin=snapshot(("A", "pending"))).code == 0
+    assert todo("--agent", "two", "apply", stdin=snapshot(("B", "pending"))).code == 0
+    for status in ("pending", "completed", "pending"):
+        assert todo("--agent", "one", "apply", stdin=snapshot(("A", status))).code == 0
+    text = listing(home).read_text()
+    assert "- [ ] A\n" in text
+    assert "- [ ] B\n" in text
+
+
+def test_a_finished_list_starts_afresh_for_the_next_snapshot(todo: Todo, home: Path) -> None:
+    """A list wiped on completion forgets what the agent sent: tasks it sends again
+    are written, not taken for tasks a person removed."""
+    assert todo("apply", stdin=snapshot(("A", "in_progress"))).code == 0
+    assert todo("apply", stdin=snapshot(("A", "completed"))).code == 0
+    assert listing(home).read_text() == ""
+    run = todo("--json", "apply", stdin=snapshot(("A", "completed"), ("B", "in_progress")))
+    assert merged(run) == []
+    assert listing(home).read_text() == "# Todos\n- [x] A\n- [/] B\n"

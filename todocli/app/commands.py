@@ -246,7 +246,7 @@ def run_batch(ctx: Context, ops: Sequence[Op], params_input: object = None) -> O
 
 
 def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object) -> Outcome:
-    from todocli.engine.ops import apply
+    from todocli.engine.ops import OpKind, apply
 
     opts, settings, store = ctx.options, ctx.settings, ctx.store
     text = store.read()
@@ -270,6 +270,11 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object) -> Outcom
                 f"--base {opts.base}: that revision is no longer kept (see: todo history)"
             )
         merge_base = parse(kept).model()
+    view = None
+    if opts.base is None and any(op.kind is OpKind.WRITE and not op.merge for op in ops):
+        # A full snapshot is merged with what this agent sent last time (see merge).
+        sent = store.view(ctx.agent)
+        view = parse(sent).model() if sent is not None else None
     wipe = not opts.keep and (
         settings.wipe_on_complete if settings.wipe_on_complete is not None else ctx.loc.is_session
     )
@@ -301,6 +306,7 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object) -> Outcom
         agent=agent,
         stale=stale,
         id_floor=id_floor,
+        view=view,
     )
     if result.query:
         return ctx.outcome(
@@ -325,6 +331,10 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object) -> Outcom
             record_write(state, agent, now, result.new, settings.claim_timeout)
         if any(op.after for op in ops):
             _raise_id_mark(state, result.new)
+        if result.wiped:
+            steps.append(store.forget_views)  # a finished list: every agent starts afresh
+        elif result.view is not None:
+            steps.append(_view_step(store, ctx.agent, result.view))
         # The log, the state and the revision copy first, the list last: exit 6
         # means none of them changed.
         rev = store.commit(doc.text() if result.written else None, state, steps)
@@ -351,6 +361,14 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object) -> Outcom
         logged_to=logged_to,
         warnings=list(result.warnings),
     )
+
+
+def _view_step(store: Store, agent: str | None, view: TodoList) -> Callable[[], Callable[[], None]]:
+    """The step of a write that records the snapshot an agent sent."""
+    from todocli.document.markdown import render_canonical
+
+    text = render_canonical(view)
+    return lambda: store.save_view(agent, text)
 
 
 def _number_new_tasks(

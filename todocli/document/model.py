@@ -363,14 +363,25 @@ class Diff(Value):
     def between(
         cls, old: TodoList, new: TodoList, renamed: tuple[tuple[str, str], ...] = ()
     ) -> Diff:
-        before = {t.content: t for _, t in old.tasks()}
-        after = {t.content: t for _, t in new.tasks()}
+        """A text held by several tasks is the first one's (operations address the
+        first); a copy added or removed by hand counts as that text added or removed."""
+        before, copies_before = _by_content(old)
+        after, copies_after = _by_content(new)
         for was, now in renamed:
             if was in before and now in after:
                 before[now] = before.pop(was)
+                copies_before[now] = copies_before.pop(was, 0)
         return cls(
-            added=tuple(c for c in after if c not in before),
-            removed=tuple(c for c in before if c not in after),
+            added=tuple(
+                c
+                for c in after
+                if c not in before or copies_after.get(c, 0) > copies_before.get(c, 0)
+            ),
+            removed=tuple(
+                c
+                for c in before
+                if c not in after or copies_before.get(c, 0) > copies_after.get(c, 0)
+            ),
             changed=tuple(
                 StatusChange(c, before[c].status, t.status)
                 for c, t in after.items()
@@ -378,6 +389,18 @@ class Diff(Value):
             ),
             renamed=renamed,
         )
+
+
+def _by_content(todo: TodoList) -> tuple[dict[str, Task], dict[str, int]]:
+    """Each text's task (the first that has it), and how many more have it."""
+    first: dict[str, Task] = {}
+    copies: dict[str, int] = {}
+    for _, task in todo.tasks():
+        if task.content in first:
+            copies[task.content] = copies.get(task.content, 0) + 1
+        else:
+            first[task.content] = task
+    return first, copies
 
 
 NO_DIFF = Diff()
@@ -421,6 +444,9 @@ class Result(Value):
     merged: tuple[Merged, ...] = ()  # a person's edits a snapshot did not know (see ``merge``)
     claimed: str | None = None  # the task a claim took
     released: tuple[tuple[str, str, float], ...] = ()  # stale claims: (task, agent, idle s)
+    # The list as the agent knows it after this batch: the last full snapshot it sent
+    # (what its next snapshot is merged against); None when the batch sent none.
+    view: TodoList | None = None
 
     @property
     def ok(self) -> bool:

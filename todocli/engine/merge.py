@@ -17,13 +17,13 @@ Tasks are matched by their text, the task's identity in the file.
 
 from __future__ import annotations
 
-from todocli.document.model import Merged, Status
+from todocli.document.model import DEFAULT_PHASE, Merged, Phase, Status, Task, TodoList
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
 
-    from todocli.document.model import Task, TodoList
+    from todocli.document.markdown import Document
     from todocli.engine.snapshot import Item
 
 
@@ -31,10 +31,14 @@ def rebase(
     items: Sequence[Item], base: TodoList, current: TodoList, max_in_progress: int
 ) -> tuple[list[Item], list[Merged]]:
     """The snapshot's items with the person's edits since ``base`` put back in, and
-    what was merged. ``current`` is the list as it is in the file now."""
-    before = {t.content: t for _, t in base.tasks()}
-    before_phase = {t.content: p.name for p, t in base.tasks()}
-    now = {t.content: t for _, t in current.tasks()}
+    what was merged. ``current`` is the list as it is in the file now.
+
+    A text held by more than one task is the first one's (operations address the
+    first); the later copies a person wrote since the base are tasks added by hand
+    and stay where they are, each named by its ``occurrence``."""
+    before = _first(base)
+    before_phase = {t.content: p.name for p, t in reversed(base.tasks())}
+    now = _first(current)
     merged: list[Merged] = []
     out: list[Item] = []
     for item in items:
@@ -61,20 +65,53 @@ def rebase(
     _keep_in_progress_within(out, merged, before, max_in_progress)
     _keep_the_files_order(out, base, current)
     sent = {item.content for item in out} | {m.content for m in merged}
-    added = [t for _, t in current.tasks() if t.content not in before and t.content not in sent]
-    for task in added:
+    in_base = _counts(t.content for _, t in base.tasks())
+    in_out = _counts(item.content for item in out)
+    seen: dict[str, int] = {}
+    added: list[tuple[int, Task, int]] = []  # (position in the file, task, occurrence)
+    for n, (_, task) in enumerate(current.tasks()):
+        k = seen[task.content] = seen.get(task.content, -1) + 1
+        if k == 0 and (task.content in before or task.content in sent):
+            continue
+        if k and k < max(in_base.get(task.content, 0), in_out.get(task.content, 0)):
+            continue  # a copy the agent knows of, or sends
+        added.append((n, task, k))
         merged.append(Merged(Merged.ADDED, task.content, task.status))
     return _place(out, added, current), merged
+
+
+def _first(todo: TodoList) -> dict[str, Task]:
+    """Each text's task: the first that has it."""
+    first: dict[str, Task] = {}
+    for _, task in todo.tasks():
+        first.setdefault(task.content, task)
+    return first
+
+
+def _positions(todo: TodoList) -> dict[str, int]:
+    """Where each text first comes in the list (0-based, in document order)."""
+    where: dict[str, int] = {}
+    for n, (_, task) in enumerate(todo.tasks()):
+        where.setdefault(task.content, n)
+    return where
+
+
+def _counts(contents: Iterable[str]) -> dict[str, int]:
+    """How many times each text comes."""
+    counts: dict[str, int] = {}
+    for content in contents:
+        counts[content] = counts.get(content, 0) + 1
+    return counts
 
 
 def _keep_the_files_order(items: list[Item], base: TodoList, current: TodoList) -> None:
     """When the agent kept the base's order, the tasks stay in the file's order (a
     person may have moved them): they take their slots in the order the file has."""
-    order = {t.content: n for n, (_, t) in enumerate(base.tasks())}
+    order = _positions(base)
     sent = [item.content for item in items if item.content in order]
     if sent != sorted(sent, key=order.__getitem__):
         return  # the agent reordered: its order stands
-    where = {t.content: n for n, (_, t) in enumerate(current.tasks())}
+    where = _positions(current)
     slots = [k for k, item in enumerate(items) if item.content in where]
     in_file = sorted((items[k] for k in slots), key=lambda item: where[item.content])
     for k, item in zip(slots, in_file, strict=True):
@@ -101,24 +138,73 @@ def _keep_in_progress_within(
             started.remove(i)
 
 
-def _place(items: list[Item], added: list[Task], current: TodoList) -> list[Item]:
+def _place(items: list[Item], added: list[tuple[int, Task, int]], current: TodoList) -> list[Item]:
     """Put each task added by hand where it stands in the file: before the first
-    snapshot task that comes after it there (one pass over both)."""
+    snapshot task that comes after it there (one pass over both). ``added`` holds
+    (position in the file, task, occurrence of its text), in the file's order."""
     if not added:
         return items
     from todocli.engine.snapshot import Item
 
-    where = {t.content: n for n, (_, t) in enumerate(current.tasks())}
+    def kept(task: Task, occurrence: int) -> Item:
+        return Item(task.content, task.status, keep_active_form=True, occurrence=occurrence)
+
+    where = _positions(current)
     out: list[Item] = []
     k = 0
     for item in items:
         at = where.get(item.content)
-        while at is not None and k < len(added) and where[added[k].content] < at:
-            out.append(Item(added[k].content, added[k].status, keep_active_form=True))
+        while at is not None and k < len(added) and added[k][0] < at:
+            out.append(kept(added[k][1], added[k][2]))
             k += 1
         out.append(item)
-    out += [Item(t.content, t.status, keep_active_form=True) for t in added[k:]]
+    out += [kept(task, occurrence) for _, task, occurrence in added[k:]]
     return out
+
+
+def news(merged: Sequence[Merged], last: TodoList, current: TodoList) -> list[Merged]:
+    """What of a merge an earlier write did not already tell of: a task kept that
+    the list ``last`` written held already (as many times), a status kept that it
+    had, a task left out that it did not hold. A conflict is always news."""
+    had = _first(last)
+    counts, now = _counts(t.content for _, t in last.tasks()), None
+    out = []
+    for m in merged:
+        if m.kind == Merged.ADDED:
+            if now is None:
+                now = _counts(t.content for _, t in current.tasks())
+            if now.get(m.content, 0) <= counts.get(m.content, 0):
+                continue
+        elif m.kind == Merged.STATUS:
+            task = had.get(m.content)
+            if task is not None and task.status is m.status:
+                continue
+        elif m.kind == Merged.REMOVED and m.content not in had:
+            continue
+        out.append(m)
+    return out
+
+
+def view_of(items: Sequence[Item], summary: str | None, doc: Document) -> TodoList:
+    """The list as the agent that sent these items knows it, for its next snapshot
+    to be merged against: its tasks with the statuses, phases and notes it sent;
+    where it sent none, the phase and notes each has in ``doc`` (the list written).
+    ``summary`` None: the one ``doc`` has."""
+    phases: dict[str, list[Task]] = {}
+    previous = DEFAULT_PHASE
+    for item in items:
+        node = doc.find(item.content)
+        name = item.phase or (node.phase.name if node and node.phase else None) or previous
+        notes = item.notes
+        if notes is None:
+            notes = tuple(node.notes) if node else ()
+        active = node.active_form if item.keep_active_form and node else item.active_form
+        phases.setdefault(name, []).append(Task(item.content, item.status, active, notes))
+        previous = name
+    return TodoList(
+        summary=doc.summary if summary is None else summary,
+        phases=tuple(Phase(name, tuple(tasks)) for name, tasks in phases.items()),
+    )
 
 
 def describe(merged: Sequence[Merged]) -> str:

@@ -133,11 +133,14 @@ def apply(
     agent: str | None = None,
     stale: Mapping[str, float] | None = None,
     id_floor: int = 0,
+    view: TodoList | None = None,
 ) -> tuple[Result, Document]:
     """Apply a batch. Returns the result and the document to store.
 
-    ``baseline`` is the list as the tool last wrote it (to detect hand edits, and
-    what a snapshot is merged against unless ``merge_base`` names another);
+    ``baseline`` is the list as the tool last wrote it when the file differs from
+    it (to detect hand edits); a full snapshot is merged against ``merge_base``
+    (the revision ``--base`` names), else ``view`` (the last full snapshot the
+    agent sent, ``Result.view`` of its last batch), else ``baseline``;
     ``wipe`` clears a list this batch completes; ``expired`` names closed tasks
     whose auto-clear delay has passed. ``agent`` names the agent the batch is
     for (see ``claims``): its one-in-progress rule is its own; ``stale`` gives the
@@ -146,7 +149,13 @@ def apply(
     """
     engine = Engine(doc, settings or Settings(), agent=agent, stale=stale, id_floor=id_floor)
     return engine.run(
-        ops, partial=partial, baseline=baseline, wipe=wipe, expired=expired, merge_base=merge_base
+        ops,
+        partial=partial,
+        baseline=baseline,
+        wipe=wipe,
+        expired=expired,
+        merge_base=merge_base,
+        view=view,
     )
 
 
@@ -184,6 +193,11 @@ class Engine:
         # The list as todo last wrote it (or as --base names it): what a snapshot is
         # merged against, three ways (see ``merge``).
         self.merge_base: TodoList | None = None
+        # The last full snapshot the agent sent: what its next one is merged
+        # against (unless --base names a revision); the list as todo last wrote it.
+        self.view_base: TodoList | None = None
+        self.last_written = TodoList()
+        self.view: TodoList | None = None  # the snapshot this batch sent, for next time
         self.merged: list[Merged] = []
         # A text and the list it reads as, known without reading it again: the
         # last one ``_reads_as`` read, or one just parsed to make the document.
@@ -200,11 +214,14 @@ class Engine:
         wipe: bool,
         expired: Collection[str],
         merge_base: TodoList | None = None,
+        view: TodoList | None = None,
     ) -> tuple[Result, Document]:
         doc = self.doc
         self.merge_base = merge_base if merge_base is not None else baseline
+        self.view_base = view if merge_base is None else None
         original_text = doc.text()
         old = doc.model()
+        self.last_written = baseline if baseline is not None else old
         old_count = doc.task_count()
         warnings = tuple(doc.warnings)
         hand_edit = Diff.between(baseline, old) if baseline is not None else None
@@ -229,6 +246,7 @@ class Engine:
                 wipe=wipe,
                 expired=expired,
                 merge_base=merge_base,
+                view=view,
             )
 
         errors: list[OpError] = []
@@ -308,7 +326,7 @@ class Engine:
                     return again_carefully()
                 new = self.doc.model()
         diff = Diff.between(old, new if not wiped else completed or new, tuple(self.renamed))
-        overridden = _overridden(hand_edit, old, new) if hand_edit else ()
+        overridden = _overridden(hand_edit, baseline, old, new) if hand_edit and baseline else ()
         result = Result(
             old=old,
             new=new,
@@ -326,6 +344,7 @@ class Engine:
             merged=tuple(self.merged),
             claimed=self.claimed,
             released=tuple(self.released),
+            view=self.view,
         )
         return result, self.doc
 
@@ -871,11 +890,20 @@ class Engine:
                 )
             )
         self._check_duplicates(items)
+        sent = list(items)
         limit = self.settings.max_in_progress
-        if self.merge_base is not None:
-            from todocli.engine.merge import rebase
+        # A full snapshot is the agent's whole view: it is merged against the last
+        # one the agent sent, so that what others added since stays until the
+        # agent's own snapshot holds it. An update (merge) names only what it changes.
+        base = self.merge_base
+        if self.view_base is not None and not op.merge:
+            base = self.view_base
+        if base is not None:
+            from todocli.engine.merge import news, rebase
 
-            items, merged = rebase(items, self.merge_base, self.doc.model(), limit)
+            items, merged = rebase(items, base, self.doc.model(), limit)
+            if base is self.view_base:  # what an earlier write told of already is no news
+                merged = news(merged, self.last_written, self.doc.model())
             self.merged += merged
         started = [i.content for i in items if i.status is Status.IN_PROGRESS]
         if self.agent is not None:
@@ -886,10 +914,14 @@ class Engine:
             names = ", ".join(f'"{c}"' for c in started)
             what = "Only one task" if limit == 1 else f"At most {limit} tasks"
             raise OpFailure(f"{what} can be in_progress at a time (got {len(started)}: {names})")
-        summary = self._summary(op)
-        if self.merge_base is not None and summary == self.merge_base.summary:
+        summary = given = self._summary(op)
+        if base is not None and summary == base.summary:
             summary = None  # sent back as it was: a summary a person changed stays
         self._replace(items, summary)
+        if not op.merge:
+            from todocli.engine.merge import view_of
+
+            self.view = view_of(sent, given, self.doc)
 
     def _holder(self, content: str) -> str | None:
         """The agent whose claim the task of this text is in the file, if any."""
@@ -1090,12 +1122,38 @@ def _finished(todo: TodoList) -> bool:
     return bool(tasks) and not any(t.status.is_open for _, t in tasks)
 
 
-def _overridden(hand_edit: Diff, old: TodoList, new: TodoList) -> tuple[str, ...]:
-    """Tasks a person added or changed by hand whose state this batch changed again."""
-    touched = list(hand_edit.added) + [c.content for c in hand_edit.changed]
-    before = {t.content: t.status for _, t in old.tasks()}
-    after = {t.content: t.status for _, t in new.tasks()}
-    return tuple(c for c in touched if c in before and after.get(c) is not before[c])
+def _overridden(
+    hand_edit: Diff, baseline: TodoList, old: TodoList, new: TodoList
+) -> tuple[str, ...]:
+    """Tasks a person added or changed by hand whose state this batch changed again.
+
+    A text held by several tasks is the first one's. The copies of a text a person
+    added (past the number of its tasks at the last write) are the last tasks of
+    that text, compared with the last tasks of that text after the batch."""
+    known = _statuses(baseline)
+    before, after = _statuses(old), _statuses(new)
+    out: dict[str, None] = {}
+    copied = [(c, True) for c in hand_edit.added if c in known]
+    touched = [(c, False) for c in hand_edit.added if c not in known] + copied
+    for content, copy in touched + [(c.content, False) for c in hand_edit.changed]:
+        was, now = before.get(content), after.get(content, [])
+        if was is None:
+            continue
+        if copy:
+            copies = len(was) - len(known[content])
+            if copies > 0 and now[-copies:] != was[-copies:]:
+                out[content] = None
+        elif not now or now[0] is not was[0]:
+            out[content] = None
+    return tuple(out)
+
+
+def _statuses(todo: TodoList) -> dict[str, list[Status]]:
+    """The statuses of the tasks of each text, in document order."""
+    statuses: dict[str, list[Status]] = {}
+    for _, task in todo.tasks():
+        statuses.setdefault(task.content, []).append(task.status)
+    return statuses
 
 
 def _closest(word: str, candidates: list[str]) -> list[str]:

@@ -32,6 +32,7 @@ class Item(Value):
     active_key: str = "activeForm"  # and for its active form
     meta: Meta | None = None  # id, priority, dependencies; None: keep what the task has
     given: frozenset[str] | None = None  # for an update (a merge): the fields it gives
+    occurrence: int = 0  # which task of its text in the file (a person's copy: 1, 2...)
 
     def replace(self, **changes: object) -> Item:
         """A copy with some fields changed (as ``Settings.replace``)."""
@@ -89,8 +90,9 @@ def rename_by_id(doc: Document, items: Sequence[Item]) -> list[tuple[str, str]]:
 
 def matches(doc: Document, items: Sequence[Item]) -> list[TaskNode | None]:
     """The task each item is: the one with its id, else the one with its text
-    (unless that task has another id); None for a new task. Two items with the
-    same text and distinct ids are two tasks."""
+    (unless that task has another id), or the later task of that text its
+    ``occurrence`` names; None for a new task. Two items with the same text and
+    distinct ids are two tasks."""
     by_id: dict[str, TaskNode] = {}
     for task in doc.tasks():
         if task.meta.id:
@@ -98,10 +100,19 @@ def matches(doc: Document, items: Sequence[Item]) -> list[TaskNode | None]:
     node: TaskNode | None
     out: list[TaskNode | None] = []
     taken: set[TaskNode] = set()
+    copies: dict[str, list[TaskNode]] | None = None  # the tasks of each repeated text
     for item in items:
         task_id = item.meta.id if item.meta is not None else None
         node = by_id.get(task_id) if task_id else None
-        if node is None:
+        if node is None and item.occurrence:
+            if copies is None:
+                copies = {}
+                for task in doc.tasks():
+                    if task.content in doc.duplicates:
+                        copies.setdefault(task.content, []).append(task)
+            same = copies.get(item.content, [])
+            node = same[item.occurrence] if item.occurrence < len(same) else None
+        elif node is None:
             node = doc.find(item.content)
             if node is not None and task_id and node.meta.id and node.meta.id != task_id:
                 node = None

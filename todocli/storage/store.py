@@ -82,6 +82,7 @@ class Store:
         self.max_file_bytes = max_file_bytes
         self.state_file = os.path.join(loc.state_dir, "state.json")
         self.revs_dir = os.path.join(loc.state_dir, "revs")
+        self.views_dir = os.path.join(loc.state_dir, "views")
         self.remind_file = os.path.join(loc.state_dir, "remind")
         self.failed_file = os.path.join(loc.state_dir, "failed")
         self._seen: tuple[str, tuple[int, int, int, int] | None] | None = None
@@ -263,6 +264,54 @@ class Store:
     def clear_failed(self) -> None:
         if os.path.exists(self.failed_file):
             remove(self.failed_file)
+
+    # -- what each agent last sent ---------------------------------------------------------
+    # A snapshot is merged with what its agent sent last time (see engine.merge): the
+    # list as that agent knows it, kept as markdown, one file per agent name.
+
+    def view_path(self, agent: str | None) -> str:
+        name = "default.md" if agent is None else f"agent@{agent}.md"
+        return os.path.join(self.views_dir, name)
+
+    def view(self, agent: str | None) -> str | None:
+        """The last snapshot ``agent`` sent (None: none on record)."""
+        return self._kept(self.view_path(agent))
+
+    def save_view(self, agent: str | None, text: str) -> Callable[[], None]:
+        """Record the snapshot ``agent`` sent; return how to put the old one back."""
+        path = self.view_path(agent)
+        before = self._kept(path)
+        make_dir(self.views_dir)
+        atomic_write(path, text, False)
+        return lambda: self._put_back(path, before)
+
+    def forget_views(self) -> Callable[[], None]:
+        """Forget every agent's last snapshot (a finished list starts afresh); return
+        how to put them back."""
+        try:
+            names = os.listdir(self.views_dir)
+        except OSError:
+            names = []
+        paths = [os.path.join(self.views_dir, n) for n in names if n.endswith(".md")]
+        kept = [(path, self._kept(path)) for path in paths]
+        for path in paths:
+            remove(path)
+
+        def restore() -> None:
+            for path, text in kept:
+                self._put_back(path, text)
+
+        return restore
+
+    @staticmethod
+    def _put_back(path: str, text: str | None) -> None:
+        try:
+            if text is None:
+                remove(path)
+            else:
+                atomic_write(path, text, False)
+        except TodoError:
+            pass
 
     # -- revisions -----------------------------------------------------------------------
 
