@@ -596,6 +596,57 @@ def test_a_batch_visits_each_task_a_bounded_number_of_times(
     assert visits < 20 * (n + 3 * k)
 
 
+def document_steps(batch: Callable[[], object]) -> int:
+    """The bytecode instructions the document layer (markdown.py) runs for a batch:
+    work, counted rather than timed."""
+    import sys
+    from types import FrameType
+    from typing import Any
+
+    from todocli.document import markdown
+
+    steps = 0
+
+    def local(frame: FrameType, event: str, arg: Any) -> Any:
+        nonlocal steps
+        steps += event == "opcode"
+        return local
+
+    def calls(frame: FrameType, event: str, arg: Any) -> Any:
+        if frame.f_code.co_filename != markdown.__file__:
+            return None
+        frame.f_trace_opcodes = True
+        return local
+
+    previous = sys.gettrace()  # a coverage tool's, if any: put back after
+    sys.settrace(calls)
+    try:
+        batch()
+    finally:
+        sys.settrace(previous)
+    return steps
+
+
+def test_notes_on_one_task_cost_the_same_however_many_it_has() -> None:
+    """N notes on one task: each is added after the last without going over the
+    ones before it (that made 10,000 notes take seconds)."""
+
+    def notes(n: int) -> int:
+        doc = todocli.loads("- [/] a\n")
+        ops = [Op(OpKind.NOTE, task="a", text=f"n{i}") for i in range(n)]
+
+        def batch() -> None:
+            result, _ = apply(doc, ops, Settings())
+            assert result.ok
+
+        return document_steps(batch)
+
+    small, large = notes(300), notes(1200)
+    # Linear: four times the notes, about four times the work (a cost that grows
+    # with the notes already there would make it about sixteen times).
+    assert large < 5 * small
+
+
 def test_settings_are_plain_values() -> None:
     changed = Settings().replace(max_tasks=5)
     assert (changed.max_tasks, Settings().max_tasks) == (5, 50)

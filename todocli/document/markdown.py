@@ -391,7 +391,10 @@ class Document:
             at = len(task.lines) if placement >= 2 else task.text_end + 1
         else:
             at = task.note_lines[-1] + 1
-        after_note = at - 1 in task.note_lines
+        # Every note line the task has comes before ``at`` (after its last note, or
+        # at the end of its lines), so the new ones are the last: a note costs
+        # the same however many the task has (no search, shift or sort of them).
+        after_note = bool(task.note_lines) and task.note_lines[-1] == at - 1
         new = [prefix.rstrip(" \t")] if after_note else []
         new += [prefix + part for part in note.split("\n")]
         notes = len(new)
@@ -403,9 +406,7 @@ class Document:
             eol = eol_of(task.lines[at - 1])
             new = [line + eol for line in new]
         task.lines[at:at] = new
-        task.note_lines = [i if i < at else i + len(new) for i in task.note_lines]
         task.note_lines += range(at, at + notes)
-        task.note_lines.sort()
         task.notes.append(note)
         task.note_prefix = prefix
 
