@@ -59,6 +59,56 @@ def test_remind_speaks_every_third_round_and_is_quiet_otherwise(todo: Todo) -> N
     assert [r.out for r in outputs] == ["", "", nag, "", "", nag, ""]
 
 
+FAILED_NOTICE = "<reminder>Your last todo update failed ("
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "message"),
+    [
+        (
+            ("apply",),
+            '{"todos": [{"content": "A", "status": "working"}]}',
+            'todos[0].status: unknown status "working"',
+        ),
+        (("apply",), "not json", "invalid JSON: Expecting value"),
+        (("apply", "--markdown"), b"\xff", "input is not valid UTF-8 (byte 0)"),
+        (("rm",), None, "rm: name the TASK to remove"),
+        (("add", "B", "--if-rev", "7"), None, "the list is at revision 1, not 7"),
+    ],
+)
+def test_remind_tells_once_of_a_write_rejected_before_the_engine(
+    todo: Todo, args: tuple[str, ...], stdin: str | bytes | None, message: str
+) -> None:
+    # Input rejected while it was read, a usage error, --if-rev: the update
+    # failed as surely as one the engine refused (which was all remind told of).
+    todo("add", "A")
+    assert todo(*args, stdin=stdin).code != 0
+    told = todo("remind").out
+    assert told.startswith(FAILED_NOTICE + message), told
+    assert told.endswith("[0/1] In progress: A.\n")
+    assert todo("remind").out == ""  # once
+
+
+def test_remind_tells_of_a_rejected_hook_payload_in_the_hook_s_session(todo: Todo) -> None:
+    hook = {
+        "tool_name": "TodoWrite",
+        "session_id": "hooked",
+        "tool_input": {"todos": [{"content": "A", "status": "working"}]},
+    }
+    assert todo("apply", stdin=json.dumps(hook)).code == 1
+    assert 'unknown status "working"' in todo("-s", "hooked", "remind").out
+    assert todo("remind").out == ""  # not the default session
+
+
+def test_remind_stays_quiet_after_a_read_only_failure_or_another_tool_s_hook(todo: Todo) -> None:
+    todo("add", "A")
+    assert todo("log", "../x").code == 2  # a read-only command
+    assert todo("schema", "nope").code == 2
+    other = {"tool_name": "Bash", "tool_input": "ls"}  # not a todo tool: harmless
+    assert todo("apply", stdin=json.dumps(other)).code == 1
+    assert todo("remind").out == ""
+
+
 def test_a_write_resets_the_round_count(todo: Todo) -> None:
     todo("add", "A", "B")
     todo("remind")

@@ -359,6 +359,68 @@ def test_json_on_an_empty_list_has_no_instructions(todo: Todo) -> None:
 # -- exit codes ---------------------------------------------------------------------------------
 
 
+LIST_OF_A = (
+    "Remaining items (1):\n"
+    "  - A [in_progress] (Todos)\n"
+    'Phase 1/1 "Todos" — 0/1 tasks complete\n'
+    "Todos\n"
+    "  #1 [/] A\n"
+    "[0/1] In progress: A.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("stdin", "error"),
+    [
+        ("not json", "invalid JSON: Expecting value (line 1, column 1)"),
+        ('{"todos": [{"content": "A", "status": "working"}]}', "todos[0].status: unknown status"),
+        ('{"todoz": []}', 'unknown key "todoz"'),
+        (
+            '{"tool_name": "TodoWrite"}',
+            'a hook envelope needs "tool_name" and "tool_input" (the tool\'s arguments); '
+            '"tool_input" is missing',
+        ),
+    ],
+)
+def test_apply_input_rejected_while_read_still_shows_the_list(
+    todo: Todo, home: Path, stdin: str, error: str
+) -> None:
+    # As an engine's rejection does (SPEC 7): "Errors: ..." then the state.
+    todo("add", "A")
+    before = session_file(home).read_bytes()
+    result = todo("apply", stdin=stdin)
+    assert result.code == 1
+    first, rest = result.out.split("\n", 1)
+    assert first.startswith(f"Errors: {error}")
+    assert rest == LIST_OF_A
+    assert result.err == f"todo: {first.removeprefix('Errors: ')}\n"
+    assert 'did you mean "tool_name"' not in result.out
+    envelope = json.loads(todo("--json", "apply", stdin=stdin).out)
+    assert envelope["status"] == "error"
+    assert [t["content"] for t in envelope["data"]["todos"]] == ["A"]
+    assert session_file(home).read_bytes() == before
+
+
+def test_a_command_s_usage_error_says_todo_once(todo: Todo) -> None:
+    result = todo("rm")
+    assert result.code == 2
+    assert result.err == "todo: rm: name the TASK to remove, or use --phase P or --all\n"
+
+
+def test_a_long_task_reference_is_echoed_shortened(todo: Todo) -> None:
+    todo("add", "A")
+    result = todo("done", "x" * 100_000)
+    assert result.code == 1
+    assert len(result.err) < 300
+    assert "…(+99880 characters)" in result.err
+    assert len(result.out) < 300 + len(LIST_OF_A)
+    big = json.dumps({"ops": [{"op": "done", "task": "y" * 900_000}]})
+    via_apply = todo("apply", stdin=big)
+    assert via_apply.code == 1
+    assert len(via_apply.err) < 300
+    assert len(via_apply.out) < 300 + len(LIST_OF_A)
+
+
 def test_exit_2_for_usage_errors(todo: Todo, home: Path) -> None:
     assert todo("bogus").code == 2
     assert todo("start").code == 2

@@ -157,3 +157,13 @@ def test_the_agent_path_loads_neither_re_nor_unicodedata_to_escape(tmp_path: Pat
     assert b"\\u202e" in proc.stdout  # the slow path ran
     modules = set(proc.stderr.decode().split("MODULES ", 1)[1].split())
     assert not modules & {"re", "unicodedata"}
+
+
+def test_quoted_user_text_is_one_line_and_bounded() -> None:
+    from todocli.escapes import QUOTE_LIMIT, quoted
+
+    assert quoted("Run tests") == '"Run tests"'
+    assert quoted("a\nb\x1b") == '"a\\nb\\x1b"'
+    long = quoted("z" * 10_000)
+    assert long == '"' + "z" * QUOTE_LIMIT + "…(+" + str(10_000 - QUOTE_LIMIT) + ' characters)"'
+    assert quoted("z" * QUOTE_LIMIT) == '"' + "z" * QUOTE_LIMIT + '"'

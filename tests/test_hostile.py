@@ -282,23 +282,25 @@ def test_a_nan_lock_timeout_in_the_config_file_is_refused(
 @pytest.mark.parametrize(
     ("args", "code", "message"),
     [
-        (
-            (b"add", b"bad \xff arg"),
-            1,
-            "Task content contains a newline or control character (\\xff)",
-        ),
-        ((b"note", b"A", b"bad \xff"), 1, "Note contains a newline or control character (\\xff)"),
-        ((b"init", b"\xc3\x28"), 1, "Task content contains a newline or control character (\\xc3)"),
-        ((b"add", b"--phase", b"P\x80", b"X"), 1, "Phase name contains a newline or control"),
+        ((b"add", b"bad \xff arg"), 2, 'TASKS is not UTF-8 (byte \\xff in "bad \\xff arg")'),
+        ((b"note", b"A", b"bad \xff"), 2, 'TEXT is not UTF-8 (byte \\xff in "bad \\xff")'),
+        ((b"init", b"\xc3\x28"), 2, "TASKS is not UTF-8 (byte \\xc3"),
+        ((b"add", b"--phase", b"P\x80", b"X"), 2, "PHASE is not UTF-8 (byte \\x80"),
+        # A task named by text that is not UTF-8 was "not found" (exit 1).
+        ((b"done", b"A\xff"), 2, "TASKS is not UTF-8 (byte \\xff"),
+        ((b"start", b"\xfe"), 2, "TASK is not UTF-8 (byte \\xfe"),
+        ((b"done", b"--note", b"n\xff", b"A"), 2, "NOTE is not UTF-8"),
         ((b"-s", b"s\xfe", b"show"), 2, "invalid session name 's\\xfe'"),
+        ((b"--agent", b"a\xfe", b"claim"), 2, "invalid agent name 'a\\xfe'"),
     ],
 )
 def test_an_argument_that_is_not_utf8_is_refused_naming_its_field(
     tmp_path: Path, home: Path, args: tuple[bytes, ...], code: int, message: str
 ) -> None:
-    """Python hands bytes that are not UTF-8 over as lone surrogates: a text field
-    holding one is refused like any control character (exit 1, the byte shown as
-    an escape); a session name is a usage error (exit 2). Never exit 3."""
+    """Python hands bytes that are not UTF-8 over as lone surrogates. A task, note
+    or name holding one could not be written to the UTF-8 list faithfully: a usage
+    error (exit 2) naming the argument and the byte, as for a session name. Never
+    exit 3, and nothing written."""
     assert todo_process("add", "A").code == 0
     before = state_files(home)
     proc = subprocess.run(
@@ -313,6 +315,24 @@ def test_an_argument_that_is_not_utf8_is_refused_naming_its_field(
     assert err.startswith(f"todo: {message}")
     assert err.count("\n") == 1
     assert state_files(home) == before
+
+
+@pytest.mark.parametrize("option", [b"--file", b"--home", b"--memory-dir"])
+def test_a_path_that_is_not_utf8_is_a_legal_path(tmp_path: Path, option: bytes) -> None:
+    """A file name may hold any bytes on Linux: --file, --home and --memory-dir take it."""
+    place = os.fsencode(tmp_path) + b"/odd\xff"
+    value = place + b".md" if option == b"--file" else place
+    proc = subprocess.run(
+        [os.fsencode(sys.executable), b"-m", b"todocli", option, value, b"add", b"A"],
+        capture_output=True,
+        timeout=30,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    if option == b"--file":
+        assert Path(os.fsdecode(value)).read_bytes() == b"# Todos\n- [/] A\n"
+    elif option == b"--home":
+        assert Path(os.fsdecode(place), "sessions", "default.md").exists()
 
 
 @settings(

@@ -232,22 +232,32 @@ def test_a_bad_call_is_a_tool_error_and_the_next_call_works(home: Path) -> None:
             typo = await conn.call("todo_write", {"todoz": []})
             wrong_type = await conn.call("todo_read", {"session": 7})
             unknown_arg = await conn.call("todo_check", {"sesion": "x"})
+            claim_arg = await conn.call("todo_claim", {"agent": "a", "foo": 1})
             good = await conn.call(
                 "todo_write", {"ops": [{"op": "append", "phase": "Todos", "items": ["B"]}]}
             )
-        for result in (rejected, typo, wrong_type, unknown_arg):
+        for result in (rejected, typo, wrong_type, unknown_arg, claim_arg):
             assert result.is_error
             assert envelope_of(result)["status"] == "error"
         # The same message the command line gives, and nothing written.
         cli = todo_process("apply", stdin=json.dumps(bad))
         assert cli.code == 1
-        assert text_of(rejected) == cli.out
+        assert text_of(rejected).splitlines()[0] == cli.out.splitlines()[0]
         assert text_of(rejected).startswith('Errors: todos[0].status: unknown status "working"')
-        assert cli.err == "todo: " + text_of(rejected).removeprefix("Errors: ")
+        # The first line is the error; the list as it stands follows, as after an
+        # engine's rejection (stderr has the error alone).
+        first = text_of(rejected).splitlines()[0]
+        assert cli.err == "todo: " + first.removeprefix("Errors: ") + "\n"
+        assert text_of(rejected).endswith("[0/1] Pending: Keep me.\n")
         assert envelope_of(rejected)["error"]["code"] == "INVALID_PARAM"
         assert 'unknown key "todoz"' in text_of(typo)
         assert text_of(wrong_type) == "Errors: session: expected a string, got int\n"
         assert 'unknown argument "sesion"' in text_of(unknown_arg)
+        assert "(todo_check takes: session, agent)" in text_of(unknown_arg)
+        # What a tool takes is what its schema lists, not a list kept by hand.
+        assert 'unknown argument "foo" (todo_claim takes: task, agent, session, if_rev)' in (
+            text_of(claim_arg)
+        )
         assert not good.is_error
         # Nothing of the bad calls was written: the good one appended to what was there.
         assert before == b"# Todos\n- [ ] Keep me\n"

@@ -71,6 +71,32 @@ def test_without_the_sdk_todo_mcp_exits_2_with_the_install_hint(tmp_path: Path) 
     assert proc.returncode == 0, proc.stderr
 
 
+def test_a_broken_sdk_is_as_a_missing_one_exit_2_with_its_reason(tmp_path: Path) -> None:
+    # Installed but broken (a half-upgraded environment): importing it raises an
+    # ImportError that is not ModuleNotFoundError. It was an internal error, exit 3.
+    broken = tmp_path / "site" / "mcp"
+    broken.mkdir(parents=True)
+    (broken / "__init__.py").write_text("raise ImportError(\"cannot import name 'Tool'\")\n")
+    script = (
+        f"import sys\nsys.path.insert(0, {str(tmp_path / 'site')!r})\n"
+        + NO_SDK.split("sys.meta_path.insert(0, NoSDK())\n")[1]
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script, "mcp"],
+        input=b"",
+        capture_output=True,
+        env={**os.environ, "TODOCLI_HOME": str(tmp_path / "h")},
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stdout == b""
+    err = proc.stderr.decode()
+    assert err.count("\n") == 1
+    assert err.startswith("todo: todo mcp needs the MCP SDK (it failed to import: cannot import")
+    assert "pip install 'todocli[mcp]'" in err
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
@@ -188,7 +214,7 @@ def test_arguments_are_checked(home: Path) -> None:
     # null is "not given" (some clients send every optional argument).
     assert call("todo_read", {"session": None}, DEFAULTS).text == "Todo list is empty.\n"
     unknown = call("todo_read", {"all": True}, DEFAULTS)
-    assert unknown.text == 'Errors: unknown argument "all" (todo_read takes: nothing but session)\n'
+    assert unknown.text == 'Errors: unknown argument "all" (todo_read takes: session)\n'
     assert call("todo_check", {"if_rev": 1}, DEFAULTS).failed  # only todo_write takes it
     bad = call("todo_write", {"todos": [], "session": "a/b"}, DEFAULTS)
     assert bad.data is not None

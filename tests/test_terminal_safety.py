@@ -424,8 +424,12 @@ def test_flag_input_with_a_control_is_refused(todo: Todo, listed: Path, name: st
     before = listed.read_bytes()
     for args in flag_forms(bad):
         run = todo(*args)
-        assert run.code == 1, (args, run.err)
-        assert f"contains a newline or control character ({escaped(bad)})" in run.err, run.err
+        if name == "not UTF-8":  # a usage error, before any list is read: exit 2
+            assert run.code == 2, (args, run.err)
+            assert f"is not UTF-8 (byte {escaped(bad)} in " in run.err, run.err
+        else:
+            assert run.code == 1, (args, run.err)
+            assert f"contains a newline or control character ({escaped(bad)})" in run.err
         assert listed.read_bytes() == before, args
         assert leaks(run.err.encode()) == []
 
@@ -498,6 +502,9 @@ def test_a_raw_byte_in_an_argument_is_refused_by_a_real_process(listed: Path) ->
     """The process reads its arguments with surrogateescape: 0x9B arrives as U+DC9B."""
     before = listed.read_bytes()
     run = todo_process("add", os.fsdecode(b"x\x9by"))
-    assert run.code == 1
-    assert "Task content contains a newline or control character (\\x9b)" in run.err
+    assert run.code == 2
+    assert run.err == (
+        'todo: TASKS is not UTF-8 (byte \\x9b in "x\\x9by"): list text is UTF-8; '
+        "only a path may hold other bytes\n"
+    )
     assert listed.read_bytes() == before

@@ -17,6 +17,9 @@ class TodoError(Exception):
         super().__init__(message)
         self.message = message
         self.details = details or []
+        # A failed write is recorded for `todo remind` once: set when it has been
+        # (or must not be: a hook envelope of another tool stays harmless).
+        self.remembered = False
 
 
 class InvalidParamError(TodoError):

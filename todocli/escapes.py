@@ -153,3 +153,16 @@ def first_unsafe(text: str) -> str | None:
     if text.isprintable():
         return None
     return next((ch for ch in text if not ch.isprintable() and shown_as(ch) is not None), None)
+
+
+QUOTE_LIMIT = 120  # characters of a user's text a message echoes
+
+
+def quoted(text: object, limit: int = QUOTE_LIMIT) -> str:
+    """User text echoed in a message (a task reference, a key, a status): in double
+    quotes, on one line, and short: past ``limit`` characters it is cut and says how
+    much was left out, so a 100 KB reference gives a one-line error, not 100 KB."""
+    shown = str(text)
+    if len(shown) > limit:
+        shown = f"{shown[:limit]}…(+{len(shown) - limit} characters)"
+    return f'"{one_line(shown)}"'

@@ -468,7 +468,7 @@ def _target_ops(
 
     chosen = sum([bool(tasks), phase is not None, everything])
     if chosen > 1:
-        raise UsageError(f"todo {command}: give tasks, --phase or --all, not more than one")
+        raise UsageError(f"{command}: give tasks, --phase or --all, not more than one")
     op = OpKind.of(kind)
     if tasks:
         return [Op(op, task=t) for t in tasks]
@@ -492,7 +492,7 @@ def done(
     ops = _target_ops("done", tasks, phase, everything, "done")
     if note is not None:
         if not tasks:
-            raise UsageError("todo done: --note needs the TASK it is about")
+            raise UsageError("done: --note needs the TASK it is about")
         ops = [Op(OpKind.NOTE, task=t, text=note) for t in tasks] + ops
     return run_batch(ctx, ops)
 
@@ -507,7 +507,7 @@ def remove(
     ctx: Context, tasks: Sequence[str], phase: str | None = None, *, everything: bool = False
 ) -> Outcome:
     if not tasks and phase is None and not everything:
-        raise UsageError("todo rm: name the TASK to remove, or use --phase P or --all")
+        raise UsageError("rm: name the TASK to remove, or use --phase P or --all")
     return run_batch(ctx, _target_ops("rm", tasks, phase, everything, "rm"))
 
 
@@ -517,7 +517,7 @@ def init(
     from todocli.engine.ops import Op, OpKind, PhaseItems
 
     if not tasks:
-        raise UsageError("todo init: give at least one TASK")
+        raise UsageError("init: give at least one TASK")
     group = PhaseItems(phase if phase is not None else "Todos", tuple(tasks))
     return run_batch(ctx, [Op(OpKind.INIT, phases=(group,), summary=summary)])
 
@@ -528,7 +528,7 @@ def add(
     from todocli.engine.ops import Op, OpKind
 
     if not tasks:
-        raise UsageError("todo add: give at least one TASK")
+        raise UsageError("add: give at least one TASK")
     op = Op(
         OpKind.APPEND,
         phase=phase,
@@ -590,28 +590,71 @@ def apply_input(
 
     limit = ctx.settings.max_input_bytes
     req: Request
-    if markdown:
-        if len(data) > limit:
-            from todocli.engine.dialects import input_too_big
+    value: object = None
+    try:
+        if markdown:
+            if len(data) > limit:
+                from todocli.engine.dialects import input_too_big
 
-            raise input_too_big(limit)
-        try:
-            req = from_markdown(data.decode("utf-8"))
-        except UnicodeDecodeError as exc:
-            raise InvalidParamError(f"input is not valid UTF-8 (byte {exc.start})") from None
-    else:
-        value = decode(data, limit)
-        req = request(value)
+                raise input_too_big(limit)
+            try:
+                req = from_markdown(data.decode("utf-8"))
+            except UnicodeDecodeError as exc:
+                raise InvalidParamError(f"input is not valid UTF-8 (byte {exc.start})") from None
+        else:
+            value = decode(data, limit)
+            req = request(value)
+    except InvalidParamError as error:
+        return _rejected_input(ctx, error, value, with_rev=with_rev)
     if req.hook is not None and req.hook.session and ctx.loc.is_session:
         ctx = _hook_session(ctx, req.hook.session)
     if req.ignored or req.query:  # a hook on a tool that is not a todo tool: harmless
         outcome = show(ctx, with_rev=with_rev, params_input=req.params)
     else:
-        outcome = run_batch(ctx, req.ops, params_input=req.params)
+        try:
+            outcome = run_batch(ctx, req.ops, params_input=req.params)
+        except TodoError as error:  # --if-rev, the lock, the disk: for `todo remind`
+            remember_failure(ctx, error)
+            raise
         if outcome.result is not None and outcome.result.errors:
             _explain_unknown_ids(outcome.result, req.dialect)
     outcome.warnings[:0] = req.warnings
     outcome.request = req  # the renderers answer in the shape of the tool that sent it
+    return outcome
+
+
+def remember_failure(ctx: Context, error: TodoError) -> None:
+    """Record a write that failed before or around the engine, so that ``todo
+    remind`` tells the agent (best effort: the call has failed already). Marks the
+    error as recorded, so the error boundary does not record it again."""
+    error.remembered = True
+    try:  # noqa: SIM105 - contextlib would cost start-up for one suppress
+        ctx.store.save_failed(ctx.store.rev(), error.message)
+    except TodoError:
+        pass
+
+
+def _rejected_input(
+    ctx: Context, error: InvalidParamError, value: object, *, with_rev: bool
+) -> Outcome:
+    """Input rejected while reading it: recorded for ``todo remind`` (unless it is
+    a hook envelope of a tool that is not a todo tool: that stays harmless), and
+    answered, as an engine's rejection is, with the list as it stands."""
+    if isinstance(value, dict) and "tool_name" in value:
+        from todocli.engine.agents import envelope_target
+
+        todo_tool, session = envelope_target(value)
+        if not todo_tool:
+            error.remembered = True  # nothing recorded, nothing written
+            raise error
+        if session and ctx.loc.is_session:
+            ctx = _hook_session(ctx, session)
+    remember_failure(ctx, error)
+    try:
+        outcome = show(ctx, with_rev=with_rev, params_input=value)
+    except TodoError:
+        raise error from None  # the list cannot be read either: the input's error alone
+    outcome.error = error
     return outcome
 
 

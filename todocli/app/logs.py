@@ -32,7 +32,7 @@ def log(ctx: Context, name: str | None = None, *, list_all: bool = False) -> Rep
             return Report({"log": None, "content": None}, text)
         name = logged
     if os.sep in name or name in ("", ".", ".."):
-        raise UsageError(f"todo log: {name!r} is not a log file name (see: todo log --list)")
+        raise UsageError(f"log: {name!r} is not a log file name (see: todo log --list)")
     path = os.path.join(directory, name)
     text = read_text(path, ctx.settings.max_file_bytes, "max_file_bytes")
     if not text:

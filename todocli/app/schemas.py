@@ -20,5 +20,5 @@ def schema(kind: str | None = None) -> Report:
         found = build(kind)
     else:
         names = ", ".join(TOOL_NAMES)
-        raise UsageError(f"todo schema: unknown schema {kind!r} (use ops, snapshot or {names})")
+        raise UsageError(f"schema: unknown schema {kind!r} (use ops, snapshot or {names})")
     return Report({"schema": found}, json.dumps(found, indent=2) + "\n")

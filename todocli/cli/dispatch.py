@@ -27,7 +27,7 @@ from todocli.app.commands import Context
 from todocli.app.output import STDERR, OutputError, failure_message, write
 from todocli.cli.command_table import NEVER_FAILS, PROTOCOL, REPORT
 from todocli.errors import InternalError, StorageError, TodoError, UsageError
-from todocli.escapes import one_line
+from todocli.escapes import one_line, quoted
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
@@ -35,13 +35,37 @@ if TYPE_CHECKING:
 
     from todocli.app.commands import Options, Outcome
     from todocli.app.report import Report
+    from todocli.cli.command_table import Argument, Command, Option
     from todocli.cli.fastpath import Call, Output
 
 
 def run(call: Call) -> int:
     """Run the call's command; its exit status."""
     assert call.command is not None
+    if call.command.name in WRITES:
+        _refuse_undecodable(call.command, call.values)
     return HANDLERS[call.command.name](call, **call.values)
+
+
+def _refuse_undecodable(command: Command, values: dict[str, object]) -> None:
+    """An argument of a write that is not UTF-8 is a usage error (exit 2): a task,
+    note or name goes into a UTF-8 file and could not be written faithfully, nor
+    named as such. A path may hold any bytes (a legal file name), so
+    ``complete="files"`` values pass, as do the arguments of read-only commands (a
+    log's file name). Python reads such bytes as U+DC80..U+DCFF (surrogateescape)."""
+    items: list[Argument | Option] = [*command.arguments, *command.options]
+    for item in items:
+        if item.complete == "files":
+            continue
+        given = values.get(item.dest)
+        for value in given if isinstance(given, list) else (given,):
+            if isinstance(value, str) and not value.isprintable():
+                bad = next((c for c in value if "\udc80" <= c <= "\udcff"), None)
+                if bad is not None:
+                    raise UsageError(
+                        f"{item.dest.upper()} is not UTF-8 (byte \\x{ord(bad) - 0xDC00:02x} in "
+                        f"{quoted(value)}): list text is UTF-8; only a path may hold other bytes"
+                    )
 
 
 def _context(call: Call) -> Context:
@@ -437,6 +461,8 @@ def report(error: TodoError, call: Call) -> int:
     failure = call.command.failure if call.command is not None else REPORT
     if isinstance(error, InternalError) and failure == NEVER_FAILS:
         failure = REPORT  # a bug is not a harness's everyday failure: exit 3
+    if call.command is not None and call.command.name in WRITES and not error.remembered:
+        _remember(call, error)
     message = one_line(error.message)
     shown = getattr(error, "shown", None)  # a usage error in the Typer app's own words
     try:
@@ -453,6 +479,23 @@ def report(error: TodoError, call: Call) -> int:
     else:
         write(f"todo: {message}\n", STDERR)
     return 0 if failure == NEVER_FAILS else error.exit_code
+
+
+# The commands that write the list: a failure of one, however early (a usage
+# error, --if-rev, the lock), is what `todo remind` tells the agent of next round.
+WRITES = frozenset(
+    {"init", "add", "claim", "start", "done", "drop", "rm", "note", "block", "unblock"}
+    | {"clear", "apply", "undo"}
+)
+
+
+def _remember(call: Call, error: TodoError) -> None:
+    """Record a write command's failure for ``todo remind`` (best effort: when the
+    list's location itself is what failed, there is nowhere to record it)."""
+    try:  # noqa: SIM105 - contextlib would cost start-up for one suppress
+        commands.remember_failure(Context(call.options), error)
+    except Exception:  # bookkeeping must not hide the call's own error
+        pass
 
 
 # Each command of the table, by name, to its body.

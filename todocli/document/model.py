@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from todocli.document import BY_COUNT
 from todocli.errors import InvalidParamError
+from todocli.escapes import quoted
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
@@ -212,7 +213,7 @@ class Status(Choice):
         try:
             return _ALIASES[key]
         except KeyError:
-            raise ValueError(f'unknown status "{text}"') from None
+            raise ValueError(f"unknown status {quoted(text)}") from None
 
 
 _MARKER_OF = {

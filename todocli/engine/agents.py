@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from todocli.document.model import Meta, Status
 from todocli.engine.ops import Op, OpKind
+from todocli.escapes import quoted
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
@@ -139,7 +140,9 @@ def detect(value: dict[str, Any], tool: str | None = None) -> Parsed | None:
         if value.get("command", "view") == "view" or value.get("task_list") is None:
             return Parsed("openhands")
         if value.get("command") != "plan":
-            raise _err(f'command: unknown command "{value.get("command")}" (use plan or view)')
+            raise _err(
+                f"command: unknown command {quoted(value.get('command'))} (use plan or view)"
+            )
         return Parsed("openhands", _snapshot_items(value["task_list"], "task_list"))
     if "steps" in keys:  # Zed update_plan
         _only(value, {"steps", "title"}, "update_plan")
@@ -223,7 +226,9 @@ def detect(value: dict[str, Any], tool: str | None = None) -> Parsed | None:
 def _only(value: dict[str, Any], allowed: set[str], tool: str) -> None:
     for key in value:
         if key not in allowed:
-            raise _err(f'unknown key "{key}" for {tool} (it takes: {", ".join(sorted(allowed))})')
+            raise _err(
+                f"unknown key {quoted(key)} for {tool} (it takes: {', '.join(sorted(allowed))})"
+            )
 
 
 def _string(value: dict[str, Any], key: str) -> str | None:
@@ -545,6 +550,13 @@ def envelope(value: dict[str, Any]) -> Request:
         str(event) if isinstance(event, str) else "",
         safe_session(session) if isinstance(session, str) else None,
     )
+    for key in ("tool_name", "tool_input"):
+        if key not in value:
+            raise _err(
+                f'a hook envelope needs "tool_name" and "tool_input" (the tool\'s arguments); '
+                f'"{key}" is missing (e.g. {{"tool_name": "TodoWrite", "tool_input": '
+                '{"todos": []}})'
+            )
     if not isinstance(tool, str) or not isinstance(arguments, dict):
         raise _err("tool_name and tool_input: expected a string and an object")
     response = value.get("tool_response")
@@ -573,6 +585,18 @@ def envelope(value: dict[str, Any]) -> Request:
     req.hook = hook
     req.params = value
     return req
+
+
+def envelope_target(value: dict[str, Any]) -> tuple[bool, str | None]:
+    """Of a hook envelope ``envelope`` could not read: whether it is a todo tool's
+    call (or Cline's ``task_progress``), and the session it names (made safe)."""
+    tool = value.get("tool_name")
+    arguments = value.get("tool_input")
+    session = value.get("session_id", value.get("conversation_id"))
+    todo_tool = tool in TOOLS or (
+        isinstance(arguments, dict) and isinstance(arguments.get("task_progress"), str)
+    )
+    return todo_tool, safe_session(session) if isinstance(session, str) else None
 
 
 def with_result_ids(

@@ -19,6 +19,7 @@ from todocli.document.markdown import parse
 from todocli.document.model import Status, Value
 from todocli.engine.ops import Op, OpKind, PhaseItems
 from todocli.errors import InvalidParamError
+from todocli.escapes import quoted
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
@@ -282,7 +283,7 @@ def loads_json(text: str) -> object:
 def request(value: object, tool: str | None = None) -> Request:
     """Detect the dialect of a JSON value and turn it into ops. ``tool`` is the
     tool's name when a hook envelope gave it."""
-    if isinstance(value, dict) and "tool_name" in value and "tool_input" in value:
+    if isinstance(value, dict) and ("tool_name" in value or "tool_input" in value):
         from todocli.engine.agents import envelope
 
         return envelope(value)
@@ -353,15 +354,17 @@ def _unknown_top(key: str) -> str:
 
     near = get_close_matches(key, list(SHAPES), n=1, cutoff=0.6)
     if near:
-        return f'unknown key "{key}": did you mean "{near[0]}"? (e.g. {SHAPES[near[0]]})'
-    return f'unknown key "{key}" (e.g. {SHAPES["todos"]}; see: todo schema)'
+        return f'unknown key {quoted(key)}: did you mean "{near[0]}"? (e.g. {SHAPES[near[0]]})'
+    return f"unknown key {quoted(key)} (e.g. {SHAPES['todos']}; see: todo schema)"
 
 
 def _only(value: dict[str, Any], allowed: tuple[str, ...], path: str) -> None:
     for key in value:
         if key not in allowed:
             where = f"{path}: " if path else ""
-            raise InputError(f'{where}unexpected key "{key}" here (expected: {", ".join(allowed)})')
+            raise InputError(
+                f"{where}unexpected key {quoted(key)} here (expected: {', '.join(allowed)})"
+            )
 
 
 def _ops(values: list[Any], name: str, root: str) -> tuple[Op, ...]:
@@ -375,13 +378,15 @@ def _ops(values: list[Any], name: str, root: str) -> tuple[Op, ...]:
             raise InputError(f"{where}: expected a string, got {_kind(kind_name)}")
         if kind_name not in OP_FIELDS:
             known = ", ".join(OP_FIELDS)
-            raise InputError(f'{where}: unknown op "{kind_name}" (use {known})')
+            raise InputError(f"{where}: unknown op {quoted(kind_name)} (use {known})")
         prefix = path if root != "single" else ""
         for key in raw:
             if key != "op" and key not in OP_FIELDS[kind_name]:
                 allowed = ", ".join(sorted(OP_FIELDS[kind_name])) or "no other fields"
                 head = f"{prefix}: " if prefix else ""
-                raise InputError(f'{head}unknown key "{key}" for op "{kind_name}" ({allowed})')
+                raise InputError(
+                    f'{head}unknown key {quoted(key)} for op "{kind_name}" ({allowed})'
+                )
         ops.append(_op(OpKind.of(kind_name), raw, prefix or "op"))
     return tuple(ops)
 
@@ -503,7 +508,7 @@ def _item(raw: object, path: str) -> Item:
             status = Status.parse(raw["status"])
         except ValueError:
             raise InputError(
-                f'{path}.status: unknown status "{raw["status"]}" ({STATUS_HELP})'
+                f"{path}.status: unknown status {quoted(raw['status'])} ({STATUS_HELP})"
             ) from None
     elif raw.get("completed") is not None:  # Continue PR #11884
         _expect(raw["completed"], "boolean", f"{path}.completed")

@@ -28,7 +28,7 @@ from todocli.document.model import (
 )
 from todocli.engine import DropPolicy, Settings
 from todocli.errors import InternalError, InvalidParamError, NotFoundError
-from todocli.escapes import first_unsafe, one_line
+from todocli.escapes import first_unsafe, one_line, quoted
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
@@ -527,7 +527,7 @@ class Engine:
                 if candidate is not None and candidate.prev is not None:  # still listed
                     return candidate
             raise OpFailure(
-                f'Task "{ref}" not found: the list has {len(self.numbering)} tasks '
+                f"Task {quoted(ref)} not found: the list has {len(self.numbering)} tasks "
                 "(see: todo show)",
                 NotFoundError.code,
             )
@@ -536,13 +536,13 @@ class Engine:
     def _not_found(self, ref: str) -> str:
         if not self.doc.index:
             return (
-                f'Task "{ref}" not found: the list is empty '
+                f"Task {quoted(ref)} not found: the list is empty "
                 "(add tasks first: todo add, or an init op)"
             )
         close = _closest(ref, list(self.doc.index))
         if close:
-            return f'Task "{ref}" not found. Did you mean {_or_list(close)}? (see: todo show)'
-        return f'Task "{ref}" not found (see: todo show)'
+            return f"Task {quoted(ref)} not found. Did you mean {_or_list(close)}? (see: todo show)"
+        return f"Task {quoted(ref)} not found (see: todo show)"
 
     def _targets(self, op: Op) -> list[TaskNode]:
         """One task, one phase, or (with neither) every task: seed 000's rule.
@@ -571,7 +571,7 @@ class Engine:
             if not phases:
                 close = _closest(op.phase, [p.name for p in self.doc.phases])
                 hint = f" Did you mean {_or_list(close)}?" if close else ""
-                raise OpFailure(f'Phase "{op.phase}" not found.{hint}', NotFoundError.code)
+                raise OpFailure(f"Phase {quoted(op.phase)} not found.{hint}", NotFoundError.code)
             return [t for p in phases for t in p.tasks]
         return list(self.doc.tasks())
 

@@ -23,6 +23,7 @@ from todocli.errors import (
     TodoError,
     UsageError,
 )
+from todocli.escapes import quoted
 from todocli.storage import paths
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
@@ -146,12 +147,15 @@ def _kind(value: object) -> str:
     return "null" if value is None else type(value).__name__
 
 
-def _only(args: dict[str, Any], tool: str, allowed: tuple[str, ...]) -> None:
-    """Reject an argument the tool does not take: a typo must not pass unnoticed."""
+def _only(args: dict[str, Any], tool: str) -> None:
+    """Reject an argument the tool does not take: a typo must not pass unnoticed.
+    What it takes is what its input schema lists (session, agent and if_rev were
+    taken out of ``args`` already, for the tools whose schema has them)."""
+    allowed = TOOLS[tool].input_schema["properties"]
     for key in args:
         if key not in allowed:
-            takes = ", ".join(allowed) if allowed else "nothing but session"
-            raise InvalidParamError(f'unknown argument "{key}" ({tool} takes: {takes})')
+            takes = ", ".join(allowed)
+            raise InvalidParamError(f"unknown argument {quoted(key)} ({tool} takes: {takes})")
 
 
 # -- replies --------------------------------------------------------------------------------
@@ -202,14 +206,14 @@ def _write(ctx: Context, args: dict[str, Any]) -> Reply:
 
 
 def _read(ctx: Context, args: dict[str, Any]) -> Reply:
-    _only(args, "todo_read", ())
+    _only(args, "todo_read")
     return _reply(commands.show(ctx, with_rev=True))  # the envelope carries the revision
 
 
 def _claim(ctx: Context, args: dict[str, Any]) -> Reply:
     """``todo claim [TASK]``: the next task free to start, or the one named, taken
     for this call's agent."""
-    _only(args, "todo_claim", ("task",))
+    _only(args, "todo_claim")
     task = args.get("task")
     if task is not None and not isinstance(task, str):
         raise InvalidParamError(f"task: expected a string, got {_kind(task)}")
@@ -221,7 +225,7 @@ def _check(ctx: Context, args: dict[str, Any]) -> Reply:
     from todocli.app.gate import check
     from todocli.app.render import check_text, envelope
 
-    _only(args, "todo_check", ())
+    _only(args, "todo_check")
     outcome = check(ctx, with_rev=True)
     return Reply(check_text(outcome.todo), envelope(outcome), outcome.failed)
 
@@ -455,13 +459,16 @@ def serve(opts: Options) -> int:
     from todocli.app.output import STDERR, OutputError, write
 
     if opts.if_rev is not None:
-        raise UsageError("todo mcp: --if-rev is for one write: pass if_rev to todo_write")
+        raise UsageError("mcp: --if-rev is for one write: pass if_rev to todo_write")
     default_resource(opts)  # a bad session, home or config fails now, not per call
     try:
         from todocli.mcp import mcp_server
-    except ModuleNotFoundError as exc:
-        missing = f" (no module named {exc.name!r})" if exc.name else ""
-        raise UsageError(f"todo mcp needs the MCP SDK{missing}: {INSTALL_HINT}") from None
+    except ImportError as exc:  # missing, or installed but broken: the same remedy
+        if isinstance(exc, ModuleNotFoundError) and exc.name:
+            why = f" (no module named {exc.name!r})"
+        else:
+            why = f" (it failed to import: {exc})"
+        raise UsageError(f"todo mcp needs the MCP SDK{why}: {INSTALL_HINT}") from None
     if sys.stdin is not None and sys.stdin.isatty():
         write(
             "todo: serving MCP on stdin and stdout until end of input (an agent starts "
