@@ -240,3 +240,41 @@ def test_the_parallel_agents_recipe_drains_the_plan_in_dependency_order(
     assert order[-1] == "Ship"
     assert {agent for agent, _ in taken} <= {f"agent-{i}" for i in range(1, 5)}
     assert "[4/4] Completed:\n- Build\n- Tests\n- Docs\n- Ship\n" in done.stdout
+
+
+MAN_PAGE = README.parent / "man" / "todo.1"
+
+
+def man_examples() -> list[str]:
+    """The man page's EXAMPLES, one shell line each, as roff has them (``\\-`` is -)."""
+    text = MAN_PAGE.read_text(encoding="utf-8").split(".SH EXAMPLES", 1)[1].split(".SH ", 1)[0]
+    blocks = re.findall(r"\.RS\n(.*?)\.RE", text, re.S)
+    return [line.replace("\\-", "-") for block in blocks for line in block.splitlines()]
+
+
+def test_the_man_page_examples_do_what_they_say(env: dict[str, str], tmp_path: Path) -> None:
+    lines = man_examples()
+    agent = lines[: lines.index("todo                      # show the list")]
+
+    def sh(line: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["sh", "-c", line], env=env, capture_output=True, text=True, cwd=tmp_path
+        )
+
+    for line in agent[:-1]:
+        done = sh(line)
+        assert done.returncode == 0, (line, done.stdout + done.stderr)
+    listing = json.loads(sh("todo --json").stdout)["data"]["todos"]
+    # Nothing the agent did not mean to drop is gone: Patch done, the test started.
+    assert [(t["content"], t["status"]) for t in listing] == [
+        ("Reproduce", "completed"),
+        ("Patch", "completed"),
+        ("Add a test", "in_progress"),
+    ]
+    gate = sh(agent[-1])
+    assert gate.stdout.endswith("tasks are still open\n")
+    (tmp_path / "TODO.md").write_text("- [ ] One\n- [ ] Two\n- [ ] Three\n")
+    by_number = next(line for line in lines if "--file TODO.md" in line)
+    result = sh(by_number)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert (tmp_path / "TODO.md").read_text().splitlines()[2] == "- [x] Three"
