@@ -477,3 +477,39 @@ def test_a_finished_list_starts_afresh_for_the_next_snapshot(todo: Todo, home: P
     run = todo("--json", "apply", stdin=snapshot(("A", "completed"), ("B", "in_progress")))
     assert merged(run) == []
     assert listing(home).read_text() == "# Todos\n- [x] A\n- [/] B\n"
+
+
+def views(home: Path) -> dict[str, str]:
+    return {p.name: p.read_text() for p in (home / "state").rglob("views/*.md")}
+
+
+def test_a_task_another_writer_adds_stays_through_the_agents_snapshots(
+    todo: Todo, home: Path
+) -> None:
+    """A person's `todo add` is a write of its own (a revision, not a hand edit):
+    the agent's next snapshots, which leave it out, keep it all the same."""
+    start(todo)
+    assert todo("add", "X").code == 0
+    for status in ("in_progress", "completed"):
+        payload = snapshot(("A", "completed"), ("B", status), ("C", "pending"))
+        assert todo("apply", stdin=payload).code == 0
+        assert "- [ ] X\n" in listing(home).read_text()
+
+
+def test_the_agents_view_is_a_revision_number_unless_a_merge_kept_something(
+    todo: Todo, home: Path
+) -> None:
+    """Most snapshots leave exactly the list they send: then the record of it is the
+    revision that holds it, with no list written now or read next time."""
+    start(todo)
+    assert views(home) == {"default.md": "<!-- todo view: 1 -->\n"}
+    assert todo("apply", stdin=snapshot(("A", "completed"), ("B", "in_progress"))).code == 0
+    assert views(home) == {"default.md": "<!-- todo view: 2 -->\n"}
+    listing(home).write_text(listing(home).read_text() + "- [ ] person task\n")
+    payload = snapshot(("A", "completed"), ("B", "in_progress"), ("C", "pending"))
+    assert todo("apply", stdin=payload).code == 0
+    # The list now holds a task the agent does not know: its own list is kept.
+    (record,) = views(home).values()
+    assert record.startswith("<!-- todo view: list -->\n")
+    assert "person task" not in record
+    assert "- [ ] C" in record

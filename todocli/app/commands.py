@@ -273,8 +273,13 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object) -> Outcom
     view = None
     if opts.base is None and any(op.kind is OpKind.WRITE and not op.merge for op in ops):
         # A full snapshot is merged with what this agent sent last time (see merge).
+        # When that is the list of the last revision, the usual base already is it.
         sent = store.view(ctx.agent)
-        view = parse(sent).model() if sent is not None else None
+        if isinstance(sent, int) and sent != rev:
+            kept = store.revision(sent)
+            view = parse(kept).model() if kept is not None else None
+        elif isinstance(sent, str):
+            view = parse(sent).model()
     wipe = not opts.keep and (
         settings.wipe_on_complete if settings.wipe_on_complete is not None else ctx.loc.is_session
     )
@@ -334,7 +339,10 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object) -> Outcom
         if result.wiped:
             steps.append(store.forget_views)  # a finished list: every agent starts afresh
         elif result.view is not None:
-            steps.append(_view_step(store, ctx.agent, result.view))
+            # The agent's view is, most often, exactly the list this write leaves.
+            same = result.view == result.new
+            held = rev + 1 if result.written else rev
+            steps.append(_view_step(store, ctx.agent, held if same else result.view))
         # The log, the state and the revision copy first, the list last: exit 6
         # means none of them changed.
         rev = store.commit(doc.text() if result.written else None, state, steps)
@@ -363,8 +371,13 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object) -> Outcom
     )
 
 
-def _view_step(store: Store, agent: str | None, view: TodoList) -> Callable[[], Callable[[], None]]:
-    """The step of a write that records the snapshot an agent sent."""
+def _view_step(
+    store: Store, agent: str | None, view: TodoList | int
+) -> Callable[[], Callable[[], None]]:
+    """The step of a write that records the snapshot an agent sent: its list, or
+    the number of the revision that holds exactly that list."""
+    if isinstance(view, int):
+        return lambda: store.save_view(agent, view)
     from todocli.document.markdown import render_canonical
 
     text = render_canonical(view)

@@ -919,7 +919,7 @@ class Engine:
             summary = None  # sent back as it was: a summary a person changed stays
         self._replace(items, summary)
         if not op.merge:
-            from todocli.engine.merge import view_of
+            from todocli.engine.snapshot import view_of
 
             self.view = view_of(sent, given, self.doc)
 

@@ -234,3 +234,25 @@ def _update(doc: Document, node: TaskNode, item: Item) -> None:
         doc.set_meta(node, item.meta)
     if item.notes is not None:
         doc.set_notes(node, item.notes)
+
+
+def view_of(items: Sequence[Item], summary: str | None, doc: Document) -> TodoList:
+    """The list as the agent that sent these items knows it, for its next snapshot
+    to be merged against: its tasks with the statuses, phases and notes it sent;
+    where it sent none, the phase and notes each has in ``doc`` (the list written).
+    ``summary`` None: the one ``doc`` has."""
+    phases: dict[str, list[Task]] = {}
+    previous = DEFAULT_PHASE
+    for item in items:
+        node = doc.find(item.content)
+        name = item.phase or (node.phase.name if node and node.phase else None) or previous
+        notes = item.notes
+        if notes is None:
+            notes = tuple(node.notes) if node else ()
+        active = node.active_form if item.keep_active_form and node else item.active_form
+        phases.setdefault(name, []).append(Task(item.content, item.status, active, notes))
+        previous = name
+    return TodoList(
+        summary=doc.summary if summary is None else summary,
+        phases=tuple(Phase(name, tuple(tasks)) for name, tasks in phases.items()),
+    )

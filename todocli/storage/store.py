@@ -66,6 +66,9 @@ class ListChangedError(ConflictError):
 
 DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024
 PENDING = ".pending"
+# The first line of an agent's view file: "<!-- todo view: 12 -->" (the list revision
+# 12 holds) or "<!-- todo view: list -->" followed by the list's markdown.
+_VIEW_HEADER = "<!-- todo view: "
 
 
 class Store:
@@ -86,6 +89,7 @@ class Store:
         self.remind_file = os.path.join(loc.state_dir, "remind")
         self.failed_file = os.path.join(loc.state_dir, "failed")
         self._seen: tuple[str, tuple[int, int, int, int] | None] | None = None
+        self._view_read: tuple[str | None, str | None] | None = None  # (agent, file text)
 
     # -- the list ------------------------------------------------------------------------
 
@@ -267,20 +271,39 @@ class Store:
 
     # -- what each agent last sent ---------------------------------------------------------
     # A snapshot is merged with what its agent sent last time (see engine.merge): the
-    # list as that agent knows it, kept as markdown, one file per agent name.
+    # list as that agent knows it, one file per agent name. Most often that is exactly
+    # the list a revision holds (nobody else changed it), and the file says only which
+    # revision: no list to write now, none to read next time.
 
     def view_path(self, agent: str | None) -> str:
         name = "default.md" if agent is None else f"agent@{agent}.md"
         return os.path.join(self.views_dir, name)
 
-    def view(self, agent: str | None) -> str | None:
-        """The last snapshot ``agent`` sent (None: none on record)."""
-        return self._kept(self.view_path(agent))
+    def view(self, agent: str | None) -> str | int | None:
+        """The last snapshot ``agent`` sent: its list as markdown, or the number of
+        the revision that holds exactly that list; None when none is on record."""
+        text = self._kept(self.view_path(agent))
+        self._view_read = (agent, text)
+        if text is None or not text.startswith(_VIEW_HEADER):
+            return None
+        first, _, rest = text.partition("\n")
+        number = first[len(_VIEW_HEADER) :].removesuffix(" -->")
+        if number == "list":
+            return rest
+        return int(number) if number.isdigit() else None
 
-    def save_view(self, agent: str | None, text: str) -> Callable[[], None]:
-        """Record the snapshot ``agent`` sent; return how to put the old one back."""
+    def save_view(self, agent: str | None, view: str | int) -> Callable[[], None]:
+        """Record the snapshot ``agent`` sent (its markdown, or the revision that
+        holds it); return how to put the old record back."""
         path = self.view_path(agent)
-        before = self._kept(path)
+        read = self._view_read
+        before = read[1] if read is not None and read[0] == agent else self._kept(path)
+        if isinstance(view, int):
+            text = f"{_VIEW_HEADER}{view} -->\n"
+        else:
+            text = f"{_VIEW_HEADER}list -->\n{view}"
+        if text == before:
+            return lambda: None
         make_dir(self.views_dir)
         atomic_write(path, text, False)
         return lambda: self._put_back(path, before)
