@@ -258,6 +258,8 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object) -> Outcom
     expect_rev(ctx, rev)
     doc = parse(text)
     baseline = parse(last).model() if last is not None and last != text else None
+    if baseline is not None:
+        store.saw_person()  # edited by hand: the person may save again at any moment
     merge_base = None
     if opts.base is not None and not 0 <= opts.base <= rev:
         raise InvalidParamError(
@@ -345,7 +347,9 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object) -> Outcom
             steps.append(_view_step(store, ctx.agent, held if same else result.view))
         # The log, the state and the revision copy first, the list last: exit 6
         # means none of them changed.
-        rev = store.commit(doc.text() if result.written else None, state, steps)
+        written = doc.text() if result.written else None
+        person_near = written is not None and (baseline is not None or store.person_near())
+        rev = store.commit(written, state, steps, person_near=person_near)
         if not result.written:
             store.restart_rounds()
         store.clear_failed()

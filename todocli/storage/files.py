@@ -194,7 +194,11 @@ def _in_the_way(path: str, blocker: str) -> StorageError:
 
 
 def atomic_write(
-    path: str, text: str, durable: bool = True, precondition: Callable[[], None] | None = None
+    path: str,
+    text: str,
+    durable: bool = True,
+    precondition: Callable[[], None] | None = None,
+    replaced: Callable[[str], None] | None = None,
 ) -> None:
     """Replace the file's content in one step (temp file, fsync, os.replace).
 
@@ -203,6 +207,11 @@ def atomic_write(
     old or the new file), but a power cut may lose it. For revision copies and
     bookkeeping, never for the list itself. ``precondition`` runs just before the
     replace and may raise to call it off (the temporary file is removed).
+
+    ``replaced``, where the system can swap two files in one step, is given the
+    name the file just replaced then has, and may raise to call the write off: the
+    swap is undone. So a save that lands after the last look is still caught (an
+    ``os.replace`` would unlink it unseen). See ``swap``.
     """
     target = os.path.realpath(path)
     mode = check_writable_target(target)
@@ -214,8 +223,10 @@ def atomic_write(
     make_dir(folder)
     _remove_stale_temps(folder, name)
     tmp = ""
+    made: os.stat_result | None = None
     try:
         fd, tmp = _make_temp(folder, name)
+        made = os.fstat(fd)
         with os.fdopen(fd, "wb") as handle:
             handle.write(text.encode("utf-8", ENCODING_ERRORS))
             handle.flush()
@@ -228,18 +239,52 @@ def atomic_write(
             os.chown(tmp, *owner)
         if precondition is not None:
             precondition()  # last look at the target, as close to the replace as can be
-        os.replace(tmp, target)
+        if replaced is None or mode is None or not _swap_in(tmp, target, replaced):
+            os.replace(tmp, target)
         tmp = ""
         if durable:
             _fsync_dir(folder)
     except OSError as exc:
         raise StorageError(f"cannot write {path}: {reason(exc)}") from None
     finally:
-        if tmp:
-            try:  # noqa: SIM105 - contextlib would cost start-up for one suppress
-                os.unlink(tmp)
-            except OSError:
-                pass
+        if tmp and made is not None:
+            _remove_ours(tmp, made)
+
+
+def _swap_in(tmp: str, target: str, replaced: Callable[[str], None]) -> bool:
+    """Swap the temporary file in for the target and let ``replaced`` judge the file
+    it replaced (then under the temporary name): removed if it passes, put back if
+    not. False when the system cannot swap (nothing was done)."""
+    from todocli.storage.swap import exchange
+
+    ours = os.lstat(tmp)
+    if not exchange(tmp, target):
+        return False
+    try:
+        replaced(tmp)
+    except BaseException:
+        exchange(tmp, target)  # the replaced file back where it was
+        if not _same_file(os.lstat(tmp), ours):
+            # An editor saved again since the swap (its new file took our file's
+            # place): its newer save goes back to the target, its older stays here.
+            exchange(tmp, target)
+        raise
+    os.unlink(tmp)
+    return True
+
+
+def _same_file(a: os.stat_result, b: os.stat_result) -> bool:
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+
+
+def _remove_ours(tmp: str, ours: os.stat_result) -> None:
+    """Remove the temporary file if it is still the one made here (after a swap
+    it may name another's file, which must not be lost)."""
+    try:
+        if _same_file(os.lstat(tmp), ours):
+            os.unlink(tmp)
+    except OSError:
+        pass
 
 
 def append(path: str, data: bytes, separator: bytes = b"") -> Callable[[], None]:

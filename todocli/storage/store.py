@@ -50,6 +50,9 @@ SETTLE_MAX = 2.0  # seconds to wait at most for a save to finish
 SETTLE_POLL = 0.02
 CHANGE_POLL_SECONDS = 0.2  # how often `todo watch` and the MCP server look for a change
 CONSISTENT_TRIES = 10
+# A hand edit this recent makes every write swap the list in and check what it
+# replaced (an editor may save again at any moment); otherwise a plain replace.
+PERSON_NEAR_SECONDS = 600
 LOCK_POLL_SECONDS = 0.01
 
 
@@ -88,6 +91,7 @@ class Store:
         self.views_dir = os.path.join(loc.state_dir, "views")
         self.remind_file = os.path.join(loc.state_dir, "remind")
         self.failed_file = os.path.join(loc.state_dir, "failed")
+        self.person_file = os.path.join(loc.state_dir, "person")  # touched at a hand edit
         self._seen: tuple[str, tuple[int, int, int, int] | None] | None = None
         self._view_read: tuple[str | None, str | None] | None = None  # (agent, file text)
 
@@ -123,6 +127,22 @@ class Store:
             self._seen = (text, now)
             return True
         return False
+
+    def _replaced_was_seen(self, path: str) -> None:
+        """After a swap: the file the write replaced (now at ``path``) must be the
+        one it read, or an editor's save landed after the last look."""
+        if self._seen is None:
+            return
+        text, seen = self._seen
+        now = stat_signature(path)
+        if now == seen and now is not None and time.time_ns() - now[3] > RACY_NS:
+            return
+        try:
+            if read_text(path, self.max_file_bytes, "max_file_bytes") == text:
+                return
+        except TodoError:
+            pass
+        raise ListChangedError()
 
     def _still_seen(self) -> None:
         """The last look before the replace: one ``stat``, compared with the file
@@ -269,6 +289,24 @@ class Store:
         if os.path.exists(self.failed_file):
             remove(self.failed_file)
 
+    # -- a person at work on the list -------------------------------------------------------
+
+    def saw_person(self) -> None:
+        """Note that a person edited the list by hand (its time is what counts)."""
+        try:
+            make_dir(self.loc.state_dir)
+            os.close(os.open(self.person_file, os.O_WRONLY | os.O_CREAT, 0o600))
+            os.utime(self.person_file)
+        except (OSError, TodoError):
+            pass  # bookkeeping: the write goes on with the usual replace
+
+    def person_near(self) -> bool:
+        """Whether a person edited the list by hand in the last ``PERSON_NEAR_SECONDS``."""
+        try:
+            return time.time() - os.stat(self.person_file).st_mtime < PERSON_NEAR_SECONDS
+        except OSError:
+            return False
+
     # -- what each agent last sent ---------------------------------------------------------
     # A snapshot is merged with what its agent sent last time (see engine.merge): the
     # list as that agent knows it, one file per agent name. Most often that is exactly
@@ -402,6 +440,7 @@ class Store:
         text: str | None,
         state: dict[str, Any] | None = None,
         steps: Sequence[Callable[[], Callable[[], None]]] = (),
+        person_near: bool = False,
     ) -> int:
         """Write the list as the next revision; return the list's revision after.
 
@@ -409,7 +448,9 @@ class Store:
         does its write and returns how to take it back) are written first and the
         list last; if any of it fails, what was done is taken back and the error
         raised, so the list and its history are as they were. ``text`` None writes
-        no list (the state and steps only).
+        no list (the state and steps only). ``person_near``: a person edits this
+        list these days, so the list is swapped in rather than replaced, and the
+        file it replaced checked (see ``files.atomic_write``).
         """
         revs = self.revisions()
         rev = revs[-1] if revs else 0
@@ -429,7 +470,12 @@ class Store:
                 # The bytes are compared first; just before the replace, one stat.
                 if not self.unchanged():
                     raise ListChangedError()
-                atomic_write(self.loc.list_file, text, precondition=self._still_seen)
+                atomic_write(
+                    self.loc.list_file,
+                    text,
+                    precondition=self._still_seen,
+                    replaced=self._replaced_was_seen if person_near else None,
+                )
                 self._seen = (text, stat_signature(self.loc.list_file))
         except BaseException:
             for back in reversed(undo):
