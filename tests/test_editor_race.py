@@ -80,7 +80,12 @@ def test_without_a_person_near_the_write_replaces_as_before(
     assert todo("init", "A", "B").code == 0
     path = listing(home)
     exchanged: list[tuple[str, str]] = []
-    monkeypatch.setattr(swap, "exchange", lambda a, b: exchanged.append((a, b)) or False)
+
+    def exchange(a: str, b: str) -> bool:
+        exchanged.append((a, b))
+        return False
+
+    monkeypatch.setattr(swap, "exchange", exchange)
     editor_saves_after_the_last_look(monkeypatch, path, "- [ ] saved in the window\n")
     assert todo("done", "A").code == 0
     assert exchanged == []
