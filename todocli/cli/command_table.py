@@ -85,9 +85,13 @@ class Command:
     """A command: its name, help (the first line is its summary), arguments and
     options; ``aliases`` (alias -> its help line); ``fast``: the agent's fast path
     serves it (plain or JSON output, no Typer); ``failure``: REPORT, NEVER_FAILS or
-    PROTOCOL; ``hidden``: not listed in help, completions or the man page."""
+    PROTOCOL; ``hidden``: not listed in help, completions or the man page;
+    ``writes``: it writes the list (its failures are what ``todo remind`` tells of,
+    and its text arguments must be UTF-8)."""
 
-    __slots__ = ("aliases", "arguments", "failure", "fast", "help", "hidden", "name", "options")
+    __slots__ = (
+        "aliases", "arguments", "failure", "fast", "help", "hidden", "name", "options", "writes",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -100,6 +104,7 @@ class Command:
         fast: bool = False,
         failure: str = REPORT,
         hidden: bool = False,
+        writes: bool = False,
     ) -> None:
         self.name = name
         self.help = help
@@ -109,6 +114,7 @@ class Command:
         self.fast = fast
         self.failure = failure
         self.hidden = hidden
+        self.writes = writes
 
     def defaults(self) -> dict[str, object]:
         """Every value the command's body takes, as it is when not given."""
@@ -204,6 +210,7 @@ COMMANDS = (
         (NEW_TASKS,),
         (PHASE, Option("--summary", dest="summary", kind=str, help="What the list is for.")),
         fast=True,
+        writes=True,
     ),
     Command(
         "add",
@@ -223,13 +230,15 @@ COMMANDS = (
         ),
         aliases={"a": "Append tasks (alias of add)."},
         fast=True,
+        writes=True,
     ),
-    Command("start", "Mark a task in progress.", (TASK,), fast=True),
+    Command("start", "Mark a task in progress.", (TASK,), fast=True, writes=True),
     Command(
         "claim",
         "Take the next task free to start (or TASK) for this --agent, under the lock.",
         (Argument("task", "Task content, or #N.", optional=True, complete="tasks"),),
         fast=True,
+        writes=True,
     ),
     Command(
         "done",
@@ -241,6 +250,7 @@ COMMANDS = (
             Option("--note", "-n", dest="note", kind=str, help="Add a note first."),
         ),
         fast=True,
+        writes=True,
     ),
     Command(
         "drop",
@@ -248,22 +258,38 @@ COMMANDS = (
         (TASKS,),
         (PHASE, EVERY_TASK),
         fast=True,
+        writes=True,
     ),
-    Command("rm", "Remove tasks from the list.", (TASKS,), (PHASE, EVERY_TASK), fast=True),
-    Command("note", "Add a note to a task.", (TASK, Argument("text", "The note.")), fast=True),
+    Command(
+        "rm",
+        "Remove tasks from the list.",
+        (TASKS,),
+        (PHASE, EVERY_TASK),
+        fast=True,
+        writes=True,
+    ),
+    Command(
+        "note",
+        "Add a note to a task.",
+        (TASK, Argument("text", "The note.")),
+        fast=True,
+        writes=True,
+    ),
     Command(
         "block",
         "Mark a task blocked (never started automatically).",
         (TASK,),
         (Option("--reason", "-r", dest="reason", kind=str, help="Kept as a note."),),
         fast=True,
+        writes=True,
     ),
-    Command("unblock", "Make a blocked task pending again.", (TASK,), fast=True),
+    Command("unblock", "Make a blocked task pending again.", (TASK,), fast=True, writes=True),
     Command(
         "clear",
         "Remove completed and abandoned tasks.",
         options=(Option("--all", "-a", dest="everything", help="Remove open tasks too."),),
         fast=True,
+        writes=True,
     ),
     Command(
         "apply",
@@ -281,6 +307,7 @@ COMMANDS = (
             Option("--markdown", dest="markdown", help="The input is markdown, not JSON."),
         ),
         fast=True,
+        writes=True,
     ),
     Command(
         "log",
@@ -333,6 +360,7 @@ COMMANDS = (
         "undo",
         "Restore the revision before the current one (as a new revision).",
         options=(Option("--force", dest="force", help="Discard hand edits too."),),
+        writes=True,
     ),
     Command("sessions", "List every session with its progress and last update."),
     Command(

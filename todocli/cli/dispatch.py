@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 def run(call: Call) -> int:
     """Run the call's command; its exit status."""
     assert call.command is not None
-    if call.command.name in WRITES:
+    if call.command.writes:
         _refuse_undecodable(call.command, call.values)
     return HANDLERS[call.command.name](call, **call.values)
 
@@ -461,7 +461,9 @@ def report(error: TodoError, call: Call) -> int:
     failure = call.command.failure if call.command is not None else REPORT
     if isinstance(error, InternalError) and failure == NEVER_FAILS:
         failure = REPORT  # a bug is not a harness's everyday failure: exit 3
-    if call.command is not None and call.command.name in WRITES and not error.remembered:
+    # A write's failure, however early (a usage error, --if-rev, the lock), is what
+    # `todo remind` tells the agent of next round.
+    if call.command is not None and call.command.writes and not error.remembered:
         _remember(call, error)
     message = one_line(error.message)
     shown = getattr(error, "shown", None)  # a usage error in the Typer app's own words
@@ -479,14 +481,6 @@ def report(error: TodoError, call: Call) -> int:
     else:
         write(f"todo: {message}\n", STDERR)
     return 0 if failure == NEVER_FAILS else error.exit_code
-
-
-# The commands that write the list: a failure of one, however early (a usage
-# error, --if-rev, the lock), is what `todo remind` tells the agent of next round.
-WRITES = frozenset(
-    {"init", "add", "claim", "start", "done", "drop", "rm", "note", "block", "unblock"}
-    | {"clear", "apply", "undo"}
-)
 
 
 def _remember(call: Call, error: TodoError) -> None:
