@@ -583,6 +583,24 @@ def test_the_hook_reply_stays_json_when_a_hand_edit_holds_control_characters(
     assert hostile in reply["hookSpecificOutput"]["additionalContext"]
 
 
+@pytest.mark.parametrize("tool", ["claude", "augment", "goose"])
+def test_show_as_stays_json_when_the_file_holds_bytes_that_are_not_utf8(
+    todo: Todo, tool: str
+) -> None:
+    # A byte that is not UTF-8 and ESC typed by hand: shown as JSON escapes
+    # (\udcff, \u001b), never as the terminal's \xff, which is no JSON.
+    assert todo("init", "-q", "x").code == 0
+    path = Path(todo("path").out.strip())
+    path.write_bytes(b"- [ ] c\xffd\n- [ ] e\x1bf\n- [ ] ok\n")
+    run = todo("show", "--as", tool)
+    assert run.code == 0
+    assert "\\xff" not in run.out
+    assert "\x1b" not in run.out
+    shown = json.dumps(json.loads(run.out))
+    assert "c\\udcffd" in shown
+    assert "e\\u001bf" in shown
+
+
 # -- replies, show --as, schema TOOL -----------------------------------------------------------
 
 

@@ -442,7 +442,10 @@ def reply_text(outcome: Outcome, tool: str) -> str:
     outcome.reply_as = tool
     import json
 
-    return json.dumps(reply(tool, outcome.todo), ensure_ascii=False, indent=2) + "\n"
+    # JSON's own escapes for what a terminal must not see (as ``json_text``): the
+    # terminal's (\xff for a byte that is not UTF-8) would make it invalid JSON.
+    document = json.dumps(reply(tool, outcome.todo), ensure_ascii=False, indent=2)
+    return json_safe(document) + "\n"
 
 
 # Hook events whose JSON reply can put text into the model's context.
