@@ -659,3 +659,120 @@ def test_show_as_a_tool_then_apply_gives_the_same_list(
     assert tasks(json.loads(copied.out)) == [
         (c, s) for c, s in zip(contents, statuses, strict=True)
     ]
+
+
+def _task_fields(tool: str, data: dict[str, Any]) -> list[dict[str, Any]]:
+    """What a task is, as ``--json`` gives it; oh-my-pi's ops have no active form,
+    id or priority to send (its ``init`` makes the list anew)."""
+    kept: tuple[str, ...] = ("content", "status", "notes", "phase")
+    if tool != "oh-my-pi":
+        kept += ("active_form", "id", "priority", "blocked_by")
+    return [{k: t.get(k) for k in kept} for t in data["data"]["todos"]]
+
+
+ITEM = st.fixed_dictionaries(
+    {"status": st.sampled_from(ALL)},
+    optional={
+        "activeForm": SAFE.filter(bool),
+        "notes": st.lists(SAFE.filter(bool), max_size=2),
+        "phase": st.sampled_from(["Build", "Ship"]),
+        "priority": st.sampled_from(["high", "low"]),
+    },
+)
+
+
+@pytest.mark.parametrize("tool", sorted(TOOLS))
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.filter_too_much],
+)
+@given(data=st.data())
+def test_a_reply_sent_back_to_its_own_list_changes_nothing(
+    todo: Todo, tool: str, data: st.DataObject
+) -> None:
+    # Issue 12's promise: show --as TOOL -> apply gives the same list, for every tool,
+    # also where the tool has no word for a status (a person's drop or block stays),
+    # no notes, no active form or no ids (what its reply fills in adds nothing).
+    contents = data.draw(st.lists(SAFE.filter(bool), min_size=1, max_size=6, unique=True))
+    items = [data.draw(ITEM) | {"content": c} for c in contents]
+    statuses = [item["status"] for item in items]
+    assume(statuses.count("in_progress") <= 1)
+    if tool == "oh-my-pi":  # a batch of ops starts the first pending task when none is
+        assume("in_progress" in statuses or "pending" not in statuses)
+    if data.draw(st.booleans(), label="ids"):
+        for n, item in enumerate(items):
+            item["id"] = str(n + 5)
+    session = f"r{abs(hash((tool, json.dumps(items))))}"
+    made = apply(todo, {"todos": items}, "-s", session, "--keep")
+    assert made["exit"] == 0, made
+    before = _task_fields(tool, made)
+    shown = todo("-s", session, "show", "--as", tool).out
+    back = todo("--json", "-s", session, "--keep", "apply", stdin=shown)
+    assert back.code == 0, back.out
+    assert _task_fields(tool, json.loads(back.out)) == before
+
+
+# -- a reply sent back: what it approximated or filled in changes nothing ---------------------
+
+
+def _file(todo: Todo) -> str:
+    return Path(todo("path").out.strip()).read_text(encoding="utf-8")
+
+
+def test_claude_task_lists_reply_sent_back_changes_nothing(todo: Todo) -> None:
+    # TaskList's output ({"tasks": [{"id", "subject", ...}]}) is Claude Code's,
+    # matched by id: it is not Augment's add_tasks (which would add every task again).
+    assert todo("apply", stdin=json.dumps({"subject": "Read code", "description": "d"})).code == 0
+    assert todo("apply", stdin=json.dumps({"subject": "Write test", "description": "e"})).code == 0
+    todo("drop", "Write test")
+    before = _file(todo)
+    shown = todo("show", "--as", "claude-tasks").out
+    for _ in range(2):
+        run = todo("--json", "apply", stdin=shown)
+        assert run.code == 0
+        assert json.loads(run.out)["data"]["reply_tool"] == "claude-tasks"
+        assert _file(todo) == before
+    update = {"tasks": [{"id": "1", "subject": "Read code", "status": "completed"}]}
+    assert todo("--keep", "apply", stdin=json.dumps(update)).code == 0  # a real change
+    assert "- [x] Read code <!-- id: 1 -->" in _file(todo)
+
+
+@pytest.mark.parametrize("tool", ["codex", "claude", "opencode", "kimi", "continue", "cline"])
+def test_a_status_a_tool_cannot_say_stays_when_its_reply_comes_back(todo: Todo, tool: str) -> None:
+    assert todo("init", "-q", "A", "B", "C").code == 0
+    todo("drop", "-q", "B")
+    todo("block", "-q", "C")
+    before = _file(todo)
+    assert todo("apply", stdin=todo("show", "--as", tool).out).code == 0
+    assert _file(todo) == before  # B stays abandoned, C blocked, A in progress
+    # A change the reply would not show still applies.
+    shown = json.loads(todo("show", "--as", "codex").out)
+    shown["plan"][2]["status"] = "in_progress"
+    shown["plan"][0]["status"] = "completed"
+    assert todo("apply", stdin=json.dumps(shown)).code == 0
+    assert "- [x] A\n- [-] B\n- [/] C\n" in _file(todo)
+
+
+def test_what_a_reply_fills_in_is_not_written_back(todo: Todo) -> None:
+    # Claude's activeForm (the text), OpenCode's and Kilo's "medium" priority, the
+    # ids a reply numbers tasks with: none of them is the task's, none is stored.
+    assert todo("init", "-q", "A", "B").code == 0
+    before = _file(todo)
+    for tool in ("claude", "crush", "opencode", "kilo", "qwen", "amp", "cursor", "augment"):
+        assert todo("apply", stdin=todo("show", "--as", tool).out).code == 0, tool
+        assert _file(todo) == before, tool
+    fresh = apply(todo, [{"content": "A", "status": "pending"}], "-s", "f")
+    assert todo("-s", "f", "apply", stdin=json.dumps(fresh["data"]["reply"])).code == 0
+    assert todo("-s", "f", "show", "--plain").code == 0
+    assert "active" not in Path(todo("-s", "f", "path").out.strip()).read_text()
+
+
+def test_the_oh_my_pi_reply_keeps_notes_and_a_block_reason_once(todo: Todo) -> None:
+    assert todo("init", "-q", "--phase", "Build", "A", "B").code == 0
+    todo("note", "-q", "A", "keep me")
+    todo("block", "-q", "B", "--reason", "waiting on CI")
+    before = _file(todo)
+    assert before.count("waiting on CI") == 1
+    assert todo("apply", stdin=todo("show", "--as", "oh-my-pi").out).code == 0
+    assert _file(todo) == before

@@ -223,8 +223,11 @@ def expect_rev(ctx: Context, rev: int) -> None:
 WRITE_ATTEMPTS = 5  # a batch re-applied this often to a list that keeps changing
 
 
-def run_batch(ctx: Context, ops: Sequence[Op], params_input: object = None) -> Outcome:
-    """Apply a batch under the list's lock; write, log and record it.
+def run_batch(
+    ctx: Context, ops: Sequence[Op], params_input: object = None, tool: str | None = None
+) -> Outcome:
+    """Apply a batch under the list's lock; write, log and record it. ``tool``: the
+    agent tool whose shape its writes came in (see ``ops.apply``).
 
     An editor does not take the lock: when the file changes between reading it and
     replacing it, the batch is applied again to what is there now (a few times at
@@ -236,7 +239,7 @@ def run_batch(ctx: Context, ops: Sequence[Op], params_input: object = None) -> O
     with ctx.store.locked():
         for _ in range(WRITE_ATTEMPTS):
             try:
-                return _apply_once(ctx, ops, params_input)
+                return _apply_once(ctx, ops, params_input, tool)
             except ListChangedError:
                 continue
     raise BusyError(
@@ -245,7 +248,7 @@ def run_batch(ctx: Context, ops: Sequence[Op], params_input: object = None) -> O
     )
 
 
-def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object) -> Outcome:
+def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object, tool: str | None) -> Outcome:
     from todocli.engine.ops import OpKind, apply
 
     opts, settings, store = ctx.options, ctx.settings, ctx.store
@@ -314,6 +317,7 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object) -> Outcom
         stale=stale,
         id_floor=id_floor,
         view=view,
+        tool=tool,
     )
     if result.query:
         return ctx.outcome(
@@ -628,8 +632,12 @@ def apply_input(
     if req.ignored or req.query:  # a hook on a tool that is not a todo tool: harmless
         outcome = show(ctx, with_rev=with_rev, params_input=req.params)
     else:
+        from todocli.engine.replies import sender
+
+        # A value the sender's own reply shows, sent back, changes nothing (echo).
+        tool = None if req.dialect in ("ops", "markdown") else sender(req)
         try:
-            outcome = run_batch(ctx, req.ops, params_input=req.params)
+            outcome = run_batch(ctx, req.ops, params_input=req.params, tool=tool)
         except TodoError as error:  # --if-rev, the lock, the disk: for `todo remind`
             remember_failure(ctx, error)
             raise

@@ -342,13 +342,9 @@ def _sender(outcome: Outcome) -> str | None:
     req = outcome.request
     if req is None:
         return None
-    from todocli.engine.replies import tool_of
+    from todocli.engine.replies import sender
 
-    params, tool = req.params, None
-    if req.hook is not None and isinstance(params, dict):
-        tool = params.get("tool_name")
-        params = params.get("tool_input")
-    return tool_of(req.dialect, params, tool if isinstance(tool, str) else None)
+    return sender(req)
 
 
 def _change_warnings(outcome: Outcome) -> list[str]:

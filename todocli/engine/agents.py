@@ -170,11 +170,13 @@ def detect(value: dict[str, Any], tool: str | None = None) -> Parsed | None:
         return _lines(text, "markdown", CONTINUE, "continue")
     if keys == {"content"} and isinstance(value["content"], str):  # Goose todo_write
         return _lines(value["content"], "content", CHECKLIST, "goose")
-    if "tasks" in keys:  # Augment add_tasks / update_tasks
+    if "tasks" in keys:  # Augment add_tasks / update_tasks; Claude Code TaskList's output
         _only(value, {"tasks"}, "add_tasks")
         tasks = value["tasks"]
         if not isinstance(tasks, list):
             raise _err("tasks: expected an array")
+        if tasks and all(isinstance(t, dict) and "subject" in t for t in tasks):
+            return _task_list(tasks)
         if tasks and all(isinstance(t, dict) and "task_id" in t for t in tasks):
             patches = [_patch(raw, f"tasks[{i}]") for i, raw in enumerate(tasks)]
             return Parsed("augment", patches, merge=True)
@@ -327,6 +329,34 @@ def _task_update(value: dict[str, Any]) -> Parsed:
         patches.append(
             Item("", meta=Meta(other, None, (task_id,)), given=frozenset({"add_blocked_by"}))
         )
+    return Parsed("claude-tasks", patches, merge=True)
+
+
+TASK_LIST_KEYS = {"id", "subject", "description", "activeForm", "status", "owner", "blockedBy"}
+
+
+def _task_list(tasks: list[Any]) -> Parsed:
+    """Claude Code's Task tasks, as ``TaskList`` gives them (``todo show --as
+    claude-tasks``): each updates the task of its id, as ``TaskUpdate`` does, or is
+    added when no task has that id."""
+    patches = []
+    for i, raw in enumerate(tasks):
+        path = f"tasks[{i}]"
+        for key in raw:
+            if key not in TASK_LIST_KEYS:
+                raise _err(
+                    f'{path}: unknown key "{key}" for a Claude Code task '
+                    f"(it takes: {', '.join(sorted(TASK_LIST_KEYS))})"
+                )
+        owner = raw.get("owner")
+        if owner is not None and not isinstance(owner, str):
+            raise _err(f"{path}.owner: expected a string")
+        item = _patch({k: v for k, v in raw.items() if k != "owner"}, path)
+        if owner:
+            meta = item.meta or Meta()
+            meta = Meta(meta.id, meta.priority, meta.blocked_by, owner)
+            item = item.replace(meta=meta, given=(item.given or frozenset()) | {"owner"})
+        patches.append(item)
     return Parsed("claude-tasks", patches, merge=True)
 
 
@@ -532,8 +562,20 @@ def _augment_tree(text: str) -> Parsed:
         status = AUGMENT.get(state, Status.PENDING)
         meta = None if uuid in ("", "NEW_UUID") else Meta(uuid)
         notes = (description.strip(),) if description.strip() else ()
+        # Only the id is given: a priority or dependencies the task has are kept.
         items.append(
-            Item(name.strip(), status, None, None, notes, True, "markdown", "markdown", meta=meta)
+            Item(
+                name.strip(),
+                status,
+                None,
+                None,
+                notes,
+                True,
+                "markdown",
+                "markdown",
+                meta=meta,
+                given=frozenset(),
+            )
         )
     return Parsed("augment", items)
 
@@ -632,7 +674,7 @@ def with_result_ids(
         items = []
         for item in op.todos:
             given = item.given or frozenset()
-            new = "new_id" in given or (item.given is None and item.meta is None)
+            new = "new_id" in given or (not given and item.meta is None)  # NEW_UUID
             if new:
                 found = next(
                     (i for i, (name, _) in enumerate(created) if name == item.content), None

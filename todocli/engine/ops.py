@@ -134,6 +134,7 @@ def apply(
     stale: Mapping[str, float] | None = None,
     id_floor: int = 0,
     view: TodoList | None = None,
+    tool: str | None = None,
 ) -> tuple[Result, Document]:
     """Apply a batch. Returns the result and the document to store.
 
@@ -146,8 +147,12 @@ def apply(
     for (see ``claims``): its one-in-progress rule is its own; ``stale`` gives the
     agents whose claims a ``claim`` releases, with the seconds since each wrote;
     ``id_floor`` the highest id the list ever had (an id ``--after`` gives is above).
+    ``tool``: the agent tool whose shape the batch's writes came in; a value its
+    reply shows for a task, sent back, reads as no change (see ``echo``).
     """
-    engine = Engine(doc, settings or Settings(), agent=agent, stale=stale, id_floor=id_floor)
+    engine = Engine(
+        doc, settings or Settings(), agent=agent, stale=stale, id_floor=id_floor, tool=tool
+    )
     return engine.run(
         ops,
         partial=partial,
@@ -170,9 +175,11 @@ class Engine:
         agent: str | None = None,
         stale: Mapping[str, float] | None = None,
         id_floor: int = 0,
+        tool: str | None = None,
     ) -> None:
         self.doc = doc
         self.id_floor = id_floor
+        self.tool = tool  # the agent tool whose shape the writes came in
         self.settings = settings
         self.agent = agent  # the agent this batch is for (None: one agent, today's rules)
         self.stale = stale or {}  # agents whose claims lapsed: seconds since each wrote
@@ -238,6 +245,7 @@ class Engine:
                 agent=self.agent,
                 stale=self.stale,
                 id_floor=self.id_floor,
+                tool=self.tool,
             )
             return careful.run(
                 ops,
@@ -860,7 +868,14 @@ class Engine:
 
         if op.todos is None:
             raise OpFailure("Missing todos for write operation")
-        todos = self._merged(op.todos) if op.merge else self._kept_meta(op.todos)
+        todos: Sequence[Item] = op.todos
+        if self.tool is not None:
+            from todocli.engine.echo import as_sent
+
+            # The list as the agent last saw it: what todo last wrote (or --base).
+            view = self.merge_base if self.merge_base is not None else self.doc.model()
+            todos = as_sent(self.tool, view, todos, op.merge)
+        todos = self._merged(todos) if op.merge else self._kept_meta(todos)
         items: list[Item] = []
         for item in todos:
             content = self._content(item.content, item.at(item.key))
@@ -945,8 +960,8 @@ class Engine:
                 node = by_id.get(meta.id) if meta.id else None
                 if node is None:
                     node = self.doc.find(item.content)
-                    if node is not None and node.meta.id not in (None, meta.id):
-                        node = None  # the same text, but another task
+                    if node is not None and meta.id and node.meta.id not in (None, meta.id):
+                        node = None  # the same text, but another task (as ``matches``)
                 if node is not None and node.meta:
                     old = node.meta
                     meta = Meta(

@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+    from todocli.engine.dialects import Request
+
 # Which tool a detected dialect's reply is given for.
 DIALECT_TOOL = {
     "snapshot": "claude",
@@ -259,6 +261,9 @@ def oh_my_pi(todo: TodoList) -> dict[str, Any]:
     verbs = {Status.COMPLETED: "done", Status.ABANDONED: "drop", Status.BLOCKED: "block"}
     verbs |= {Status.IN_PROGRESS: "start"}
     started = [t for t in _tasks(todo) if t.status is Status.IN_PROGRESS]
+    # init replaces the list: its notes come back as note ops (a block's reason is
+    # one of them, so the block op carries none).
+    ops += [{"op": "note", "task": t.content, "text": n} for t in _tasks(todo) for n in t.notes]
     for task in _tasks(todo):
         verb = verbs.get(task.status)
         if verb is not None and verb != "start":
@@ -327,6 +332,15 @@ TOOL_NAMES = {
     "tracker_list_tasks": "gemini",
     "tracker_visualize": "gemini",
 }
+
+
+def sender(req: Request) -> str:
+    """The tool whose shape a parsed input has (a hook's tool name settles it)."""
+    params, tool = req.params, None
+    if req.hook is not None and isinstance(params, dict):
+        tool = params.get("tool_name")
+        params = params.get("tool_input")
+    return tool_of(req.dialect, params, tool if isinstance(tool, str) else None)
 
 
 def tool_of(dialect: str, params: object, tool_name: str | None = None) -> str:

@@ -1,0 +1,167 @@
+"""A reply sent back changes nothing: what a tool's reply had to approximate or
+fill in reads, when it comes back unchanged, as the task's own value.
+
+A reply (``replies``) gives the list in a tool's own words, and some tools have
+fewer words than todocli: Codex shows an abandoned task as completed and a blocked
+one as pending, Continue's checklist an in-progress one as ``[ ]``; Claude Code's
+reply fills in ``activeForm`` with the task's text, OpenCode's a ``medium``
+priority, and a tool with ids numbers the tasks that have none. An agent sends
+such values back on its next write without meaning any of them: a person's
+``todo drop`` or ``todo block`` must not become "completed" or "pending" then.
+
+So, for a write in a tool's shape, each item that names a task already in the
+list is compared, field by field, with what reading that tool's reply of the list
+gives for the task (the reply, read back through ``dialects.request``: one
+mechanism for every tool, with no table of its own). A field equal to it is the
+task's own value; a field that differs is a change the agent made, and applies.
+"""
+
+from __future__ import annotations
+
+from todocli.document.model import Meta
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from todocli.document.model import Task, TodoList
+    from todocli.engine.snapshot import Item
+
+
+def as_sent(tool: str, todo: TodoList, items: Sequence[Item], merge: bool) -> list[Item]:
+    """The items of a write in ``tool``'s shape, each field that its reply of
+    ``todo`` (the list as the agent last saw it) shows for the task the item names
+    replaced by the task's own value. ``merge``: the items are updates, which give
+    only the fields in ``given``."""
+    tasks = [task for _, task in todo.tasks()]
+    shown = _shown(tool, todo, tasks) if tasks else None
+    if shown is None:
+        return list(items)
+    by_id = {t.meta.id: k for k, t in enumerate(tasks) if t.meta.id}
+    made_up: dict[str, int] = {}  # ids the reply gave tasks that have none
+    for k, (task, seen) in enumerate(zip(tasks, shown, strict=True)):
+        shown_id = seen.meta.id if seen is not None and seen.meta is not None else None
+        if shown_id and not task.meta.id:
+            made_up.setdefault(shown_id, k)
+    by_text: dict[str, int] = {}
+    for k, task in enumerate(tasks):
+        by_text.setdefault(task.content, k)
+    out = []
+    for item in items:
+        which = _which(item, tasks, by_id, made_up, by_text)
+        seen = shown[which] if which is not None else None
+        if which is None or seen is None:
+            out.append(item)
+        else:
+            out.append(_unchanged(item, tasks[which], seen, merge))
+    return out
+
+
+def _shown(tool: str, todo: TodoList, tasks: list[Task]) -> list[Item | None] | None:
+    """Each task as the tool's reply of the list reads back (None for a task it
+    does not show as itself); None when the reply is not one item per task (an
+    ops reply)."""
+    from todocli.engine.dialects import InputError, request
+    from todocli.engine.ops import OpKind
+    from todocli.engine.replies import reply
+
+    try:
+        req = request(reply(tool, todo))
+    except InputError:
+        return None
+    if len(req.ops) != 1 or req.ops[0].kind is not OpKind.WRITE:
+        return None
+    op = req.ops[0]
+    read = list(op.todos or ())
+    if len(read) != len(tasks):
+        return None
+    out: list[Item | None] = []
+    for task, item in zip(tasks, read, strict=True):
+        if item.content != task.content:
+            out.append(None)
+        else:
+            out.append(item if op.merge else item.replace(given=_given(item)))
+    return out
+
+
+def _given(item: Item) -> frozenset[str]:
+    """The fields a whole-list item gives (it always gives its text and status)."""
+    given = {"content", "status"} | (item.given or frozenset())
+    if not item.keep_active_form:
+        given.add("active_form")
+    if item.notes is not None:
+        given.add("notes")
+    return frozenset(given)
+
+
+def _which(
+    item: Item,
+    tasks: list[Task],
+    by_id: dict[str, int],
+    made_up: dict[str, int],
+    by_text: dict[str, int],
+) -> int | None:
+    """The task an item names: by its id, by an id the reply made up, else by its
+    text (unless that task has another id)."""
+    task_id = item.meta.id if item.meta is not None else None
+    if task_id:
+        if task_id in by_id:
+            return by_id[task_id]
+        if task_id in made_up:
+            named = made_up[task_id]
+            renamed = item.content and item.content != tasks[named].content
+            return None if renamed else named
+    k = by_text.get(item.content)
+    if k is None or (task_id and tasks[k].meta.id and tasks[k].meta.id != task_id):
+        return None
+    return k
+
+
+def _unchanged(item: Item, task: Task, seen: Item, merge: bool) -> Item:
+    """The item with each field it gives that equals the reply's (``seen``) given
+    as the task has it: its status as the agent saw it (a person's edit since is
+    the three-way merge's to keep), the rest as the list has it now."""
+    given = set(item.given or ()) if merge else set(_given(item))
+    shows = seen.given or frozenset()
+    same = {f for f in given & shows - {"content"} if _value(item, f) == _value(seen, f)}
+    task_id = _value(item, "id")
+    if task_id and not task.meta.id and task_id == _value(seen, "id"):
+        same.add("id")  # an id the reply made up names the task, and is not its own
+    if not same:
+        return item
+    changes: dict[str, object] = {}
+    meta = item.meta
+    if meta is not None and same & {"id", "priority", "blocked_by"}:
+        changes["meta"] = Meta(
+            None if "id" in same else meta.id,
+            None if "priority" in same else meta.priority,
+            () if "blocked_by" in same else meta.blocked_by,
+            meta.owner,
+        )
+    left = given - same
+    if merge and "id" in same and "content" not in left:
+        # Named by an id the reply made up: by its text, which the task has.
+        changes["content"] = task.content
+        left.add("content")
+    if "status" in same and not merge:
+        changes["status"] = task.status
+        left.add("status")
+    if "active_form" in same:
+        changes["keep_active_form"] = True
+    if "notes" in same:
+        changes["notes"] = None
+    # What the item no longer gives is kept from the task (``Engine._merged``,
+    # ``Engine._kept_meta``).
+    changes["given"] = frozenset(left if merge else left & (item.given or frozenset()))
+    return item.replace(**changes)
+
+
+def _value(item: Item, field: str) -> object:
+    meta = item.meta or Meta()
+    if field == "id":
+        return meta.id
+    if field == "priority":
+        return meta.priority
+    if field == "blocked_by":
+        return meta.blocked_by
+    return getattr(item, field, None)
