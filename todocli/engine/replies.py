@@ -5,7 +5,9 @@ list as it stands (what its own read or result gives: Copilot's ``todoList`` wit
 its ids and statuses, Codex's ``plan``, Claude Code's ``todos`` with
 ``activeForm``), so sending it back to ``todo apply`` gives the same list. A status
 the tool has no word for is given as its nearest one (abandoned as completed, blocked
-as pending, for tools without them). Claude Code's Task tools have no whole-list
+as pending, for tools without them); sent back unchanged, such a value, or one the
+reply fills in (an active form, a priority, an id), changes nothing (see ``echo``).
+Claude Code's Task tools have no whole-list
 write: their reply is ``TaskList``'s output.
 """
 
