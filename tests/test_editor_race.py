@@ -101,3 +101,27 @@ def test_exchange_swaps_two_files_and_says_when_it_cannot(tmp_path: Path) -> Non
     assert (a.read_text(), b.read_text()) == ("second", "first")
     with pytest.raises(FileNotFoundError):
         swap.exchange(str(tmp_path / "missing"), str(b))
+
+
+def test_a_fifo_where_the_person_marker_goes_does_not_hang_the_write(tmp_path: Path) -> None:
+    """The marker is bookkeeping written while the lock is held: a FIFO there must
+    neither block the write nor be written to."""
+    import subprocess
+    import sys
+
+    env = {
+        **os.environ,
+        "TODOCLI_HOME": str(tmp_path / "h"),
+        "TODOCLI_CONFIG": str(tmp_path / "c.toml"),
+    }
+    command = [sys.executable, "-m", "todocli"]
+    assert subprocess.run([*command, "init", "A", "B"], env=env, check=False).returncode == 0
+    state = tmp_path / "h" / "state" / "sessions" / "default"
+    os.mkfifo(state / "person")
+    path = tmp_path / "h" / "sessions" / "default.md"
+    path.write_text(path.read_text() + "- [ ] typed by hand\n")
+    done = subprocess.run(
+        [*command, "done", "A"], env=env, capture_output=True, timeout=20, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert "- [x] A" in path.read_text()

@@ -4,6 +4,7 @@ one test per rule, the `--base` option, and a property over random edits."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -513,3 +514,59 @@ def test_the_agents_view_is_a_revision_number_unless_a_merge_kept_something(
     assert record.startswith("<!-- todo view: list -->\n")
     assert "person task" not in record
     assert "- [ ] C" in record
+
+
+def test_a_person_task_stays_when_the_revision_the_view_names_is_pruned(
+    todo: Todo, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The agent's view names a revision; other writes push that revision out of
+    the history kept: the view keeps the list itself, and the person's task stays."""
+    from todocli.storage import store
+
+    monkeypatch.setattr(store, "KEEP_REVISIONS", 5)
+    start(todo)
+    listing(home).write_text(listing(home).read_text() + "- [ ] person task\n")
+    for _ in range(4):  # flag writes: a revision each, the agent's view untouched
+        assert todo("block", "C").code == 0
+        assert todo("unblock", "C").code == 0
+    assert not (home / "state" / "sessions" / "default" / "revs" / "00000001.md").exists()
+    (record,) = views(home).values()
+    assert record.startswith("<!-- todo view: list -->\n")
+    payload = snapshot(("A", "completed"), ("B", "in_progress"), ("C", "pending"))
+    run = todo("--json", "apply", stdin=payload)
+    assert run.code == 0, run.err
+    assert "- [ ] person task\n" in listing(home).read_text()
+    assert json.loads(run.out)["changes"]["dropped_open"] == []
+
+
+@pytest.mark.parametrize("what", ["directory", "fifo"])
+def test_a_view_record_that_is_not_a_file_never_stops_a_write(
+    todo: Todo, home: Path, what: str
+) -> None:
+    start(todo)
+    (record,) = (home / "state").rglob("views/default.md")
+    record.unlink()
+    if what == "directory":
+        record.mkdir()
+    else:
+        os.mkfifo(record)
+    payload = snapshot(("A", "completed"), ("B", "in_progress"), ("C", "pending"))
+    assert todo("apply", stdin=payload).code == 0
+    assert "- [x] A" in listing(home).read_text()
+
+
+def test_a_task_a_person_added_already_started_gives_way_to_the_agents(
+    todo: Todo, home: Path
+) -> None:
+    """Kept as added by hand, it must not take the list past max_in_progress: the
+    agent's view wins (a conflict), and the person's task waits, pending."""
+    start(todo)
+    listing(home).write_text(listing(home).read_text() + "- [/] person task\n")
+    payload = snapshot(("A", "completed"), ("B", "in_progress"), ("C", "pending"))
+    run = todo("--json", "apply", stdin=payload)
+    assert run.code == 0, run.err
+    text = listing(home).read_text()
+    assert "- [/] B\n" in text
+    assert "- [ ] person task\n" in text
+    kinds = {m["content"]: m["kind"] for m in merged(run)}
+    assert kinds["person task"] == "conflict"

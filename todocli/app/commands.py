@@ -344,16 +344,13 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object, tool: str
             _raise_id_mark(state, result.new)
         if result.wiped:
             steps.append(store.forget_views)  # a finished list: every agent starts afresh
-        elif result.view is not None:
-            # The agent's view is, most often, exactly the list this write leaves.
-            same = result.view == result.new
-            held = rev + 1 if result.written else rev
-            steps.append(_view_step(store, ctx.agent, held if same else result.view))
         # The log, the state and the revision copy first, the list last: exit 6
         # means none of them changed.
         written = doc.text() if result.written else None
         person_near = written is not None and (baseline is not None or store.person_near())
         rev = store.commit(written, state, steps, person_near=person_near)
+        if result.view is not None and not result.wiped:
+            _record_view(store, ctx.agent, result.view, result.new, rev)
         if not result.written:
             store.restart_rounds()
         store.clear_failed()
@@ -379,17 +376,22 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object, tool: str
     )
 
 
-def _view_step(
-    store: Store, agent: str | None, view: TodoList | int
-) -> Callable[[], Callable[[], None]]:
-    """The step of a write that records the snapshot an agent sent: its list, or
-    the number of the revision that holds exactly that list."""
-    if isinstance(view, int):
-        return lambda: store.save_view(agent, view)
-    from todocli.document.markdown import render_canonical
+def _record_view(store: Store, agent: str | None, view: TodoList, new: TodoList, rev: int) -> None:
+    """Record the snapshot an agent sent, once its write is done: most often exactly
+    the list the write left (then the number of the revision that holds it).
 
-    text = render_canonical(view)
-    return lambda: store.save_view(agent, text)
+    Bookkeeping, after the list (a write killed before it leaves the last record,
+    an older base that keeps more of others' edits, never less); a record that
+    cannot be written does not fail the write that is done."""
+    try:
+        if view == new:
+            store.save_view(agent, rev)
+        else:
+            from todocli.document.markdown import render_canonical
+
+            store.save_view(agent, render_canonical(view))
+    except TodoError:
+        pass
 
 
 def _number_new_tasks(
@@ -632,10 +634,12 @@ def apply_input(
     if req.ignored or req.query:  # a hook on a tool that is not a todo tool: harmless
         outcome = show(ctx, with_rev=with_rev, params_input=req.params)
     else:
-        from todocli.engine.replies import sender
-
         # A value the sender's own reply shows, sent back, changes nothing (echo).
-        tool = None if req.dialect in ("ops", "markdown") else sender(req)
+        tool = None
+        if req.dialect not in ("ops", "markdown"):
+            from todocli.engine.replies import sender
+
+            tool = sender(req)
         try:
             outcome = run_batch(ctx, req.ops, params_input=req.params, tool=tool)
         except TodoError as error:  # --if-rev, the lock, the disk: for `todo remind`

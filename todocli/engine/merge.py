@@ -76,7 +76,31 @@ def rebase(
             continue  # a copy the agent knows of, or sends
         added.append((n, task, k))
         merged.append(Merged(Merged.ADDED, task.content, task.status))
+    _keep_added_within(out, added, merged, max_in_progress)
     return _place(out, added, current), merged
+
+
+def _keep_added_within(
+    items: list[Item], added: list[tuple[int, Task, int]], merged: list[Merged], limit: int
+) -> None:
+    """A task a person added already in progress stays, but not past
+    ``max_in_progress`` beside what the agent started: there the agent's view wins,
+    and the person's task waits, pending (a conflict)."""
+    if not limit:
+        return
+    started = sum(item.status is Status.IN_PROGRESS for item in items)
+    for n, (at, task, occurrence) in enumerate(added):
+        if task.status is not Status.IN_PROGRESS:
+            continue
+        if started < limit:
+            started += 1
+            continue
+        waiting = Task(task.content, Status.PENDING, task.active_form, task.notes, task.meta)
+        added[n] = (at, waiting, occurrence)
+        for m, entry in enumerate(merged):
+            if entry.kind == Merged.ADDED and entry.content == task.content:
+                merged[m] = Merged(Merged.CONFLICT, task.content, Status.PENDING)
+                break
 
 
 def _first(todo: TodoList) -> dict[str, Task]:

@@ -153,8 +153,9 @@ def check_writable_target(path: str) -> int | None:
     if what is not None:
         raise not_regular(path, what, "write")
     # The replace would go through any file's permissions (it writes the folder, not
-    # the file): a list its owner made read-only is refused, as an editor would.
-    if not os.access(path, os.W_OK):
+    # the file): a list made read-only (no write bit for anyone: root is no exception)
+    # or not writable by this user is refused, as an editor would.
+    if not info.st_mode & 0o222 or not os.access(path, os.W_OK):
         raise StorageError(f"cannot write {path}: the file is read-only")
     return info.st_mode & 0o7777
 

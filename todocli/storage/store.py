@@ -18,6 +18,7 @@ copy that does not, which is dropped.
 from __future__ import annotations
 
 import os
+import stat
 import time
 
 from todocli.errors import BusyError, ConflictError, StorageError, TodoError
@@ -295,17 +296,25 @@ class Store:
         """Note that a person edited the list by hand (its time is what counts)."""
         try:
             make_dir(self.loc.state_dir)
-            os.close(os.open(self.person_file, os.O_WRONLY | os.O_CREAT, 0o600))
-            os.utime(self.person_file)
+            # Non-blocking and not following a link: a FIFO or a link put there
+            # must neither hang the write (it holds the lock) nor be written through.
+            flags = os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC
+            fd = os.open(self.person_file, flags, 0o600)
+            try:
+                if stat.S_ISREG(os.fstat(fd).st_mode):
+                    os.utime(fd)
+            finally:
+                os.close(fd)
         except (OSError, TodoError):
             pass  # bookkeeping: the write goes on with the usual replace
 
     def person_near(self) -> bool:
         """Whether a person edited the list by hand in the last ``PERSON_NEAR_SECONDS``."""
         try:
-            return time.time() - os.stat(self.person_file).st_mtime < PERSON_NEAR_SECONDS
+            info = os.lstat(self.person_file)
         except OSError:
             return False
+        return stat.S_ISREG(info.st_mode) and time.time() - info.st_mtime < PERSON_NEAR_SECONDS
 
     # -- what each agent last sent ---------------------------------------------------------
     # A snapshot is merged with what its agent sent last time (see engine.merge): the
@@ -330,21 +339,21 @@ class Store:
             return rest
         return int(number) if number.isdigit() else None
 
-    def save_view(self, agent: str | None, view: str | int) -> Callable[[], None]:
-        """Record the snapshot ``agent`` sent (its markdown, or the revision that
-        holds it); return how to put the old record back."""
+    def save_view(self, agent: str | None, view: str | int) -> None:
+        """Record the snapshot ``agent`` sent: its markdown, or the number of the
+        revision that holds exactly that list."""
         path = self.view_path(agent)
-        read = self._view_read
-        before = read[1] if read is not None and read[0] == agent else self._kept(path)
         if isinstance(view, int):
             text = f"{_VIEW_HEADER}{view} -->\n"
         else:
             text = f"{_VIEW_HEADER}list -->\n{view}"
-        if text == before:
-            return lambda: None
+        read = self._view_read
+        if read is not None and read[0] == agent and read[1] == text:
+            return
+        if os.path.islink(path):
+            remove(path)  # a record of ours, never written through a link
         make_dir(self.views_dir)
         atomic_write(path, text, False)
-        return lambda: self._put_back(path, before)
 
     def forget_views(self) -> Callable[[], None]:
         """Forget every agent's last snapshot (a finished list starts afresh); return
@@ -491,8 +500,24 @@ class Store:
         except OSError:
             pass
         for old in revs[: max(0, len(revs) + 1 - KEEP_REVISIONS)]:
+            self._keep_views_of(old)
             remove(self.revision_path(old))
         return rev
+
+    def _keep_views_of(self, rev: int) -> None:
+        """Before revision ``rev`` goes: an agent's view that names it gets the list
+        itself (it is still what that agent's next snapshot is merged against)."""
+        try:
+            names = os.listdir(self.views_dir)
+        except OSError:
+            return
+        pointer = f"{_VIEW_HEADER}{rev} -->\n"
+        for name in names:
+            path = os.path.join(self.views_dir, name)
+            if name.endswith(".md") and self._kept(path) == pointer:
+                text = self.revision(rev)
+                if text is not None:
+                    self._put_back(path, f"{_VIEW_HEADER}list -->\n{text}")
 
     # -- the lock ------------------------------------------------------------------------
 
