@@ -34,7 +34,13 @@ def as_sent(tool: str, todo: TodoList, items: Sequence[Item], merge: bool) -> li
     replaced by the task's own value. ``merge``: the items are updates, which give
     only the fields in ``given``."""
     tasks = [task for _, task in todo.tasks()]
-    shown = _shown(tool, todo, tasks) if tasks else None
+    # An item that gives each task's own values back changes nothing whatever the
+    # reply showed: only the others need the reply (the costly part) at all.
+    first: dict[str, Task] = {}
+    for task in tasks:
+        first.setdefault(task.content, task)
+    differ = [k for k, item in enumerate(items) if merge or not _as_own(item, first)]
+    shown = _shown(tool, todo, tasks) if tasks and differ else None
     if shown is None:
         return list(items)
     by_id = {t.meta.id: k for k, t in enumerate(tasks) if t.meta.id}
@@ -46,15 +52,32 @@ def as_sent(tool: str, todo: TodoList, items: Sequence[Item], merge: bool) -> li
     by_text: dict[str, int] = {}
     for k, task in enumerate(tasks):
         by_text.setdefault(task.content, k)
-    out = []
-    for item in items:
+    out = list(items)
+    for n in differ:
+        item = items[n]
         which = _which(item, tasks, by_id, made_up, by_text)
         seen = shown[which] if which is not None else None
-        if which is None or seen is None:
-            out.append(item)
-        else:
-            out.append(_unchanged(item, tasks[which], seen, merge))
+        if which is not None and seen is not None:
+            out[n] = _unchanged(item, tasks[which], seen, merge)
     return out
+
+
+def _as_own(item: Item, first: dict[str, Task]) -> bool:
+    """Whether a whole-list item gives exactly what the (first) task of its text
+    has: its status, active form, notes and metadata, where it gives them."""
+    task = first.get(item.content)
+    if task is None or item.status is not task.status:
+        return False
+    if not item.keep_active_form and item.active_form != task.active_form:
+        return False
+    if item.notes is not None and tuple(item.notes) != task.notes:
+        return False
+    meta = item.meta
+    return meta is None or (
+        meta.id in (None, task.meta.id)
+        and meta.priority in (None, task.meta.priority)
+        and (not meta.blocked_by or meta.blocked_by == task.meta.blocked_by)
+    )
 
 
 def _shown(tool: str, todo: TodoList, tasks: list[Task]) -> list[Item | None] | None:
