@@ -570,3 +570,21 @@ def test_a_task_a_person_added_already_started_gives_way_to_the_agents(
     assert "- [ ] person task\n" in text
     kinds = {m["content"]: m["kind"] for m in merged(run)}
     assert kinds["person task"] == "conflict"
+
+
+@pytest.mark.parametrize(
+    ("copied", "limit"), [("A", 1), ("A", 0), ("B", 1)], ids=["above A", "unlimited", "above B"]
+)
+def test_a_copy_a_person_put_above_the_task_stays_as_it_is(
+    todo: Todo, home: Path, monkeypatch: pytest.MonkeyPatch, copied: str, limit: int
+) -> None:
+    """The line the agent's snapshot updates is its task's, the one most like its
+    last view, not the first of that text: the person's copy above it stays as
+    typed, and nothing is refused for it."""
+    monkeypatch.setenv("TODOCLI_MAX_IN_PROGRESS", str(limit))
+    start(todo)
+    text = listing(home).read_text()
+    listing(home).write_text(text.replace("# Todos\n", f"# Todos\n- [ ] {copied}\n", 1))
+    run = todo("apply", stdin=snapshot(("A", "completed"), ("B", "in_progress"), ("C", "pending")))
+    assert run.code == 0, run.err
+    assert listing(home).read_text() == (f"# Todos\n- [ ] {copied}\n- [x] A\n- [/] B\n- [ ] C\n")

@@ -38,9 +38,14 @@ def rebase(
     before = _first(base)
     before_phase = {t.content: p.name for p, t in reversed(base.tasks())}
     now = _first(current)
+    agents = _agents_occurrence(base, current)
+    for content, (_, task) in agents.items():
+        now[content] = task
     merged: list[Merged] = []
     out: list[Item] = []
     for item in items:
+        if item.content in agents and not item.occurrence:
+            item = item.replace(occurrence=agents[item.content][0])
         was, is_ = before.get(item.content), now.get(item.content)
         if was is not None and is_ is None:
             if item.status is was.status:
@@ -62,7 +67,7 @@ def rebase(
                 item = item.replace(phase=None)
         out.append(item)
     _keep_in_progress_within(out, merged, before, max_in_progress)
-    _keep_the_files_order(out, base, current)
+    _keep_the_files_order(out, base, current, agents)
     sent = {item.content for item in out} | {m.content for m in merged}
     in_base = _counts(t.content for _, t in base.tasks())
     in_out = _counts(item.content for item in out)
@@ -70,9 +75,12 @@ def rebase(
     added: list[tuple[int, Task, int]] = []  # (position in the file, task, occurrence)
     for n, (_, task) in enumerate(current.tasks()):
         k = seen[task.content] = seen.get(task.content, -1) + 1
-        if k == 0 and (task.content in before or task.content in sent):
+        if task.content in agents:
+            if k == agents[task.content][0]:
+                continue  # the agent's task; every other line of its text is a copy
+        elif k == 0 and (task.content in before or task.content in sent):
             continue
-        if k and k < max(in_base.get(task.content, 0), in_out.get(task.content, 0)):
+        elif k and k < max(in_base.get(task.content, 0), in_out.get(task.content, 0)):
             continue  # a copy the agent knows of, or sends
         added.append((n, task, k))
         merged.append(Merged(Merged.ADDED, task.content, task.status))
@@ -103,6 +111,50 @@ def _keep_added_within(
                 break
 
 
+def _agents_occurrence(base: TodoList, current: TodoList) -> dict[str, tuple[int, Task]]:
+    """Where a person copied the line of a task the base holds once, which line of
+    that text in the file is the agent's task: the one most like the base's (its
+    status, active form, metadata and notes), then the one still after the task it
+    followed there, then the first. Only texts whose agent's task is not the first
+    line are given (occurrence, task)."""
+    once = {c for c, n in _counts(t.content for _, t in base.tasks()).items() if n == 1}
+    lines: dict[str, list[tuple[Task, str | None]]] = {}  # each line's task, and the one before
+    previous = None
+    for _, task in current.tasks():
+        if task.content in once:
+            lines.setdefault(task.content, []).append((task, previous))
+        previous = task.content
+    before = _first(base)
+    before_previous: dict[str, str | None] = {}
+    previous = None
+    for _, task in base.tasks():
+        before_previous.setdefault(task.content, previous)
+        previous = task.content
+    out: dict[str, tuple[int, Task]] = {}
+    for content, tasks in lines.items():
+        if len(tasks) < 2:
+            continue
+        was = before[content]
+
+        def likeness(
+            k: int, was: Task = was, tasks: list[tuple[Task, str | None]] = tasks
+        ) -> tuple[int, bool, int]:
+            task, after = tasks[k]
+            alike = (
+                (task.status is was.status)
+                + (task.active_form == was.active_form)
+                + (task.meta == was.meta)
+                + (task.notes == was.notes)
+            )
+            # Lines alike to the letter: the one still after the task it followed.
+            return alike, after == before_previous[was.content], -k
+
+        best = max(range(len(tasks)), key=likeness)
+        if best:
+            out[content] = (best, tasks[best][0])
+    return out
+
+
 def _first(todo: TodoList) -> dict[str, Task]:
     """Each text's task: the first that has it."""
     first: dict[str, Task] = {}
@@ -111,11 +163,16 @@ def _first(todo: TodoList) -> dict[str, Task]:
     return first
 
 
-def _positions(todo: TodoList) -> dict[str, int]:
-    """Where each text first comes in the list (0-based, in document order)."""
+def _positions(todo: TodoList, agents: dict[str, tuple[int, Task]] | None = None) -> dict[str, int]:
+    """Where each text first comes in the list (0-based, in document order); for a
+    text in ``agents``, where the line of the agent's task comes."""
     where: dict[str, int] = {}
+    seen: dict[str, int] = {}
     for n, (_, task) in enumerate(todo.tasks()):
-        where.setdefault(task.content, n)
+        k = seen[task.content] = seen.get(task.content, -1) + 1
+        wanted = agents[task.content][0] if agents and task.content in agents else 0
+        if k == wanted:
+            where[task.content] = n
     return where
 
 
@@ -127,14 +184,17 @@ def _counts(contents: Iterable[str]) -> dict[str, int]:
     return counts
 
 
-def _keep_the_files_order(items: list[Item], base: TodoList, current: TodoList) -> None:
+def _keep_the_files_order(
+    items: list[Item], base: TodoList, current: TodoList, agents: dict[str, tuple[int, Task]]
+) -> None:
     """When the agent kept the base's order, the tasks stay in the file's order (a
-    person may have moved them): they take their slots in the order the file has."""
+    person may have moved them): they take their slots in the order the file has.
+    ``agents``: texts whose agent's task is a later line of that text."""
     order = _positions(base)
     sent = [item.content for item in items if item.content in order]
     if sent != sorted(sent, key=order.__getitem__):
         return  # the agent reordered: its order stands
-    where = _positions(current)
+    where = _positions(current, agents)
     slots = [k for k, item in enumerate(items) if item.content in where]
     in_file = sorted((items[k] for k in slots), key=lambda item: where[item.content])
     for k, item in zip(slots, in_file, strict=True):
@@ -172,11 +232,15 @@ def _place(items: list[Item], added: list[tuple[int, Task, int]], current: TodoL
     def kept(task: Task, occurrence: int) -> Item:
         return Item(task.content, task.status, keep_active_form=True, occurrence=occurrence)
 
-    where = _positions(current)
+    where: dict[tuple[str, int], int] = {}
+    seen: dict[str, int] = {}
+    for n, (_, task) in enumerate(current.tasks()):
+        seen[task.content] = seen.get(task.content, -1) + 1
+        where[task.content, seen[task.content]] = n
     out: list[Item] = []
     k = 0
     for item in items:
-        at = where.get(item.content)
+        at = where.get((item.content, item.occurrence))
         while at is not None and k < len(added) and added[k][0] < at:
             out.append(kept(added[k][1], added[k][2]))
             k += 1
