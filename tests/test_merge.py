@@ -511,7 +511,7 @@ def test_the_agents_view_is_a_revision_number_unless_a_merge_kept_something(
     assert todo("apply", stdin=payload).code == 0
     # The list now holds a task the agent does not know: its own list is kept.
     (record,) = views(home).values()
-    assert record.startswith("<!-- todo view: list -->\n")
+    assert record.startswith("<!-- todo view: list 3 -->\n")  # landed with revision 3
     assert "person task" not in record
     assert "- [ ] C" in record
 
@@ -588,3 +588,20 @@ def test_a_copy_a_person_put_above_the_task_stays_as_it_is(
     run = todo("apply", stdin=snapshot(("A", "completed"), ("B", "in_progress"), ("C", "pending")))
     assert run.code == 0, run.err
     assert listing(home).read_text() == (f"# Todos\n- [ ] {copied}\n- [x] A\n- [/] B\n- [ ] C\n")
+
+
+def test_a_view_record_lands_with_its_list_or_not_at_all(todo: Todo, home: Path) -> None:
+    """A writer killed between its records and its list leaves them pending: the
+    next writer keeps the agent's view that came with a list that landed, and drops
+    one whose list did not (it would be ahead of the file)."""
+    start(todo)
+    views_dir = next((home / "state").rglob("views"))
+    # Killed before its list landed: a record for revision 2, which never came.
+    (views_dir / "default.md.pending").write_text("<!-- todo view: 2 -->\n")
+    assert todo("add", "X").code == 0  # a write of its own: revision 2, another list
+    assert views(home) == {"default.md": "<!-- todo view: 1 -->\n"}
+    assert not (views_dir / "default.md.pending").exists()
+    # Killed after its list landed (revision 2 is there): the record is kept.
+    (views_dir / "default.md.pending").write_text("<!-- todo view: 2 -->\n")
+    assert todo("add", "Y").code == 0
+    assert views(home) == {"default.md": "<!-- todo view: 2 -->\n"}

@@ -348,9 +348,9 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object, tool: str
         # means none of them changed.
         written = doc.text() if result.written else None
         person_near = written is not None and (baseline is not None or store.person_near())
-        rev = store.commit(written, state, steps, person_near=person_near)
         if result.view is not None and not result.wiped:
-            _record_view(store, ctx.agent, result.view, result.new, rev)
+            _record_view(store, ctx.agent, result.view, result.new, rev, written is not None)
+        rev = store.commit(written, state, steps, person_near=person_near)
         if not result.written:
             store.restart_rounds()
         store.clear_failed()
@@ -376,20 +376,21 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object, tool: str
     )
 
 
-def _record_view(store: Store, agent: str | None, view: TodoList, new: TodoList, rev: int) -> None:
-    """Record the snapshot an agent sent, once its write is done: most often exactly
-    the list the write left (then the number of the revision that holds it).
-
-    Bookkeeping, after the list (a write killed before it leaves the last record,
-    an older base that keeps more of others' edits, never less); a record that
-    cannot be written does not fail the write that is done."""
+def _record_view(
+    store: Store, agent: str | None, view: TodoList, new: TodoList, rev: int, writes: bool
+) -> None:
+    """Record the snapshot an agent sent: most often exactly the list the write
+    leaves (then the number of the revision that holds it). With a list to write
+    (``writes``), the record lands with it (see ``Store.save_view``). A record that
+    cannot be written does not fail the write: the agent's last view stays."""
+    landing = rev + 1 if writes else None
     try:
         if view == new:
-            store.save_view(agent, rev)
+            store.save_view(agent, rev + 1 if writes else rev, landing)
         else:
             from todocli.document.markdown import render_canonical
 
-            store.save_view(agent, render_canonical(view))
+            store.save_view(agent, render_canonical(view), landing)
     except TodoError:
         pass
 

@@ -95,6 +95,7 @@ class Store:
         self.person_file = os.path.join(loc.state_dir, "person")  # touched at a hand edit
         self._seen: tuple[str, tuple[int, int, int, int] | None] | None = None
         self._view_read: tuple[str | None, str | None] | None = None  # (agent, file text)
+        self._pending_views: list[str] = []  # records that land with the list being written
 
     # -- the list ------------------------------------------------------------------------
 
@@ -335,25 +336,31 @@ class Store:
             return None
         first, _, rest = text.partition("\n")
         number = first[len(_VIEW_HEADER) :].removesuffix(" -->")
-        if number == "list":
+        if number == "list" or number.startswith("list "):
             return rest
         return int(number) if number.isdigit() else None
 
-    def save_view(self, agent: str | None, view: str | int) -> None:
+    def save_view(self, agent: str | None, view: str | int, landing: int | None = None) -> None:
         """Record the snapshot ``agent`` sent: its markdown, or the number of the
-        revision that holds exactly that list."""
+        revision that holds exactly that list. ``landing``: the revision the write
+        under way makes; the record then waits beside it (``.pending``) and becomes
+        the agent's view only with the list (``commit``, or ``recover`` after a
+        killed writer), never ahead of it or behind it."""
         path = self.view_path(agent)
         if isinstance(view, int):
             text = f"{_VIEW_HEADER}{view} -->\n"
         else:
-            text = f"{_VIEW_HEADER}list -->\n{view}"
+            text = f"{_VIEW_HEADER}list{'' if landing is None else f' {landing}'} -->\n{view}"
         read = self._view_read
-        if read is not None and read[0] == agent and read[1] == text:
+        if landing is None and read is not None and read[0] == agent and read[1] == text:
             return
-        if os.path.islink(path):
-            remove(path)  # a record of ours, never written through a link
+        target = path if landing is None else path + PENDING
+        if os.path.islink(target):
+            remove(target)  # a record of ours, never written through a link
         make_dir(self.views_dir)
-        atomic_write(path, text, False)
+        atomic_write(target, text, False)
+        if landing is not None:
+            self._pending_views.append(target)
 
     def forget_views(self) -> Callable[[], None]:
         """Forget every agent's last snapshot (a finished list starts afresh); return
@@ -429,8 +436,32 @@ class Store:
         """Settle what a killed writer left (call with the lock held): adopt the
         pending revision that reached the list, drop any that did not."""
         pending = [n for n in self._names() if n.endswith(".md" + PENDING)]
-        if not pending:
-            return
+        if pending:
+            self._recover_revisions(pending, text)
+        try:
+            views = [n for n in os.listdir(self.views_dir) if n.endswith(".md" + PENDING)]
+        except OSError:
+            views = []
+        if views:
+            self._recover_views(views)
+
+    def _recover_views(self, names: list[str]) -> None:
+        """A killed writer's records of an agent's view: kept if the list they came
+        with landed (its revision is the newest), dropped if not."""
+        rev = self.rev()
+        for name in names:
+            path = os.path.join(self.views_dir, name)
+            first = (self._kept(path) or "").partition("\n")[0]
+            number = first[len(_VIEW_HEADER) :].removesuffix(" -->").removeprefix("list ")
+            if first.startswith(_VIEW_HEADER) and number == str(rev):
+                try:
+                    os.replace(path, path[: -len(PENDING)])
+                    continue
+                except OSError:
+                    pass
+            remove(path)
+
+    def _recover_revisions(self, pending: list[str], text: str) -> None:
         rev = self.rev()
         for name in pending:
             path = os.path.join(self.revs_dir, name)
@@ -491,6 +522,9 @@ class Store:
                 back()
             if pending:
                 remove(pending)
+            for path in self._pending_views:
+                remove(path)
+            self._pending_views = []
             raise
         if text is None:
             return rev
@@ -499,6 +533,12 @@ class Store:
             os.replace(pending, self.revision_path(rev))
         except OSError:
             pass
+        for path in self._pending_views:  # likewise: the next writer adopts these
+            try:  # noqa: SIM105
+                os.replace(path, path[: -len(PENDING)])
+            except OSError:
+                pass
+        self._pending_views = []
         for old in revs[: max(0, len(revs) + 1 - KEEP_REVISIONS)]:
             self._keep_views_of(old)
             remove(self.revision_path(old))
