@@ -261,8 +261,6 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object, tool: str
     expect_rev(ctx, rev)
     doc = parse(text)
     baseline = parse(last).model() if last is not None and last != text else None
-    if baseline is not None:
-        store.saw_person()  # edited by hand: the person may save again at any moment
     merge_base = None
     if opts.base is not None and not 0 <= opts.base <= rev:
         raise InvalidParamError(
@@ -351,6 +349,8 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object, tool: str
         if result.view is not None and not result.wiped:
             _record_view(store, ctx.agent, result.view, result.new, rev, written is not None)
         rev = store.commit(written, state, steps, person_near=person_near)
+        if baseline is not None:
+            store.saw_person()  # edited by hand: the person may save again at any moment
         if not result.written:
             store.restart_rounds()
         store.clear_failed()
@@ -386,7 +386,7 @@ def _record_view(
     landing = rev + 1 if writes else None
     try:
         if view == new:
-            store.save_view(agent, rev + 1 if writes else rev, landing)
+            store.save_view(agent, landing or rev, landing)
         else:
             from todocli.document.markdown import render_canonical
 

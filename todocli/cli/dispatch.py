@@ -27,7 +27,7 @@ from todocli.app.commands import Context
 from todocli.app.output import STDERR, OutputError, failure_message, write
 from todocli.cli.command_table import NEVER_FAILS, PROTOCOL, REPORT
 from todocli.errors import InternalError, StorageError, TodoError, UsageError
-from todocli.escapes import one_line, quoted
+from todocli.escapes import one_line, quoted, shown_as
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
@@ -63,7 +63,7 @@ def _refuse_undecodable(command: Command, values: dict[str, object]) -> None:
                 bad = next((c for c in value if "\udc80" <= c <= "\udcff"), None)
                 if bad is not None:
                     raise UsageError(
-                        f"{item.dest.upper()} is not UTF-8 (byte \\x{ord(bad) - 0xDC00:02x} in "
+                        f"{item.dest.upper()} is not UTF-8 (byte {shown_as(bad)} in "
                         f"{quoted(value)}): list text is UTF-8; only a path may hold other bytes"
                     )
 

@@ -345,7 +345,7 @@ def _task_list(tasks: list[Any]) -> Parsed:
         for key in raw:
             if key not in TASK_LIST_KEYS:
                 raise _err(
-                    f'{path}: unknown key "{key}" for a Claude Code task '
+                    f"{path}: unknown key {quoted(key)} for a Claude Code task "
                     f"(it takes: {', '.join(sorted(TASK_LIST_KEYS))})"
                 )
         owner = raw.get("owner")

@@ -32,9 +32,10 @@ def rebase(
     """The snapshot's items with the person's edits since ``base`` put back in, and
     what was merged. ``current`` is the list as it is in the file now.
 
-    A text held by more than one task is the first one's (operations address the
-    first); the later copies a person wrote since the base are tasks added by hand
-    and stay where they are, each named by its ``occurrence``."""
+    Where a person copied the line of a task since the base, the agent's task is
+    the line most like the base's (see ``_agents_occurrence``); every other line of
+    that text is a task added by hand and stays where it is, each named by its
+    ``occurrence``."""
     before = _first(base)
     before_phase = {t.content: p.name for p, t in reversed(base.tasks())}
     now = _first(current)

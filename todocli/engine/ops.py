@@ -873,8 +873,8 @@ class Engine:
             from todocli.engine.echo import as_sent
 
             # The list as the agent last saw it: what todo last wrote (or --base).
-            view = self.merge_base if self.merge_base is not None else self.doc.model()
-            todos = as_sent(self.tool, view, todos, op.merge)
+            seen = self.merge_base if self.merge_base is not None else self.doc.model()
+            todos = as_sent(self.tool, seen, todos, op.merge)
         todos = self._merged(todos) if op.merge else self._kept_meta(todos)
         items: list[Item] = []
         for item in todos:

@@ -71,8 +71,25 @@ class ListChangedError(ConflictError):
 DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024
 PENDING = ".pending"
 # The first line of an agent's view file: "<!-- todo view: 12 -->" (the list revision
-# 12 holds) or "<!-- todo view: list -->" followed by the list's markdown.
+# 12 holds), or "<!-- todo view: list -->" followed by the list's markdown; a record
+# waiting to land with revision 12 (".pending") says so: "list 12".
 _VIEW_HEADER = "<!-- todo view: "
+
+
+def _view_record(view: str | int, landing: int | None = None) -> str:
+    """The text of a view file (see ``_VIEW_HEADER``)."""
+    if isinstance(view, int):
+        return f"{_VIEW_HEADER}{view} -->\n"
+    return f"{_VIEW_HEADER}list{'' if landing is None else f' {landing}'} -->\n{view}"
+
+
+def _view_header(record: str) -> tuple[str, str]:
+    """What a view file's first line says after ``todo view:`` (a revision number,
+    ``list`` or ``list N``; empty when it is not one), and the rest of the file."""
+    first, _, rest = record.partition("\n")
+    if not first.startswith(_VIEW_HEADER) or not first.endswith(" -->"):
+        return "", rest
+    return first[len(_VIEW_HEADER) : -len(" -->")], rest
 
 
 class Store:
@@ -118,33 +135,31 @@ class Store:
         if self._seen is None:
             return True
         text, seen = self._seen
-        now = stat_signature(self.loc.list_file)
+        held, now = self._holds(self.loc.list_file, text, seen)
+        if held and now != seen:
+            self._seen = (text, now)  # the same bytes: this stat vouches for them now
+        return held
+
+    def _holds(
+        self, path: str, text: str, seen: tuple[int, int, int, int] | None
+    ) -> tuple[bool, tuple[int, int, int, int] | None]:
+        """Whether the file at ``path`` holds ``text`` (read when its signature was
+        ``seen``), and its signature now: by the signature when that is old enough
+        to tell, else by the bytes."""
+        now = stat_signature(path)
         if now == seen and (now is None or time.time_ns() - now[3] > RACY_NS):
-            return True
+            return True, now
         try:
-            current = read_text(self.loc.list_file, self.max_file_bytes, "max_file_bytes")
+            current = read_text(path, self.max_file_bytes, "max_file_bytes")
         except TodoError:
-            return False
-        if current == text and (now is not None or not text):
-            self._seen = (text, now)
-            return True
-        return False
+            return False, now
+        return current == text and (now is not None or not text), now
 
     def _replaced_was_seen(self, path: str) -> None:
         """After a swap: the file the write replaced (now at ``path``) must be the
         one it read, or an editor's save landed after the last look."""
-        if self._seen is None:
-            return
-        text, seen = self._seen
-        now = stat_signature(path)
-        if now == seen and now is not None and time.time_ns() - now[3] > RACY_NS:
-            return
-        try:
-            if read_text(path, self.max_file_bytes, "max_file_bytes") == text:
-                return
-        except TodoError:
-            pass
-        raise ListChangedError()
+        if self._seen is not None and not self._holds(path, *self._seen)[0]:
+            raise ListChangedError()
 
     def _still_seen(self) -> None:
         """The last look before the replace: one ``stat``, compared with the file
@@ -332,13 +347,12 @@ class Store:
         the revision that holds exactly that list; None when none is on record."""
         text = self._kept(self.view_path(agent))
         self._view_read = (agent, text)
-        if text is None or not text.startswith(_VIEW_HEADER):
+        if text is None:
             return None
-        first, _, rest = text.partition("\n")
-        number = first[len(_VIEW_HEADER) :].removesuffix(" -->")
-        if number == "list" or number.startswith("list "):
+        says, rest = _view_header(text)
+        if says == "list" or says.startswith("list "):
             return rest
-        return int(number) if number.isdigit() else None
+        return int(says) if says.isdigit() else None
 
     def save_view(self, agent: str | None, view: str | int, landing: int | None = None) -> None:
         """Record the snapshot ``agent`` sent: its markdown, or the number of the
@@ -347,10 +361,7 @@ class Store:
         the agent's view only with the list (``commit``, or ``recover`` after a
         killed writer), never ahead of it or behind it."""
         path = self.view_path(agent)
-        if isinstance(view, int):
-            text = f"{_VIEW_HEADER}{view} -->\n"
-        else:
-            text = f"{_VIEW_HEADER}list{'' if landing is None else f' {landing}'} -->\n{view}"
+        text = _view_record(view, landing)
         read = self._view_read
         if landing is None and read is not None and read[0] == agent and read[1] == text:
             return
@@ -451,9 +462,8 @@ class Store:
         rev = self.rev()
         for name in names:
             path = os.path.join(self.views_dir, name)
-            first = (self._kept(path) or "").partition("\n")[0]
-            number = first[len(_VIEW_HEADER) :].removesuffix(" -->").removeprefix("list ")
-            if first.startswith(_VIEW_HEADER) and number == str(rev):
+            says = _view_header(self._kept(path) or "")[0]
+            if says.removeprefix("list ") == str(rev):
                 try:
                     os.replace(path, path[: -len(PENDING)])
                     continue
@@ -551,13 +561,13 @@ class Store:
             names = os.listdir(self.views_dir)
         except OSError:
             return
-        pointer = f"{_VIEW_HEADER}{rev} -->\n"
+        pointer = _view_record(rev)
         for name in names:
             path = os.path.join(self.views_dir, name)
             if name.endswith(".md") and self._kept(path) == pointer:
                 text = self.revision(rev)
                 if text is not None:
-                    self._put_back(path, f"{_VIEW_HEADER}list -->\n{text}")
+                    self._put_back(path, _view_record(text))
 
     # -- the lock ------------------------------------------------------------------------
 
