@@ -57,7 +57,7 @@ _todo() {
         if [[ "$cur" == -* ]]; then
             mapfile -t COMPREPLY < <(compgen -W "--session -s --file --home --memory-dir --json --plain --quiet -q --no-color --if-rev --base --partial --keep --agent --version --help -h" -- "$cur")
         else
-            mapfile -t COMPREPLY < <(compgen -W "show ls init add a start claim done drop rm note block unblock clear apply log path check remind schema history diff undo sessions gc config edit watch mcp" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "show ls init add a start claim done drop rm note block unblock clear apply log path check remind schema history diff undo redo sessions gc config edit watch mcp" -- "$cur")
         fi
         return
     fi
@@ -85,6 +85,7 @@ _todo() {
         history) opts="" ;;
         diff) opts="" ;;
         undo) opts="--force" ;;
+        redo) opts="" ;;
         sessions) opts="" ;;
         gc) opts="--older-than" ;;
         config) opts="" ;;

@@ -243,15 +243,21 @@ def test_undo_goes_further_back_each_time_and_stops_at_the_start(todo: Todo, hom
     assert "nothing to undo" in last.err
 
 
-def test_undo_refuses_to_discard_a_hand_edit_unless_forced(todo: Todo, home: Path) -> None:
+def test_undo_keeps_a_hand_edit_as_a_revision_and_force_changes_nothing(
+    todo: Todo, home: Path
+) -> None:
     todo("add", "A")
     todo("add", "B")
     listing(home).write_text(listing(home).read_text() + "- [ ] by hand\n")
-    refused = todo("undo")
-    assert refused.code == 4
-    assert "by hand" in listing(home).read_text()
-    assert todo("undo", "--force").code == 0
-    assert listing(home).read_text() == "# Todos\n- [/] A\n"
+    edited = listing(home).read_bytes()
+    undone = todo("undo")
+    assert undone.code == 0
+    assert "The hand edit is kept as revision #3 (get it back with: todo redo)." in undone.out
+    assert listing(home).read_text() == "# Todos\n- [/] A\n- [ ] B\n"
+    assert todo("redo").code == 0
+    assert listing(home).read_bytes() == edited
+    assert todo("undo", "--force").code == 0  # accepted: it means what undo means
+    assert listing(home).read_text() == "# Todos\n- [/] A\n- [ ] B\n"
 
 
 def test_diff_shows_hand_edits_or_a_revisions_change(todo: Todo, home: Path) -> None:

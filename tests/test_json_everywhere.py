@@ -44,6 +44,7 @@ CASES: dict[str, tuple[list[str], str | None, str]] = {
     "history": ([], None, "revisions"),
     "diff": ([], None, "diff"),
     "undo": ([], None, "todos"),
+    "redo": ([], None, "todos"),
     "sessions": ([], None, "sessions"),
     "gc": (["--older-than", "9999d"], None, "removed"),
     "config": ([], None, "settings"),
@@ -75,6 +76,8 @@ def test_json_gives_the_envelope(
 ) -> None:
     monkeypatch.setenv("EDITOR", "true")  # todo edit: saved unchanged
     assert todo("add", "X", "Y", "Z").code == 0
+    if name == "redo":
+        assert todo("undo").code == 0  # something to redo
     args, stdin, key = CASES[name]
     run = todo(name, *args, "--json", stdin=stdin)
     data = json.loads(run.out)

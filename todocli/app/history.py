@@ -1,5 +1,7 @@
-"""Revisions: every successful write is one. ``todo history`` lists them, ``todo
-diff`` shows a change, ``todo undo`` restores the revision before (as a new one)."""
+"""Revisions: every successful write is one, and so is the list as a person left
+it before a write replaced it. ``todo history`` lists them, ``todo diff`` shows a
+change, ``todo undo`` restores the revision before (as a new one), ``todo redo``
+takes an undo back."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from todocli.app.report import Report
 from todocli.document.blocks import split_lines
 from todocli.document.markdown import parse
 from todocli.document.model import Diff, Result
-from todocli.errors import ConflictError, InvalidParamError
+from todocli.errors import InvalidParamError
 
 
 def history(ctx: Context) -> Report:
@@ -23,6 +25,7 @@ def history(ctx: Context) -> Report:
     if current and current not in revs:
         revs.append(current)  # written, its copy still pending (its writer was stopped)
     edited = last is not None and last != text
+    hand = store.by_hand()
     rows: list[dict[str, object]] = []
     lines = []
     if revs and edited:
@@ -35,9 +38,17 @@ def history(ctx: Context) -> Report:
         except OSError:
             when = "?"
         recap = parse(body).model().recap()
-        marker = "  (current)" if rev == current else ""
+        marker = ("  (by hand)" if rev in hand else "") + ("  (current)" if rev == current else "")
         lines.append(f"#{rev}  {when}  {recap}{marker}")
-        rows.append({"rev": rev, "time": when, "recap": recap, "current": rev == current})
+        rows.append(
+            {
+                "rev": rev,
+                "time": when,
+                "recap": recap,
+                "current": rev == current,
+                "by_hand": rev in hand,
+            }
+        )
     out = "\n".join(lines) + "\n"
     if not revs:
         out = "No revisions yet: nothing has been written to this list.\n"
@@ -89,9 +100,25 @@ def _ended(line: str) -> str:
 
 
 def undo(ctx: Context, *, force: bool = False) -> Outcome:
-    """Restore the revision before the current one, as a new revision. Undo again
-    to go further back. Refuses to discard hand edits made since the last write
-    unless forced."""
+    """Put back the list as it was before the last change (a write, or a hand edit
+    since the last write), as a new revision. Undo again to go further back through
+    every state. A hand edit is recorded as a revision first, so undo never discards
+    it (``todo redo`` brings it back): ``force`` is accepted and changes nothing."""
+    del force
+    return _step(ctx, back=True)
+
+
+def redo(ctx: Context) -> Outcome:
+    """Take the last undo back, as a new revision; again: the undo before it. Any
+    other change since (a write, a hand edit) ends what can be redone."""
+    return _step(ctx, back=False)
+
+
+def _step(ctx: Context, *, back: bool) -> Outcome:
+    """Undo or redo. The undo chain lives in state.json: ``undone``, the revision
+    the last undo or redo wrote (the chain goes on only while the list is still
+    that); ``undo_base``, the revision whose list it put back; ``redo``, the
+    revisions the undos left, newest last."""
     store = ctx.store
     with store.locked():
         state = store.state()
@@ -99,23 +126,40 @@ def undo(ctx: Context, *, force: bool = False) -> Outcome:
         store.recover(text)
         current = store.rev()
         expect_rev(ctx, current)
-        last = store.revision(current) if current else None
-        if last is not None and last != text and not force:
-            raise ConflictError(
-                "the list was edited by hand since the last write; undo would discard "
-                "that edit (see: todo diff). Use todo undo --force to undo anyway"
-            )
-        base = state.get("undo_base")
-        target = (base if isinstance(base, int) and state.get("undone") == current else current) - 1
-        if target < 0:
-            raise InvalidParamError("nothing to undo: this list has no earlier revision")
-        restored = store.revision(target) if target > 0 else ""
+        last = store.revision(current) if current else ""
+        edited = text != last  # a change since the last revision: recorded below
+        base, redo = state.get("undo_base"), state.get("redo")
+        chain = not edited and state.get("undone") == current and isinstance(base, int)
+        left = [r for r in redo if isinstance(r, int)] if chain and isinstance(redo, list) else []
+        if back:
+            at = base if chain and isinstance(base, int) else current + 1 if edited else current
+            target = at - 1
+            if target < 0:
+                raise InvalidParamError("nothing to undo: this list has no earlier revision")
+            left.append(at)
+        else:
+            if not left:
+                raise InvalidParamError(
+                    "nothing to redo: no undo since the last change (see: todo history)"
+                )
+            target = left.pop()
+        restored = store.revision(target) if target else ""
         if restored is None:
-            raise InvalidParamError(f"revision #{target} is no longer kept; nothing was undone")
+            word = "undone" if back else "redone"
+            raise InvalidParamError(f"revision #{target} is no longer kept; nothing was {word}")
+        current, take_back = store.record_hand(text, current, last)
         old, new = parse(text).model(), parse(restored).model()
-        state["undo_base"], state["undone"] = target, current + 1
-        rev = store.commit(restored, state)
+        state["undo_base"], state["undone"], state["redo"] = target, current + 1, left
+        try:
+            rev = store.commit(restored, state)
+        except BaseException:
+            take_back()
+            raise
     result = Result(old=old, new=new, written=True, diff=Diff.between(old, new))
     outcome = ctx.outcome(new, rev, result=result)
+    if edited:  # only an undo gets here with one: a redo after it has nothing to redo
+        outcome.notices.append(
+            f"The hand edit is kept as revision #{current} (get it back with: todo redo)."
+        )
     outcome.notices.append(f"Restored revision #{target} (now #{rev}).")
     return outcome

@@ -358,10 +358,17 @@ COMMANDS = (
     ),
     Command(
         "undo",
-        "Restore the revision before the current one (as a new revision).",
-        options=(Option("--force", dest="force", help="Discard hand edits too."),),
+        "Put back the list as it was before the last change (as a new revision).",
+        options=(
+            Option(
+                "--force",
+                dest="force",
+                help="Accepted, changes nothing: a hand edit is kept as a revision first.",
+            ),
+        ),
         writes=True,
     ),
+    Command("redo", "Take the last undo back (as a new revision).", writes=True),
     Command("sessions", "List every session with its progress and last update."),
     Command(
         "gc",

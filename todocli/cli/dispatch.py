@@ -277,6 +277,12 @@ def undo(call: Call, *, force: bool) -> int:
     return emit(restore(_context(call), force=force), call.output)
 
 
+def redo(call: Call) -> int:
+    from todocli.app.history import redo as restore
+
+    return emit(restore(_context(call)), call.output)
+
+
 def sessions(call: Call) -> int:
     from todocli.app.sessions import sessions as listing
 
@@ -515,6 +521,7 @@ HANDLERS: dict[str, Callable[..., int]] = {
     "history": history,
     "diff": diff,
     "undo": undo,
+    "redo": redo,
     "sessions": sessions,
     "gc": gc,
     "config": config,

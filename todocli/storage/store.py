@@ -70,6 +70,7 @@ class ListChangedError(ConflictError):
 
 DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024
 PENDING = ".pending"
+HAND = ".hand"  # beside a revision's copy: it records the list as a person left it
 # The first line of an agent's view file: "<!-- todo view: 12 -->" (the list revision
 # 12 holds), or "<!-- todo view: list -->" followed by the list's markdown; a record
 # waiting to land with revision 12 (".pending") says so: "list 12".
@@ -90,6 +91,14 @@ def _view_header(record: str) -> tuple[str, str]:
     if not first.startswith(_VIEW_HEADER) or not first.endswith(" -->"):
         return "", rest
     return first[len(_VIEW_HEADER) : -len(" -->")], rest
+
+
+def _is_mark(name: str) -> bool:
+    return name.endswith(HAND) and name[: -len(HAND)].isdigit()
+
+
+def _nothing() -> None:
+    """Nothing to take back."""
 
 
 class Store:
@@ -484,6 +493,51 @@ class Store:
                 except OSError:
                     pass
             remove(path)
+
+    # -- a person's states -----------------------------------------------------------------
+    # Every state of the list a person could have seen is a revision. Before a write
+    # replaces the list, a list that is not what the current revision holds (edited
+    # by hand, never written by todo, saved by another home) is recorded as a
+    # revision of its own, marked as not todo's (``NNNNNNNN.hand`` beside its copy).
+    # So the revision before a write always holds the bytes that write replaced, and
+    # undo puts back exactly those.
+
+    def hand_path(self, rev: int) -> str:
+        return os.path.join(self.revs_dir, f"{rev:08d}{HAND}")
+
+    def by_hand(self) -> set[int]:
+        """The revisions that record the list as a person left it (not todo's writes)."""
+        return {int(n[: -len(HAND)]) for n in self._names() if _is_mark(n)}
+
+    def record_hand(self, text: str, rev: int, last: str | None) -> tuple[int, Callable[[], None]]:
+        """Before a write replaces the list (call with the lock held, after
+        ``recover``): when ``text``, the list as the write read it, is not ``last``,
+        what revision ``rev`` holds (None: its copy is gone), record ``text`` as
+        revision ``rev + 1``, marked as by hand. Return the list's revision now, and
+        how to take the record back when the write that follows fails (exit 6 means
+        nothing changed)."""
+        if text == (last if rev else ""):
+            return rev, _nothing
+        make_dir(self.revs_dir)
+        copy, mark = self.revision_path(rev + 1), self.hand_path(rev + 1)
+        # The copy first: a writer stopped between the two leaves a revision that
+        # is the list (not marked by hand, nothing lost), never a stray mark.
+        atomic_write(copy, text, durable=False)
+        try:
+            atomic_write(mark, "", durable=False)
+        except BaseException:
+            remove(copy)
+            raise
+        kept = self.revisions()
+        for name in self._names():  # marks of revisions pruned since
+            if _is_mark(name) and kept and int(name[: -len(HAND)]) < kept[0]:
+                remove(os.path.join(self.revs_dir, name))
+
+        def take_back() -> None:
+            remove(mark)
+            remove(copy)
+
+        return rev + 1, take_back
 
     def commit(
         self,

@@ -1,0 +1,352 @@
+"""Undo and redo: every state of the list a person could have seen is a revision,
+and undo puts back exactly the bytes the list had before the change it takes back."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.support_cli import Todo, todo_in_process, todo_process
+from todocli.errors import StorageError
+from todocli.storage.paths import path_key
+from todocli.storage.store import Store
+
+PERSONS_FILE = b"# Project\n\nSome prose a person wrote.\n\n- [ ] task 1\n- [ ] task 2\n"
+
+
+def listing(home: Path) -> Path:
+    return home / "sessions" / "default.md"
+
+
+def revisions(todo: Todo, *args: str) -> list[dict[str, object]]:
+    rows: list[dict[str, object]] = json.loads(todo(*args, "history", "--json").out)["data"][
+        "revisions"
+    ]
+    return rows
+
+
+# -- the tester's reproductions --------------------------------------------------------------
+
+
+def test_undo_after_the_first_write_to_a_persons_file_puts_it_back(tmp_path: Path) -> None:
+    """A person's TODO.md, todo's first write to it, undo: the person's bytes, not an
+    empty file (a real process, as the tester ran it)."""
+    path = tmp_path / "TODO.md"
+    path.write_bytes(PERSONS_FILE)
+    assert todo_process("--file", str(path), "done", "task 1").code == 0
+    undone = todo_process("--file", str(path), "undo")
+    assert undone.code == 0, undone.err
+    assert path.read_bytes() == PERSONS_FILE
+
+
+def test_a_file_todo_never_wrote_is_a_revision_by_hand(todo: Todo, tmp_path: Path) -> None:
+    path = tmp_path / "TODO.md"
+    path.write_bytes(PERSONS_FILE)
+    todo("--file", str(path), "done", "task 1")
+    rows = revisions(todo, "--file", str(path))
+    assert [(r["rev"], r["by_hand"]) for r in rows] == [(2, False), (1, True)]
+    shown = todo("--file", str(path), "history").out.splitlines()
+    assert shown[1].endswith("[0/2] Pending: task 1; task 2.  (by hand)")
+
+
+def test_undo_after_a_write_that_took_in_a_hand_edit_puts_the_hand_edit_back(
+    todo: Todo, home: Path
+) -> None:
+    todo("add", "A", "B")
+    listing(home).write_bytes(listing(home).read_bytes() + b"- [ ] H typed by hand\n")
+    edited = listing(home).read_bytes()
+    todo("done", "A")
+    undone = todo("undo")
+    assert undone.code == 0
+    assert "Removed: H typed by hand" not in undone.out
+    assert listing(home).read_bytes() == edited
+
+
+def test_undo_walks_back_through_every_state_hand_edits_included(todo: Todo, home: Path) -> None:
+    todo("add", "A")
+    first = listing(home).read_bytes()
+    listing(home).write_bytes(first + b"Prose by hand.\n")
+    by_hand = listing(home).read_bytes()
+    todo("add", "B")
+    assert todo("undo").code == 0
+    assert listing(home).read_bytes() == by_hand
+    assert todo("undo").code == 0
+    assert listing(home).read_bytes() == first
+    assert todo("undo").code == 0
+    assert listing(home).read_bytes() == b""
+    assert todo("undo").code == 1
+
+
+# -- redo ---------------------------------------------------------------------------------
+
+
+def test_redo_takes_successive_undos_back_and_a_write_ends_the_chain(
+    todo: Todo, home: Path
+) -> None:
+    todo("add", "A")
+    todo("add", "B")
+    states = [listing(home).read_bytes()]
+    todo("add", "C")
+    states.append(listing(home).read_bytes())
+    todo("undo")
+    todo("undo")
+    redone = todo("redo")
+    assert redone.code == 0
+    assert "Restored revision #2 (now #6)." in redone.out
+    assert listing(home).read_bytes() == states[0]
+    todo("undo")  # an undo after a redo takes the redo back
+    assert listing(home).read_text() == "# Todos\n- [/] A\n"
+    todo("redo")
+    todo("redo")
+    assert listing(home).read_bytes() == states[1]
+    nothing = todo("redo")
+    assert (nothing.code, nothing.err) == (
+        1,
+        "todo: nothing to redo: no undo since the last change (see: todo history)\n",
+    )
+    todo("undo")
+    todo("add", "D")
+    assert todo("redo").code == 1  # a new write ends what can be redone
+    assert "D" in listing(home).read_text()
+
+
+def test_redo_after_a_hand_edit_has_nothing_to_redo_and_keeps_the_edit(
+    todo: Todo, home: Path
+) -> None:
+    todo("add", "A")
+    todo("add", "B")
+    todo("undo")
+    listing(home).write_bytes(listing(home).read_bytes() + b"by hand\n")
+    edited = listing(home).read_bytes()
+    assert todo("redo").code == 1
+    assert listing(home).read_bytes() == edited
+
+
+# -- every hint that promises the lines back keeps its promise ----------------------------------
+
+
+def test_the_hint_after_a_snapshot_dropped_open_tasks_brings_the_persons_file_back(
+    todo: Todo, tmp_path: Path
+) -> None:
+    path = tmp_path / "TODO.md"
+    path.write_bytes(b"# Plan\n\nWhy we do this.\n\n- [ ] A\n- [ ] B\n- [ ] C\n")
+    todo("--file", str(path), "start", "A")
+    path.write_bytes(path.read_bytes().replace(b"Why we do this.", b"Why we do this, edited."))
+    before = path.read_bytes()
+    dropped = todo(
+        "--file", str(path), "apply", stdin='{"todos": [{"content": "A", "status": "completed"}]}'
+    )
+    assert 'dropped 2 open tasks: "B", "C" (get them back with: todo undo)' in dropped.out
+    assert todo("--file", str(path), "undo").code == 0
+    assert path.read_bytes() == before
+
+
+def test_the_hint_after_a_write_overrode_a_hand_edit_brings_the_hand_edit_back(
+    todo: Todo, home: Path
+) -> None:
+    todo("add", "A", "B")
+    listing(home).write_text(listing(home).read_text().replace("- [ ] B", "- [x] B"))
+    edited = listing(home).read_bytes()
+    payload = (
+        '{"todos": [{"content": "A", "status": "in_progress"}, '
+        '{"content": "B", "status": "abandoned"}]}'
+    )
+    result = todo("apply", stdin=payload)
+    assert 'overrode hand edits to "B" (get them back with: todo undo)' in result.out
+    assert todo("undo").code == 0
+    assert listing(home).read_bytes() == edited
+
+
+def test_the_hint_after_an_undo_over_a_hand_edit_brings_the_hand_edit_back(
+    todo: Todo, home: Path
+) -> None:
+    todo("add", "A")
+    listing(home).write_bytes(b"# Todos\r\n- [/] A\r\n- [ ] typed by hand\r\n")
+    edited = listing(home).read_bytes()
+    undone = todo("undo")
+    assert "The hand edit is kept as revision #2 (get it back with: todo redo)." in undone.out
+    assert listing(home).read_text() == "# Todos\n- [/] A\n"
+    assert todo("redo").code == 0
+    assert listing(home).read_bytes() == edited
+
+
+# -- how the record of a hand edit fits with the rest -------------------------------------------
+
+
+def test_a_write_that_fails_records_no_hand_edit(
+    todo: Todo, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    todo("add", "A")
+    listing(home).write_bytes(listing(home).read_bytes() + b"by hand\n")
+
+    def fail(*args: object, **kwargs: object) -> int:
+        raise StorageError("disk full")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(Store, "commit", fail)
+        assert todo("add", "B").code == 6
+        assert todo("undo").code == 6
+    assert sorted(os.listdir(home / "state" / "sessions" / "default" / "revs")) == ["00000001.md"]
+    assert todo("done", "nothing like it").code != 0  # no write: nothing to record
+    assert [r["rev"] for r in revisions(todo)] == [1]
+
+
+def test_if_rev_still_means_todos_writes_not_hand_edits(todo: Todo, home: Path) -> None:
+    todo("add", "A")
+    listing(home).write_bytes(listing(home).read_bytes() + b"by hand\n")
+    assert todo("add", "B", "--if-rev", "1").code == 0  # hand edit #2, the write #3
+    assert json.loads(todo("--json").out)["context"]["rev"] == 3
+    assert todo("add", "C", "--if-rev", "1").code == 4
+
+
+def test_todo_edit_records_the_hand_edit_it_opened_on(
+    todo: Todo, home: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    todo("add", "A")
+    listing(home).write_bytes(listing(home).read_bytes() + b"by hand\n")
+    edited = listing(home).read_bytes()
+    editor = tmp_path / "editor"
+    editor.write_text('#!/bin/sh\nprintf -- "- [ ] from the editor\\n" >> "$1"\n')
+    editor.chmod(0o755)
+    monkeypatch.setenv("EDITOR", str(editor))
+    assert todo("edit").code == 0
+    assert todo("undo").code == 0
+    assert listing(home).read_bytes() == edited
+
+
+def test_marks_of_pruned_revisions_go_with_them(
+    todo: Todo, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("todocli.storage.store.KEEP_REVISIONS", 3)
+    todo("add", "A")
+    for n in range(3):
+        listing(home).write_bytes(listing(home).read_bytes() + f"hand {n}\n".encode())
+        todo("add", f"T{n}")
+    # Revisions 2, 4 and 6 record hand edits; three revisions are kept. A mark goes
+    # at the next record after its revision: 2's is gone, 4's waits for the next.
+    names = sorted(os.listdir(home / "state" / "sessions" / "default" / "revs"))
+    assert names == ["00000004.hand", "00000005.md", "00000006.hand", "00000006.md", "00000007.md"]
+    assert [(r["rev"], r["by_hand"]) for r in revisions(todo)] == [
+        (7, False),
+        (6, True),
+        (5, False),
+    ]
+
+
+# -- the property: undo and redo give back exactly the bytes -----------------------------------
+
+HAND_EDITS = st.sampled_from(
+    [
+        b"",
+        b"- [ ] h\n",
+        b"Prose by hand.\r\n",
+        b"# Heading\n\n- [x] a\n",
+        b"- [ ] a\n- [ ] no final newline",
+    ]
+)
+STEPS = st.lists(
+    st.one_of(
+        st.tuples(st.just("hand"), HAND_EDITS, st.booleans()),
+        st.tuples(st.sampled_from(["add", "done", "start"]), st.sampled_from(["a", "b"])),
+        st.tuples(st.sampled_from(["undo", "redo"])),
+    ),
+    max_size=12,
+)
+
+
+class History:
+    """What the revisions must hold, told from outside: every revision is a state the
+    file was seen in, and the undo chain walks back through them."""
+
+    def __init__(self) -> None:
+        self.states = [b""]  # revision n's bytes; revision 0 is the empty list
+        self.hand: set[int] = set()
+        self.base: int | None = None  # where an unbroken undo chain stands
+        self.redo: list[int] = []
+
+    def took(self, before: bytes, after: bytes, rev: int) -> None:
+        """A write turned ``before`` into ``after`` as revision ``rev``."""
+        last = len(self.states) - 1
+        if before != self.states[last]:  # the state a person left: recorded first
+            self.states.append(before)
+            self.hand.add(last + 1)
+        self.states.append(after)
+        assert rev == len(self.states) - 1, "every state before a write is a revision"
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(steps=STEPS)
+def test_undo_and_redo_give_back_exactly_the_bytes(
+    steps: list[tuple[object, ...]],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    folder = Path(tempfile.mkdtemp())
+    try:
+        _run_steps(steps, folder / "TODO.md", capsys, monkeypatch)
+    finally:
+        shutil.rmtree(folder)
+
+
+def _run_steps(
+    steps: list[tuple[object, ...]],
+    path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    model = History()
+    rev = 0
+    for step in steps:
+        before = path.read_bytes() if path.exists() else b""
+        if step[0] == "hand":
+            _, text, append = step
+            assert isinstance(text, bytes)
+            path.write_bytes(before + text if append else text)
+            past = os.stat(path).st_mtime - 5  # an old save: no settling to wait for
+            os.utime(path, (past, past))
+            os.utime(path.parent, (past, past))
+            continue
+        run = todo_in_process(capsys, monkeypatch, "--file", str(path), "--json", *map(str, step))
+        after = path.read_bytes() if path.exists() else b""
+        data = json.loads(run.out)
+        if data["status"] != "success" or data["context"]["rev"] == rev:
+            assert after == before, f"{step}: nothing written, nothing changed"
+            if step[0] == "undo":
+                assert rev == 0 and before == b"", "undo fails only with nothing before"
+            if step[0] == "redo":
+                assert not model.redo or before != model.states[rev], "redo had nothing"
+            continue
+        chain = model.base is not None and before == model.states[rev]
+        model.took(before, after, data["context"]["rev"])
+        rev = data["context"]["rev"]
+        if step[0] == "undo":
+            at = model.base if chain and model.base is not None else rev - 1
+            assert after == model.states[at - 1], "undo: the bytes before the change it undid"
+            model.redo = [*model.redo, at] if chain else [at]
+            model.base = at - 1
+        elif step[0] == "redo":
+            assert chain and model.redo, "redo wrote only with an undo to take back"
+            at = model.redo.pop()
+            assert after == model.states[at], "redo: the bytes before the undo it takes back"
+            model.base = at
+        else:
+            model.base, model.redo = None, []
+    rows = json.loads(
+        todo_in_process(capsys, monkeypatch, "--file", str(path), "--json", "history").out
+    )["data"]["revisions"]
+    revs = Path(os.environ["TODOCLI_HOME"], "state", "files", path_key(str(path.resolve())), "revs")
+    for row in rows:
+        kept = (revs / f"{row['rev']:08d}.md").read_bytes()
+        assert kept == model.states[row["rev"]], "each revision holds the state it names"
+    assert {row["rev"] for row in rows if row["by_hand"]} == model.hand
