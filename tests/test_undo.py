@@ -198,6 +198,52 @@ def test_a_write_that_fails_records_no_hand_edit(
     assert [r["rev"] for r in revisions(todo)] == [1]
 
 
+def test_a_writer_stopped_after_taking_in_a_hand_edit_leaves_it_to_undo(
+    todo: Todo, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Killed between the list's replace and its copy's rename: the hand edit's
+    revision is final, the write's copy pending; the next writer adopts it, and undo
+    still gives the hand edit back."""
+    todo("add", "A", "B")
+    listing(home).write_bytes(listing(home).read_bytes() + b"typed by hand\n")
+    edited = listing(home).read_bytes()
+    real_replace = os.replace
+
+    def stopped_before_rename(src: str, dst: str) -> None:
+        if src.endswith(".pending"):
+            raise OSError("the writer was killed here")
+        real_replace(src, dst)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(os, "replace", stopped_before_rename)
+        assert todo("done", "A").code == 0
+    revs = home / "state" / "sessions" / "default" / "revs"
+    assert sorted(p.name for p in revs.iterdir()) == [
+        "00000001.md",
+        "00000002.hand",
+        "00000002.md",
+        "00000003.md.pending",
+    ]
+    written = listing(home).read_bytes()
+    assert json.loads(todo("--json", "add", "C").out)["context"]["rev"] == 4  # 3 adopted
+    assert todo("undo").code == 0
+    assert listing(home).read_bytes() == written
+    assert todo("undo").code == 0
+    assert listing(home).read_bytes() == edited
+
+
+def test_an_agents_view_names_the_revision_its_write_made_over_a_hand_edit(
+    todo: Todo, home: Path
+) -> None:
+    todo("add", "A", "B")
+    listing(home).write_bytes(listing(home).read_bytes() + b"Prose by hand.\n")
+    payload = '{"todos": [{"content": "A", "status": "completed"}, {"content": "B"}]}'
+    written = json.loads(todo("--json", "apply", stdin=payload).out)
+    assert written["context"]["rev"] == 3  # 2 is the hand edit
+    view = home / "state" / "sessions" / "default" / "views" / "default.md"
+    assert view.read_text() == "<!-- todo view: 3 -->\n"
+
+
 def test_if_rev_still_means_todos_writes_not_hand_edits(todo: Todo, home: Path) -> None:
     todo("add", "A")
     listing(home).write_bytes(listing(home).read_bytes() + b"by hand\n")
