@@ -511,7 +511,8 @@ def test_the_agents_view_is_a_revision_number_unless_a_merge_kept_something(
     assert todo("apply", stdin=payload).code == 0
     # The list now holds a task the agent does not know: its own list is kept.
     (record,) = views(home).values()
-    assert record.startswith("<!-- todo view: list 3 -->\n")  # landed with revision 3
+    # Landed with revision 4 (revision 3 records the list as the person left it).
+    assert record.startswith("<!-- todo view: list 4 -->\n")
     assert "person task" not in record
     assert "- [ ] C" in record
 

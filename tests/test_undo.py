@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -175,6 +176,40 @@ def test_the_hint_after_an_undo_over_a_hand_edit_brings_the_hand_edit_back(
     assert listing(home).read_text() == "# Todos\n- [/] A\n"
     assert todo("redo").code == 0
     assert listing(home).read_bytes() == edited
+
+
+def _editor(tmp_path: Path, body: str) -> str:
+    script = tmp_path / "editor.py"
+    script.write_text(f"import sys\npath = sys.argv[-1]\n{body}\n")
+    return f"{sys.executable} {script}"
+
+
+def test_the_hint_after_an_edit_with_odd_lines_gives_the_edit_back(
+    todo: Todo, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    todo("add", "A")
+    body = "open(path, 'ab').write(b'- [?] odd\\r\\nprose\\n')"
+    monkeypatch.setenv("EDITOR", _editor(tmp_path, body))
+    result = todo("edit")
+    assert result.code == 1
+    kept = Path(result.err.split("Your edit is kept in ")[1].strip())
+    assert kept.read_bytes() == b"# Todos\n- [/] A\n- [?] odd\r\nprose\n"
+
+
+def test_the_hint_after_the_list_changed_while_editing_gives_the_edit_back(
+    todo: Todo, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    todo("add", "A")
+    body = (
+        f"open({str(listing(home))!r}, 'ab').write(b'- [ ] meanwhile\\n')\n"
+        "open(path, 'ab').write(b'- [ ] mine\\n')"
+    )
+    monkeypatch.setenv("EDITOR", _editor(tmp_path, body))
+    result = todo("edit")
+    assert result.code == 4
+    kept = Path(result.err.split("Your edit is kept in ")[1].strip())
+    assert kept.read_bytes() == b"# Todos\n- [/] A\n- [ ] mine\n"
+    assert listing(home).read_bytes() == b"# Todos\n- [/] A\n- [ ] meanwhile\n"
 
 
 # -- how the record of a hand edit fits with the rest -------------------------------------------
