@@ -135,10 +135,11 @@ def drain(tmp_path: Path, count: int) -> None:
     assert final.count("- [x] ") == count
     assert "- [ ]" not in final
     assert "- [/]" not in final
-    # No write lost: one revision per claim and per done, nothing more.
+    # No write lost: the plan as written (todo never wrote it: revision 1), then one
+    # revision per claim and per done, nothing more.
     code, data = todo({**env, "TODOCLI_AGENT": ""}, "show")
     assert code == 0
-    assert data["context"]["rev"] == 2 * count
+    assert data["context"]["rev"] == 2 * count + 1
     # The completion log lists every task once.
     logs_dir = home / "memory" / "todos"
     (log_file,) = logs_dir.iterdir()
