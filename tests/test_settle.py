@@ -387,7 +387,7 @@ def test_the_stat_vouches_for_a_list_only_when_its_change_is_old_enough(
     assert todo("init", "A").code == 0
     path = listing(home)
     reads: list[str] = []
-    real_read_text = store_module.read_text
+    real_read_text = files.read_text
 
     def counted(*args: object, **kwargs: object) -> str:
         reads.append(str(args[0]))
