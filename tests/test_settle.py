@@ -377,6 +377,46 @@ def test_a_tick_within_the_same_second_is_kept_on_this_file_system(
     assert "- [x] B\n" in text, f"the person's tick was lost:\n{text}"
 
 
+def half_saved_late_in_a_second(
+    todo: Todo, monkeypatch: pytest.MonkeyPatch, path: Path, where: list[str]
+) -> None:
+    """An editor has written half its save in place, a third of a second into a
+    second; an agent comes at once. Cut to the second, the file's time looks a
+    third of a second old: no save under way, by the time alone."""
+    assert todo(*where, "add", *[f"task{i}" for i in range(10)]).code == 0
+    save = SlowSave(path, "in-place")
+    time.sleep((1.3 - time.time() % 1.0) % 1.0)
+    handle = open(path, "r+")  # noqa: SIM115 - the editor's, closed by finish()
+    handle.truncate(0)
+    handle.write(save.full[: len(save.full) // 2])
+    handle.flush()
+    save.handle = handle
+    save.full = save.full[len(save.full) // 2 :]
+    waits = save_ends_while_waiting(monkeypatch, save)
+    result = todo(*where, "add", "agent")
+    save.finish()
+    assert result.code == 0, result.err
+    text = path.read_text()
+    assert_all_kept(text)
+    assert re.search(r"^- \[.\] agent$", text, re.M), f"the agent's update lost:\n{text}"
+    assert waits
+
+
+def test_a_half_written_save_is_waited_for_when_times_are_whole_seconds(
+    todo: Todo, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(files, "signature", whole_seconds)
+    monkeypatch.setattr(store_module, "signature", whole_seconds)
+    half_saved_late_in_a_second(todo, monkeypatch, listing(home), [])
+
+
+def test_a_half_written_save_is_waited_for_on_ext4_with_128_byte_inodes(
+    todo: Todo, one_second_fs: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = one_second_fs / "TODO.md"
+    half_saved_late_in_a_second(todo, monkeypatch, path, ["--file", str(path)])
+
+
 def test_the_stat_vouches_for_a_list_only_when_its_change_is_old_enough(
     todo: Todo, home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
