@@ -209,7 +209,8 @@ class Store:
         happened (an editor that truncates and then writes may pause, and a reader
         arriving late must not take the pause for the list): until it holds
         something and is still, for ``SETTLE_MAX`` at most. What is there then is
-        returned; the caller decides what an empty list means (see ``emptied``).
+        returned; the caller decides what an empty list means (see
+        ``app.commands.emptied``).
         """
         if text == last:
             return text
