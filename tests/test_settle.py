@@ -21,6 +21,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -190,6 +191,54 @@ def test_a_call_refused_on_an_empty_list_waits_two_seconds_first(home: Path) -> 
     assert "waited 2 s" in result.err
     assert waited >= 2.0
     assert path.read_text() == ""
+
+
+def lock_is_held(lock_file: str) -> bool:
+    import fcntl
+
+    try:
+        fd = os.open(lock_file, os.O_RDWR)
+    except FileNotFoundError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)  # closing drops a lock taken here
+    return False
+
+
+def test_a_real_agent_process_waits_for_a_slow_in_place_save(home: Path) -> None:
+    """The tester's case with a real ``todo`` process: the editor finishes its save
+    a second after the agent holds the list's lock (the agent then waits up to 2 s
+    for the emptied list to fill), or as soon as a todo that does not wait is done."""
+    from todocli.app.commands import Context, Options
+
+    assert todo_process("add", *[f"task{i}" for i in range(10)]).code == 0
+    path = listing(home)
+    save = SlowSave(path, "in-place")
+    save.begin()
+    lock_file = Context(Options()).loc.lock_file
+    agent = subprocess.Popen(
+        [sys.executable, "-m", "todocli", "add", "agent"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    held_at = None
+    while agent.poll() is None:
+        if held_at is None and lock_is_held(lock_file):
+            held_at = time.monotonic()
+        if held_at is not None and time.monotonic() - held_at >= 1.0:
+            break
+        time.sleep(0.005)
+    save.finish()
+    _, err = agent.communicate(timeout=60)
+    assert agent.returncode == 0, err
+    text = path.read_text()
+    assert_all_kept(text)
+    assert re.search(r"^- \[.\] agent$", text, re.M), f"the agent's update lost:\n{text}"
 
 
 # -- reads -------------------------------------------------------------------------------------
