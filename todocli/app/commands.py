@@ -201,13 +201,68 @@ class Context:
 def show(ctx: Context, *, with_rev: bool = False, params_input: object = None) -> Outcome:
     """The list as it stands. ``with_rev`` also reads its revision (JSON shows it;
     plain output need not look it up), from the same moment as the list, so a
-    snapshot built on them can use --if-rev."""
-    if with_rev:
-        text, rev = ctx.store.consistent_read()
-    else:
-        text, rev = ctx.store.read(), 0
+    snapshot built on them can use --if-rev. A read that lands while an editor
+    saves waits for the save, as a write does (see ``Store.settle``)."""
+    store = ctx.store
+    text, rev = store.consistent_read() if with_rev else (store.read(), 0)
+    notes: list[str] = []
+    if store.may_be_saving(text):
+        text, rev, notes = _settled_read(ctx, text, rev, with_rev=with_rev)
     doc = parse(text)
-    return ctx.outcome(doc.model(), rev, params_input=params_input, warnings=doc.warnings)
+    return ctx.outcome(doc.model(), rev, params_input=params_input, warnings=notes + doc.warnings)
+
+
+def _settled_read(
+    ctx: Context, text: str, rev: int, *, with_rev: bool
+) -> tuple[str, int, list[str]]:
+    """The list (and its revision) once a save that may be under way is done, and
+    what to say when the list stayed empty where todo had written it."""
+    store = ctx.store
+    written, last = store.last_written(text)
+    if last == text:
+        return text, rev, []
+    store.settle(text, last)
+    text, rev = store.consistent_read() if with_rev else (store.read(), 0)
+    if last is None or not emptied(text, last):
+        return text, rev, []
+    story = _emptied_story(ctx, last, written)
+    return (
+        text,
+        rev,
+        [f"{story}; read it again in a moment, or if it was emptied on purpose, {_AFRESH}"],
+    )
+
+
+def emptied(text: str, last: str | None) -> bool:
+    """Whether the list is empty or gone where todo last wrote something (once
+    ``Store.settle`` has waited for it to fill)."""
+    return not text.strip() and bool(last and last.strip())
+
+
+# What a person who emptied the list on purpose does next (each tested).
+_AFRESH = "start a new list with: todo init TASK... (or keep it empty: todo clear --all)"
+
+
+def _emptied_story(ctx: Context, last: str, rev: int) -> str:
+    """What happened to a list that is empty or gone where todo wrote tasks."""
+    from todocli.storage.store import SETTLE_MAX
+
+    count = sum(1 for _ in parse(last).model().tasks())
+    state = "is empty" if ctx.store.found() else "is gone"
+    tasks = f"{count} task{'' if count == 1 else 's'}"
+    return (
+        f"the list file {ctx.loc.list_file} {state}, but todo last wrote {tasks} to it "
+        f"(revision {rev}), and it stayed so while todo waited {SETTLE_MAX:g} s: "
+        "an editor may still be saving it, or it was emptied by hand"
+    )
+
+
+def _replaces_list(ops: Sequence[Op]) -> bool:
+    """Whether the batch replaces the whole list (``init``, ``clear --all``): such a
+    batch means to go on from an emptied list."""
+    from todocli.engine.ops import OpKind
+
+    return any(op.kind is OpKind.INIT or (op.kind is OpKind.CLEAR and op.all) for op in ops)
 
 
 def expect_rev(ctx: Context, rev: int) -> None:
@@ -256,8 +311,18 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object, tool: str
     store.recover(text)
     rev = store.rev()
     last = store.revision(rev) if rev else None
-    if last != text and store.saving():
-        text = store.settle(last)  # a person's save may be under way: let it finish
+    blank = False
+    if last != text:
+        text = store.settle(text, last)  # a person's save may be under way: let it finish
+        blank = emptied(text, last)
+        if blank and not _replaces_list(ops):
+            from todocli.errors import BusyError
+
+            story = _emptied_story(ctx, last or "", rev)
+            raise BusyError(
+                f"{story}; nothing was written. Try again in a moment; "
+                f"if it was emptied on purpose, {_AFRESH}"
+            )
     expect_rev(ctx, rev)
     doc = parse(text)
     baseline = parse(last).model() if last is not None and last != text else None
@@ -344,7 +409,9 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object, tool: str
             steps.append(store.forget_views)  # a finished list: every agent starts afresh
         # The log, the state and the revision copy first, the list last: exit 6
         # means none of them changed.
-        written = doc.text() if result.written else None
+        # An emptied list that `init` or `clear --all` goes on from is a revision
+        # too, even when the batch left it as it was: the next write need not wait.
+        written = doc.text() if result.written or blank else None
         person_near = written is not None and (baseline is not None or store.person_near())
         take_back = None
         if written is not None:  # the list as read becomes a revision, if it is not one

@@ -81,6 +81,8 @@ def _count_round(ctx: Context, every: int) -> list[str]:
             told = failed[1]
         last = store.revision(rev) if rev else None
         if last is not None and last != text:
+            text = store.settle(text, last)  # a save under way is not a hand edit yet
+        if last is not None and last != text:
             import hashlib
 
             seen = hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:16]

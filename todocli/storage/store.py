@@ -44,10 +44,12 @@ if TYPE_CHECKING:
     from todocli.storage.paths import Locations
 
 KEEP_REVISIONS = 100  # the spec asks for at least 50
-RACY_NS = 1_000_000_000  # a change this recent is compared by bytes, not by time
+# A file read less than this after its last change is compared by its bytes, not by
+# its time: a file system with 1-second timestamps gives a second save within the
+# same second the time of the first (see ``Store._holds``).
+RACY_NS = 1_000_000_000
 SETTLE_STABLE_NS = 100_000_000  # a hand edit unchanged this long is taken as saved
-SETTLE_EMPTY_NS = 1_000_000_000  # ... unless the list is empty or gone: then this long
-SETTLE_MAX = 2.0  # seconds to wait at most for a save to finish
+SETTLE_MAX = 2.0  # seconds to wait at most for a save to finish, or an emptied list to fill
 SETTLE_POLL = 0.02
 CHANGE_POLL_SECONDS = 0.2  # how often `todo watch` and the MCP server look for a change
 CONSISTENT_TRIES = 10
@@ -55,6 +57,19 @@ CONSISTENT_TRIES = 10
 # replaced (an editor may save again at any moment); otherwise a plain replace.
 PERSON_NEAR_SECONDS = 600
 LOCK_POLL_SECONDS = 0.01
+
+
+def pause(seconds: float) -> None:
+    """Wait a moment for a save under way (a seam: tests make an editor's save land
+    while a reader waits here)."""
+    time.sleep(seconds)
+
+
+def latest(mtime_ns: int) -> int:
+    """The latest moment a file with this modification time can have changed: a
+    whole second may be a file system's 1-second timestamp, the change anywhere
+    within that second."""
+    return mtime_ns + RACY_NS if mtime_ns % RACY_NS == 0 else mtime_ns
 
 
 class ListChangedError(ConflictError):
@@ -120,6 +135,7 @@ class Store:
         self.failed_file = os.path.join(loc.state_dir, "failed")
         self.person_file = os.path.join(loc.state_dir, "person")  # touched at a hand edit
         self._seen: tuple[str, tuple[int, int, int, int] | None] | None = None
+        self._read_at = 0  # when the text in ``_seen`` was known to be the file's (ns)
         self._view_read: tuple[str | None, str | None] | None = None  # (agent, file text)
         self._pending_views: list[str] = []  # records that land with the list being written
 
@@ -128,35 +144,48 @@ class Store:
     def read(self) -> str:
         """The list's text; what was read is remembered, so that a write can check
         the file is still that one just before replacing it."""
+        read_at = time.time_ns()
         data, info = read_with_stat(self.loc.list_file, self.max_file_bytes, "max_file_bytes")
         text = "" if data is None else data.decode("utf-8", ENCODING_ERRORS)
         self._seen = (text, signature(info))
+        self._read_at = read_at
         return text
+
+    def found(self) -> bool:
+        """Whether the last read found the list's file (False: it is missing)."""
+        return self._seen is not None and self._seen[1] is not None
 
     def unchanged(self) -> bool:
         """Whether the list on disk is still the text ``read`` returned.
 
         An editor does not take the lock: it may save at any moment. Device, inode,
-        size and time tell most saves apart; when the file changed within the last
-        second (a file system's clock may not tell two quick writes apart) the
-        bytes are compared too.
+        size and time tell a save apart once the time can (see ``_holds``); until
+        then the bytes are compared.
         """
         if self._seen is None:
             return True
         text, seen = self._seen
+        checked_at = time.time_ns()
         held, now = self._holds(self.loc.list_file, text, seen)
         if held and now != seen:
             self._seen = (text, now)  # the same bytes: this stat vouches for them now
+            self._read_at = checked_at
         return held
 
     def _holds(
         self, path: str, text: str, seen: tuple[int, int, int, int] | None
     ) -> tuple[bool, tuple[int, int, int, int] | None]:
         """Whether the file at ``path`` holds ``text`` (read when its signature was
-        ``seen``), and its signature now: by the signature when that is old enough
-        to tell, else by the bytes."""
+        ``seen``), and its signature now.
+
+        The signature alone vouches for the bytes only when the file's last change
+        was ``RACY_NS`` before they were read: any later save then gets a later
+        time, even on a file system that keeps whole seconds. A file read sooner
+        after its change may have been saved again within the same tick of its
+        clock, with the same size (a box ticked): its bytes are compared.
+        """
         now = stat_signature(path)
-        if now == seen and (now is None or time.time_ns() - now[3] > RACY_NS):
+        if now == seen and (now is None or now[3] + RACY_NS <= self._read_at):
             return True, now
         try:
             current = read_text(path, self.max_file_bytes, "max_file_bytes")
@@ -173,42 +202,52 @@ class Store:
     def _still_seen(self) -> None:
         """The last look before the replace: one ``stat``, compared with the file
         ``unchanged`` just vouched for (the shorter this window, the rarer an
-        editor's save can land in it)."""
-        if self._seen is not None and stat_signature(self.loc.list_file) != self._seen[1]:
+        editor's save can land in it), and the bytes when the time cannot tell."""
+        if self._seen is not None and not self._holds(self.loc.list_file, *self._seen)[0]:
             raise ListChangedError()
 
-    def settle(self, last: str | None) -> str:
-        """Wait (bounded) until a save that may be under way is done, then read the
-        list again: an editor's save caught half-way must not pass for the person's
-        intent. ``last`` is what todo last wrote (None: nothing yet).
+    def settle(self, text: str, last: str | None) -> str:
+        """The list once a save that may be under way is done: an editor's save
+        caught half-way must not pass for the person's intent. ``text``: the list
+        as just read; ``last``: what todo last wrote (None: nothing yet).
 
-        Done means neither the file nor its folder (a save by rename, or one that
-        removes the file first) changed for 100 ms; a file that is empty or gone
-        where todo wrote tasks must stay so for a second (an editor that truncates
-        and then writes may pause), all within two seconds.
+        Nothing is waited for when the list is what todo wrote, or when neither
+        the file nor its folder (a save by rename, or one that removes the file
+        first) changed in the last ``SETTLE_STABLE_NS``. A list that is empty or
+        gone where todo wrote something is waited for however long ago that
+        happened (an editor that truncates and then writes may pause, and a reader
+        arriving late must not take the pause for the list): until it holds
+        something and is still, for ``SETTLE_MAX`` at most. What is there then is
+        returned; the caller decides what an empty list means (see
+        ``app.commands.emptied``).
         """
+        if text == last:
+            return text
+        awaited = bool(last and last.strip())
         deadline = time.monotonic() + SETTLE_MAX
-        while time.monotonic() < deadline:
-            newest, empty = self._last_change()
-            quiet = SETTLE_EMPTY_NS if empty and last else SETTLE_STABLE_NS
-            if time.time_ns() - newest >= quiet:
-                break
-            time.sleep(SETTLE_POLL)
-        return self.read()
+        while True:
+            waiting = awaited and not text.strip()
+            if not waiting and time.time_ns() - self._last_change() >= SETTLE_STABLE_NS:
+                return text
+            if time.monotonic() >= deadline:
+                return text
+            pause(SETTLE_POLL)
+            text = self.read()
 
-    def saving(self) -> bool:
-        """Whether the list or its folder changed so recently that a save may be
-        under way."""
-        return time.time_ns() - self._last_change()[0] < SETTLE_STABLE_NS
+    def may_be_saving(self, text: str) -> bool:
+        """Whether the list just read as ``text`` may be a save caught half-way:
+        it is empty, or it or its folder changed within ``SETTLE_STABLE_NS`` (a
+        reader then looks up what todo last wrote, and ``settle``)."""
+        return not text.strip() or time.time_ns() - self._last_change() < SETTLE_STABLE_NS
 
-    def _last_change(self) -> tuple[int, bool]:
-        """When the list or its folder last changed, and whether the list is empty
-        or missing now."""
-        path = os.path.realpath(self.loc.list_file)
+    def _last_change(self) -> int:
+        """The latest moment the list or its folder may have changed (ns)."""
+        path = self.loc.list_file
+        if os.path.islink(path):
+            path = os.path.realpath(path)  # the folder an editor saves in is the target's
         folder = stat_signature(os.path.dirname(path))
         own = stat_signature(path)
-        newest = max(folder[3] if folder else 0, own[3] if own else 0)
-        return newest, own is None or own[2] == 0
+        return max(latest(folder[3]) if folder else 0, latest(own[3]) if own else 0)
 
     def consistent_read(self) -> tuple[str, int]:
         """The list and its revision, from the same moment: a write that lands

@@ -1,0 +1,495 @@
+"""Saves that take time, and coarse timestamps, lose nothing (issue 22).
+
+An editor's save is not one step: it may empty the file and write it a moment
+later, or rename the old file away and write a new one. A ``todo`` call that lands
+in between waits for the save (``Store.settle``); one that lands where the list
+stays empty refuses (exit 5) rather than take the pause for the list. The races are
+forced through the seam ``store.pause``, where a waiting call sleeps: the editor's
+save ends there, so a call that does not wait never sees it end.
+
+On a file system with 1-second timestamps a hand edit of the same size within the
+same second as todo's read leaves the file's size and time as they were: such a
+file is compared by its bytes (``Store._holds``). The clock is made coarse through
+``files.signature`` (every time todo looks at), and on a real ext4 with 128-byte
+inodes where this machine can mount one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support_cli import Todo, todo_process
+from todocli.storage import files
+from todocli.storage import store as store_module
+from todocli.storage.store import Store
+
+SECOND = 1_000_000_000
+Look = Callable[[os.stat_result], "tuple[int, int, int, int] | None"]
+
+
+def listing(home: Path) -> Path:
+    return home / "sessions" / "default.md"
+
+
+def revisions(home: Path) -> list[str]:
+    return sorted(p.name for p in (home / "state" / "sessions" / "default" / "revs").iterdir())
+
+
+class SlowSave:
+    """An editor's save of the list with one line added by hand, begun long ago
+    (the file emptied in place, or renamed away) and ended by ``finish``."""
+
+    def __init__(self, path: Path, how: str) -> None:
+        self.path = path
+        self.how = how
+        self.full = path.read_text() + "- [ ] added by hand\n"
+        self.handle: object = None
+        self.finished = False
+
+    def begin(self) -> None:
+        if self.how == "in-place":  # vim with backupcopy=yes: truncate, then write
+            handle = open(self.path, "r+")  # noqa: SIM115 - kept open until finish()
+            handle.truncate(0)
+            handle.flush()
+            self.handle = handle
+        else:  # the old file renamed away, a new one written later
+            os.replace(self.path, self.path.with_name(self.path.name + "~"))
+        # The save began well before the agent came: nothing about it is recent.
+        long_ago = time.time_ns() - 5 * SECOND
+        if self.path.exists():
+            os.utime(self.path, ns=(long_ago, long_ago))
+        os.utime(self.path.parent, ns=(long_ago, long_ago))
+
+    def finish(self) -> None:
+        if self.finished:
+            return
+        self.finished = True
+        if self.how == "in-place":
+            handle = self.handle
+            assert handle is not None
+            handle.write(self.full)  # type: ignore[attr-defined]
+            handle.close()  # type: ignore[attr-defined]
+        else:
+            self.path.write_text(self.full)
+
+
+def save_ends_while_waiting(monkeypatch: pytest.MonkeyPatch, save: SlowSave) -> list[float]:
+    """The seam: the editor's save ends the first time a call waits for it. (Set
+    without ``raising``: a version of todo that never waits never gets there.)"""
+    waits: list[float] = []
+
+    def pause(seconds: float) -> None:
+        waits.append(seconds)
+        save.finish()
+        time.sleep(seconds)
+
+    monkeypatch.setattr(store_module, "pause", pause, raising=False)
+    return waits
+
+
+def ten_tasks(todo: Todo, home: Path) -> Path:
+    assert todo("add", *[f"task{i}" for i in range(10)]).code == 0
+    return listing(home)
+
+
+def assert_all_kept(text: str) -> None:
+    missing = [f"task{i}" for i in range(10) if not re.search(rf"^- \[.\] task{i}\b", text, re.M)]
+    assert missing == [], f"tasks lost: {missing}\n{text}"
+    assert "- [ ] added by hand\n" in text, f"the hand edit lost:\n{text}"
+
+
+# -- writes ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("how", ["in-place", "rename-away"])
+def test_a_write_waits_for_a_save_begun_long_before_it_came(
+    todo: Todo, home: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    """The file emptied (or gone) seconds ago, the editor still writing: the agent
+    waits for the save and adds to it, whenever the save began."""
+    path = ten_tasks(todo, home)
+    save = SlowSave(path, how)
+    save.begin()
+    waits = save_ends_while_waiting(monkeypatch, save)
+    result = todo("add", "agent")
+    save.finish()  # where the agent did not wait, the save ends after it
+    assert result.code == 0, result.err
+    text = path.read_text()
+    assert_all_kept(text)
+    assert "- [ ] agent\n" in text or "- [/] agent\n" in text, f"the agent's update lost:\n{text}"
+    assert waits, "the agent did not wait for the save"
+
+
+@pytest.mark.parametrize("how", ["in-place", "rename-away"])
+def test_a_list_left_empty_is_refused_with_exit_5_and_nothing_written(
+    todo: Todo, home: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    path = ten_tasks(todo, home)
+    monkeypatch.setattr(store_module, "SETTLE_MAX", 0.2)
+    SlowSave(path, how).begin()  # and never finished
+    before = revisions(home)
+    result = todo("add", "agent")
+    assert result.code == 5, (result.code, result.out, result.err)
+    state = "is empty" if how == "in-place" else "is gone"
+    assert f"{path} {state}, but todo last wrote 10 tasks to it (revision 1)" in result.err
+    assert "an editor may still be saving it, or it was emptied by hand" in result.err
+    assert "nothing was written" in result.err
+    assert "todo init TASK..." in result.err
+    assert "todo clear --all" in result.err
+    assert revisions(home) == before
+    if how == "in-place":
+        assert path.read_bytes() == b""
+    else:
+        assert not path.exists()
+
+
+@pytest.mark.parametrize("command", [["clear", "--all"], ["init", "fresh"]])
+def test_a_list_emptied_on_purpose_goes_on_with_init_or_clear_all(
+    todo: Todo, home: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]
+) -> None:
+    """The refusal's hint, kept: after ``todo clear --all`` or ``todo init`` on the
+    emptied list, writes go on without waiting."""
+    path = ten_tasks(todo, home)
+    monkeypatch.setattr(store_module, "SETTLE_MAX", 0.2)
+    path.write_text("")
+    assert todo("add", "agent").code == 5
+    result = todo(*command)
+    assert result.code == 0, result.err
+    waits: list[float] = []
+    monkeypatch.setattr(store_module, "pause", waits.append)
+    result = todo("add", "next")
+    assert result.code == 0, result.err
+    assert waits == []  # the emptied list is on record: nothing to wait for
+    text = path.read_text()
+    assert "next\n" in text
+    assert "task0" not in text
+    assert ("fresh\n" in text) == (command[0] == "init")
+
+
+def test_a_call_refused_on_an_empty_list_waits_two_seconds_first(home: Path) -> None:
+    """A real process: the bound is 2 s, then exit 5 with one line on stderr."""
+    assert todo_process("add", "a", "b").code == 0
+    path = listing(home)
+    path.write_text("")
+    started = time.monotonic()
+    result = todo_process("done", "a")
+    waited = time.monotonic() - started
+    assert result.code == 5, result.err
+    assert result.err.startswith("todo: the list file ")
+    assert "todo last wrote 2 tasks to it (revision 1)" in result.err
+    assert "waited 2 s" in result.err
+    assert waited >= 2.0
+    assert path.read_text() == ""
+
+
+def lock_is_held(lock_file: str) -> bool:
+    import fcntl
+
+    try:
+        fd = os.open(lock_file, os.O_RDWR)
+    except FileNotFoundError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)  # closing drops a lock taken here
+    return False
+
+
+def test_a_real_agent_process_waits_for_a_slow_in_place_save(home: Path) -> None:
+    """The tester's case with a real ``todo`` process: the editor finishes its save
+    a second after the agent holds the list's lock (the agent then waits up to 2 s
+    for the emptied list to fill), or as soon as a todo that does not wait is done."""
+    from todocli.app.commands import Context, Options
+
+    assert todo_process("add", *[f"task{i}" for i in range(10)]).code == 0
+    path = listing(home)
+    save = SlowSave(path, "in-place")
+    save.begin()
+    lock_file = Context(Options()).loc.lock_file
+    agent = subprocess.Popen(
+        [sys.executable, "-m", "todocli", "add", "agent"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    held_at = None
+    while agent.poll() is None:
+        if held_at is None and lock_is_held(lock_file):
+            held_at = time.monotonic()
+        if held_at is not None and time.monotonic() - held_at >= 1.0:
+            break
+        time.sleep(0.005)
+    save.finish()
+    _, err = agent.communicate(timeout=60)
+    assert agent.returncode == 0, err
+    text = path.read_text()
+    assert_all_kept(text)
+    assert re.search(r"^- \[.\] agent$", text, re.M), f"the agent's update lost:\n{text}"
+
+
+# -- reads -------------------------------------------------------------------------------------
+
+
+def test_json_show_mid_save_waits_and_shows_the_saved_list(
+    todo: Todo, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = ten_tasks(todo, home)
+    save = SlowSave(path, "in-place")
+    save.begin()
+    save_ends_while_waiting(monkeypatch, save)
+    result = todo("--json", "show")
+    save.finish()
+    assert result.code == 0, result.err
+    contents = [t["content"] for t in json.loads(result.out)["data"]["todos"]]
+    assert contents == [*(f"task{i}" for i in range(10)), "added by hand"]
+
+
+def test_check_mid_save_does_not_let_the_agent_stop(
+    todo: Todo, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = ten_tasks(todo, home)
+    save = SlowSave(path, "rename-away")
+    save.begin()
+    save_ends_while_waiting(monkeypatch, save)
+    result = todo("check")
+    save.finish()
+    assert result.code == 1, "an empty list mid-save let the stop gate pass"
+    assert "Open tasks (11)" in result.out
+
+
+def test_claim_mid_save_takes_a_task_and_claims_no_removal(
+    todo: Todo, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = ten_tasks(todo, home)
+    save = SlowSave(path, "in-place")
+    save.begin()
+    save_ends_while_waiting(monkeypatch, save)
+    result = todo("--json", "--agent", "bot", "claim")
+    save.finish()
+    assert result.code == 0, result.out
+    assert "the list is empty" not in result.out
+    hand_edit = json.loads(result.out)["changes"]["hand_edit"]
+    assert hand_edit is not None
+    assert (hand_edit["added"], hand_edit["removed"]) == (["added by hand"], []), hand_edit
+    assert_all_kept(path.read_text())
+
+
+def test_remind_mid_save_does_not_report_every_task_removed(
+    todo: Todo, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = ten_tasks(todo, home)
+    save = SlowSave(path, "in-place")
+    save.begin()
+    save_ends_while_waiting(monkeypatch, save)
+    result = todo("remind")
+    save.finish()
+    assert result.code == 0, result.err
+    assert "removed" not in result.out
+    assert 'added "added by hand"' in result.out
+
+
+def test_a_read_of_a_list_left_empty_says_what_happened(
+    todo: Todo, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read changes nothing: it shows the empty list (exit 0), and says why it
+    may not be the list."""
+    path = ten_tasks(todo, home)
+    monkeypatch.setattr(store_module, "SETTLE_MAX", 0.2)
+    path.write_text("")
+    result = todo("--json", "show")
+    assert result.code == 0, result.err
+    warnings = json.loads(result.out)["warnings"]
+    assert any(
+        "is empty, but todo last wrote 10 tasks to it (revision 1)" in w
+        and "an editor may still be saving it" in w
+        and "todo init TASK..." in w
+        for w in warnings
+    ), warnings
+
+
+# -- coarse timestamps -------------------------------------------------------------------------
+
+
+def tick_while_a_write_is_in_flight(
+    todo: Todo, monkeypatch: pytest.MonkeyPatch, path: Path, where: list[str], look: Look
+) -> tuple[bool, str]:
+    """todo writes the list, an agent reads it, and a person ticks a box (same size,
+    in place), all within one second; the agent's write goes on in the next second.
+    ``look``: how todo sees a file's status. Returns whether the tick left the
+    status as it was, and the list after the agent's write."""
+    time.sleep(1.0 - time.time() % 1.0 + 0.02)  # a fresh second: all of it fits in it
+    assert todo(*where, "init", "A", "B", "C").code == 0
+    real_commit = Store.commit
+    ticked: list[bool] = []
+
+    def commit(self: Store, text: str | None, *args: Any, **kwargs: Any) -> int:
+        if not ticked:
+            before = look(os.stat(path))
+            data = path.read_bytes()
+            with open(path, "r+b") as handle:  # the person's save, in place
+                handle.write(data.replace(b"- [ ] B", b"- [x] B"))
+            after = os.stat(path)
+            ticked.append(look(after) == before)
+            next_second = (after.st_mtime_ns // SECOND + 1) * SECOND
+            time.sleep(max(0, next_second - time.time_ns()) / SECOND + 0.05)
+        return real_commit(self, text, *args, **kwargs)
+
+    monkeypatch.setattr(Store, "commit", commit)
+    result = todo(*where, "done", "A")
+    assert result.code == 0, result.err
+    assert ticked
+    text = path.read_text()
+    assert "- [x] A\n" in text, (result.out, text)
+    return ticked[0], text
+
+
+def whole_seconds(info: os.stat_result | None) -> tuple[int, int, int, int] | None:
+    if info is None:
+        return None
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns // SECOND * SECOND)
+
+
+def test_a_tick_within_the_same_second_is_kept_when_times_are_whole_seconds(
+    todo: Todo, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The seam: every file time todo looks at is cut to whole seconds."""
+    monkeypatch.setattr(files, "signature", whole_seconds)
+    monkeypatch.setattr(store_module, "signature", whole_seconds)
+    path = listing(home)
+    unseen, text = tick_while_a_write_is_in_flight(todo, monkeypatch, path, [], whole_seconds)
+    assert unseen, "the scenario needs a tick the file's status does not show"
+    assert "- [x] B\n" in text, f"the person's tick was lost:\n{text}"
+
+
+def _run(*command: str) -> bool:
+    return subprocess.run(command, capture_output=True, check=False).returncode == 0
+
+
+@pytest.fixture
+def one_second_fs(tmp_path: Path) -> Iterator[Path]:
+    """A small ext4 with 128-byte inodes (1-second timestamps), loop-mounted."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        pytest.skip("mounting a loop device needs root")
+    if shutil.which("mkfs.ext4") is None or shutil.which("mount") is None:
+        pytest.skip("mkfs.ext4 or mount is not installed")
+    image, mount = tmp_path / "fs.img", tmp_path / "mnt"
+    mount.mkdir()
+    with open(image, "wb") as handle:
+        handle.truncate(16 << 20)
+    if not _run("mkfs.ext4", "-q", "-F", "-I", "128", str(image)):
+        pytest.skip("mkfs.ext4 failed here")
+    if not _run("mount", "-o", "loop", str(image), str(mount)):
+        pytest.skip("this machine cannot loop-mount a file system")
+    try:
+        probe = mount / "probe"
+        probe.write_text("x")
+        if os.stat(probe).st_mtime_ns % SECOND:
+            pytest.skip("the mounted file system keeps finer times than seconds")
+        probe.unlink()
+        yield mount
+    finally:
+        _run("umount", str(mount))
+
+
+def test_a_tick_within_the_same_second_is_kept_on_ext4_with_128_byte_inodes(
+    todo: Todo, one_second_fs: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = one_second_fs / "TODO.md"
+    where = ["--file", str(path)]
+    unseen, text = tick_while_a_write_is_in_flight(todo, monkeypatch, path, where, files.signature)
+    assert unseen, "the scenario needs a tick the file's status does not show"
+    assert "- [x] B\n" in text, f"the person's tick was lost:\n{text}"
+
+
+def test_a_tick_within_the_same_second_is_kept_on_this_file_system(
+    todo: Todo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The control: with fine times the tick shows in the file's status."""
+    path = tmp_path / "TODO.md"
+    where = ["--file", str(path)]
+    unseen, text = tick_while_a_write_is_in_flight(todo, monkeypatch, path, where, files.signature)
+    assert not unseen
+    assert "- [x] B\n" in text, f"the person's tick was lost:\n{text}"
+
+
+def half_saved_late_in_a_second(
+    todo: Todo, monkeypatch: pytest.MonkeyPatch, path: Path, where: list[str]
+) -> None:
+    """An editor has written half its save in place, a third of a second into a
+    second; an agent comes at once. Cut to the second, the file's time looks a
+    third of a second old: no save under way, by the time alone."""
+    assert todo(*where, "add", *[f"task{i}" for i in range(10)]).code == 0
+    save = SlowSave(path, "in-place")
+    time.sleep((1.3 - time.time() % 1.0) % 1.0)
+    handle = open(path, "r+")  # noqa: SIM115 - the editor's, closed by finish()
+    handle.truncate(0)
+    handle.write(save.full[: len(save.full) // 2])
+    handle.flush()
+    save.handle = handle
+    save.full = save.full[len(save.full) // 2 :]
+    waits = save_ends_while_waiting(monkeypatch, save)
+    result = todo(*where, "add", "agent")
+    save.finish()
+    assert result.code == 0, result.err
+    text = path.read_text()
+    assert_all_kept(text)
+    assert re.search(r"^- \[.\] agent$", text, re.M), f"the agent's update lost:\n{text}"
+    assert waits
+
+
+def test_a_half_written_save_is_waited_for_when_times_are_whole_seconds(
+    todo: Todo, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(files, "signature", whole_seconds)
+    monkeypatch.setattr(store_module, "signature", whole_seconds)
+    half_saved_late_in_a_second(todo, monkeypatch, listing(home), [])
+
+
+def test_a_half_written_save_is_waited_for_on_ext4_with_128_byte_inodes(
+    todo: Todo, one_second_fs: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = one_second_fs / "TODO.md"
+    half_saved_late_in_a_second(todo, monkeypatch, path, ["--file", str(path)])
+
+
+def test_the_stat_vouches_for_a_list_only_when_its_change_is_old_enough(
+    todo: Todo, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cheap look stays where it is sound: a list changed more than a second
+    before it was read is not read again; one changed just before is."""
+    from todocli.app.commands import Context, Options
+
+    assert todo("init", "A").code == 0
+    path = listing(home)
+    reads: list[str] = []
+    real_read_text = files.read_text
+
+    def counted(*args: object, **kwargs: object) -> str:
+        reads.append(str(args[0]))
+        return real_read_text(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store_module, "read_text", counted)
+    long_ago = time.time_ns() - 5 * SECOND
+    os.utime(path, ns=(long_ago, long_ago))
+    store = Context(Options()).store
+    store.read()
+    assert store.unchanged()
+    assert reads == []
+    os.utime(path)  # changed now
+    store.read()
+    assert store.unchanged()
+    assert reads == [str(path)]
