@@ -152,6 +152,16 @@ def test_a_list_read_without_a_name_is_seen_by_no_agent(todo: Todo, home: Path) 
     assert "- [ ] Person's task\n" in listing(home).read_text()
 
 
+def test_the_stop_gate_is_not_a_read_of_the_list(todo: Todo, home: Path) -> None:
+    """`todo check` tells an agent its open tasks, not the list: nothing it makes
+    removable."""
+    assert todo("--agent", "one", "apply", stdin=todo_write(("One's", "pending"))).code == 0
+    assert todo("add", "Person's task").code == 0
+    assert todo("--agent", "one", "check").code in (0, 1)
+    assert todo("--agent", "one", "apply", stdin=todo_write(("One's", "completed"))).code == 0
+    assert "Person's task\n" in listing(home).read_text()
+
+
 def test_a_read_under_another_name_is_not_seen_by_this_agent(todo: Todo, home: Path) -> None:
     assert todo("add", "Person's task").code == 0
     assert todo("--agent", "two", "show").code == 0
