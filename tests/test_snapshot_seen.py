@@ -259,6 +259,7 @@ step = st.one_of(
         ),
     ),
     st.tuples(st.just("done"), st.sampled_from(NAMES)),
+    st.tuples(st.just("note"), st.sampled_from(NAMES)),
     st.tuples(st.just("read"), st.sampled_from(["one", "two"])),
 )
 
@@ -272,9 +273,10 @@ step = st.one_of(
 def test_no_task_a_person_added_is_lost_unless_an_agent_that_saw_it_removed_it(
     todo: Todo, tmp_path_factory: object, steps: list[tuple[object, ...]]
 ) -> None:
-    """Any interleaving of hand edits (direct writes adding tasks), commands and
-    snapshots under no name or one of two names (first ones included): a task a
-    person added is in the list unless an agent that had read it left it out."""
+    """Any interleaving of hand edits (direct writes adding tasks), commands (add,
+    done, note, show under a name) and snapshots under no name or one of two names
+    (first ones included): a task a person added is in the list, with its notes,
+    unless an agent that had read it left it out."""
     import tempfile
 
     with tempfile.TemporaryDirectory() as folder:
@@ -283,6 +285,7 @@ def test_no_task_a_person_added_is_lost_unless_an_agent_that_saw_it_removed_it(
         f = ("--file", str(path))
         seen: dict[str | None, set[str]] = {None: set(), "one": set(), "two": set()}
         present: set[str] = set()  # the person's tasks that must be there
+        noted: set[str] = set()  # ... and those of them that have a note
         for move in steps:
             kind = move[0]
             if kind == "hand":
@@ -299,6 +302,10 @@ def test_no_task_a_person_added_is_lost_unless_an_agent_that_saw_it_removed_it(
                     present.add(name)
             elif kind == "done":
                 todo(*f, "done", str(move[1]))
+            elif kind == "note":
+                name = str(move[1])
+                if name in present and todo(*f, "note", name, f"note of {name}").code == 0:
+                    noted.add(name)
             elif kind == "read":
                 reader = str(move[1])
                 assert todo(*f, "--agent", reader, "show").code == 0
@@ -313,6 +320,9 @@ def test_no_task_a_person_added_is_lost_unless_an_agent_that_saw_it_removed_it(
                 if run.code == 0:
                     present -= seen[sender]  # what it saw it may remove
                     seen[sender] = set()  # its view is its snapshot now
+            noted &= present
             text = path.read_text()
             for name in present:
                 assert f"] {name}\n" in text, (name, steps, text)
+            for name in noted:
+                assert f"> note of {name}\n" in text, (name, steps, text)
