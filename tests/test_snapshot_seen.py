@@ -143,6 +143,24 @@ def test_a_list_read_under_the_agents_name_is_seen(todo: Todo, home: Path) -> No
         assert "Read by the agent" not in listing(home).read_text(), show
 
 
+def test_a_read_through_apply_is_seen_but_a_hooks_read_is_not(todo: Todo, home: Path) -> None:
+    """OpenHands' `{"command": "view"}` piped to `todo apply` answers the agent
+    with the list: seen. The same read through a hook answers a harness the model
+    never hears from: not seen."""
+    view = json.dumps({"command": "view"})
+    assert todo("add", "Read through apply").code == 0
+    assert todo("--agent", "one", "apply", stdin=view).code == 0
+    assert todo("--agent", "one", "apply", stdin=todo_write(("One's", "pending"))).code == 0
+    assert "Read through apply" not in listing(home).read_text()
+    session = listing(home, "s1")
+    session.parent.mkdir(parents=True, exist_ok=True)
+    session.write_text("# Todos\n- [ ] Person's task\n")
+    read = {"session_id": "s1", "hook_event_name": "PostToolUse", "tool_name": "TodoRead"}
+    assert todo("--agent", "one", "apply", stdin=json.dumps(read | {"tool_input": {}})).code == 0
+    assert todo("--agent", "one", "apply", stdin=hook(("One's", "pending"))).code == 0
+    assert "- [ ] Person's task\n" in session.read_text()
+
+
 def test_a_list_read_without_a_name_is_seen_by_no_agent(todo: Todo, home: Path) -> None:
     """A plain `todo show` may be the person's own look: it makes no task removable."""
     assert todo("apply", stdin=todo_write(("Agent task", "pending"))).code == 0
