@@ -218,7 +218,7 @@ def test_every_write_is_a_revision_and_if_rev_guards_it(todo: Todo) -> None:
 
 
 def test_undo_after_a_snapshot_drop_brings_the_tasks_back(todo: Todo, home: Path) -> None:
-    todo("add", "A", "B", "C")
+    todo("apply", stdin='{"todos": [{"content": "A"}, {"content": "B"}, {"content": "C"}]}')
     before = listing(home).read_bytes()
     dropped = todo("apply", stdin='{"todos": [{"content": "A", "status": "in_progress"}]}')
     assert 'dropped 2 open tasks: "B", "C"' in dropped.out

@@ -229,7 +229,7 @@ def test_queries_show_the_list_and_write_nothing(todo: Todo, home: Path, payload
 
 
 def test_empty_todos_clears_the_list(todo: Todo, home: Path) -> None:
-    todo("add", "A")
+    todo("apply", stdin='{"todos": [{"content": "A"}]}')  # a snapshot removes what it sent
     result = todo("apply", stdin='{"todos": []}')
     assert result.code == 0
     assert "Todo list cleared." in result.out
@@ -286,7 +286,7 @@ def test_invalid_utf8_on_stdin_is_refused(todo: Todo) -> None:
 
 
 def test_apply_markdown_replaces_the_list(todo: Todo, home: Path) -> None:
-    todo("add", "old")
+    todo("apply", "--markdown", stdin="- [ ] old\n")  # a snapshot removes what it sent
     result = todo("apply", "--markdown", stdin="# Goal\n\n## P\n- [/] a\n  > n\n- [ ] b\n")
     assert result.code == 0
     assert session_file(home).read_text() == "# Goal\n\n## P\n- [/] a\n  > n\n- [ ] b\n"

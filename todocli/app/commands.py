@@ -198,18 +198,28 @@ class Context:
         )
 
 
-def show(ctx: Context, *, with_rev: bool = False, params_input: object = None) -> Outcome:
+def show(
+    ctx: Context, *, with_rev: bool = False, params_input: object = None, seen: bool = True
+) -> Outcome:
     """The list as it stands. ``with_rev`` also reads its revision (JSON shows it;
     plain output need not look it up), from the same moment as the list, so a
     snapshot built on them can use --if-rev. A read that lands while an editor
-    saves waits for the save, as a write does (see ``Store.settle``)."""
+    saves waits for the save, as a write does (see ``Store.settle``). For a named
+    agent (unless ``seen`` is false: a hook's read, whose answer the model never
+    sees) the list shown is what it has seen: its next snapshot may remove those
+    tasks."""
     store = ctx.store
-    text, rev = store.consistent_read() if with_rev else (store.read(), 0)
+    record = seen and ctx.agent is not None
+    text, rev = store.consistent_read() if with_rev or record else (store.read(), 0)
     notes: list[str] = []
     if store.may_be_saving(text):
-        text, rev, notes = _settled_read(ctx, text, rev, with_rev=with_rev)
+        text, rev, notes = _settled_read(ctx, text, rev, with_rev=with_rev or record)
     doc = parse(text)
-    return ctx.outcome(doc.model(), rev, params_input=params_input, warnings=notes + doc.warnings)
+    shown = doc.model()
+    if record:
+        _record_read(store, ctx.agent, text, rev, shown)
+    rev = rev if with_rev else 0
+    return ctx.outcome(shown, rev, params_input=params_input, warnings=notes + doc.warnings)
 
 
 def _settled_read(
@@ -263,6 +273,37 @@ def _replaces_list(ops: Sequence[Op]) -> bool:
     from todocli.engine.ops import OpKind
 
     return any(op.kind is OpKind.INIT or (op.kind is OpKind.CLEAR and op.all) for op in ops)
+
+
+def _record_read(store: Store, agent: str | None, text: str, rev: int, shown: TodoList) -> None:
+    """Add a list an agent read to what it has seen (its view): the tasks shown, as
+    shown, and those of its view the list no longer has (a task removed by hand is
+    not brought back by the agent's next snapshot). Best effort: a record that
+    cannot be written does not fail the read."""
+    try:
+        had = store.view(agent)
+        written = store.revision(rev) if rev else None
+        if had == rev and written == text:
+            return  # its view is this very list already
+        old: TodoList | None = None
+        if isinstance(had, int):
+            kept = store.revision(had)
+            old = parse(kept).model() if kept is not None else None
+        elif isinstance(had, str):
+            old = parse(had).model()
+        known = {t.content for _, t in shown.tasks()}
+        gone = [(p, t) for p, t in old.tasks() if t.content not in known] if old else []
+        if not gone and written == text:
+            store.save_view(agent, rev)
+            return
+        from todocli.document.markdown import render_canonical
+        from todocli.document.model import Phase
+
+        extra = tuple(Phase(p.name, (t,)) for p, t in gone)
+        view = TodoList(summary=shown.summary, phases=shown.phases + extra)
+        store.save_view(agent, render_canonical(view))
+    except TodoError:
+        pass
 
 
 def expect_rev(ctx: Context, rev: int) -> None:
@@ -339,15 +380,21 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object, tool: str
             )
         merge_base = parse(kept).model()
     view = None
+    unseen = False
     if opts.base is None and any(op.kind is OpKind.WRITE and not op.merge for op in ops):
-        # A full snapshot is merged with what this agent sent last time (see merge).
-        # When that is the list of the last revision, the usual base already is it.
+        # A full snapshot is merged with what this agent has seen (see merge): its
+        # last snapshot and the lists it read since. When that is the list of the
+        # last revision, the usual base already is it; with none on record, the
+        # agent has seen only what it sends.
         sent = store.view(ctx.agent)
-        if isinstance(sent, int) and sent != rev:
-            kept = store.revision(sent)
+        if isinstance(sent, int) and (sent != rev or last is None):
+            kept = store.revision(sent) if sent else ""  # revision 0: the empty list
             view = parse(kept).model() if kept is not None else None
+            unseen = view is None
         elif isinstance(sent, str):
             view = parse(sent).model()
+        elif sent is None:
+            unseen = True
     wipe = not opts.keep and (
         settings.wipe_on_complete if settings.wipe_on_complete is not None else ctx.loc.is_session
     )
@@ -381,6 +428,7 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object, tool: str
         id_floor=id_floor,
         view=view,
         tool=tool,
+        unseen=unseen,
     )
     if result.query:
         return ctx.outcome(
@@ -393,10 +441,12 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object, tool: str
     logged_to = None
     if result.ok or opts.partial:
         steps = []
-        if result.completed is not None:
+        if result.completed is not None or result.left is not None:
             state = state or store.state()
-            logged_to, step = _log(ctx, state, result.completed, now or ctx.now())
-            steps.append(step)
+            closed = _to_log(state, result)
+            if closed is not None:
+                logged_to, step = _log(ctx, state, closed, now or ctx.now())
+                steps.append(step)
         if now is not None and settings.clear_delay >= 0:
             _track_closed(state, result.new, now)
         if agent is not None and now is not None:
@@ -468,6 +518,38 @@ def _record_view(
             store.save_view(agent, render_canonical(view), landing)
     except TodoError:
         pass
+
+
+LOGGED_KEY = "logged_closed"  # state.json: closed tasks of a finished list logged already
+
+
+def _to_log(state: dict[str, Any], result: Result) -> TodoList | None:
+    """What this write adds to the completion log: the closed tasks a snapshot left
+    out, unless the list they were in was logged when it finished (each is logged
+    once), and the list, when this write finishes it. None: nothing."""
+    logged = state.get(LOGGED_KEY)
+    logged = {c for c in logged if isinstance(c, str)} if isinstance(logged, list) else set()
+    left = result.left.phases if result.left is not None else ()
+    if logged:
+        from todocli.document.model import Phase
+
+        left = tuple(
+            Phase(p.name, tuple(t for t in p.tasks if t.content not in logged)) for p in left
+        )
+        left = tuple(p for p in left if p.tasks)
+    finished = result.completed
+    still = {t.content for _, t in result.new.tasks() if not t.status.is_open}
+    if finished is not None and not result.wiped:
+        logged = still  # the finished list stays: its tasks are in the log now
+    if logged & still:
+        state[LOGGED_KEY] = sorted(logged & still)
+    else:
+        state.pop(LOGGED_KEY, None)
+    if not left and finished is None:
+        return None
+    phases = left + (finished.phases if finished is not None else ())
+    summary = finished.summary if finished is not None else result.old.summary
+    return TodoList(summary=summary, phases=phases)
 
 
 def _number_new_tasks(
@@ -708,7 +790,10 @@ def apply_input(
     if req.hook is not None and req.hook.session and ctx.loc.is_session:
         ctx = _hook_session(ctx, req.hook.session)
     if req.ignored or req.query:  # a hook on a tool that is not a todo tool: harmless
-        outcome = show(ctx, with_rev=with_rev, params_input=req.params)
+        # A read answered to the agent (not a hook's, nor a hook on another tool)
+        # is a list it has seen.
+        seen = req.query and not req.ignored and req.hook is None
+        outcome = show(ctx, with_rev=with_rev, params_input=req.params, seen=seen)
     else:
         # A value the sender's own reply shows, sent back, changes nothing (echo).
         tool = None
@@ -756,7 +841,7 @@ def _rejected_input(
             ctx = _hook_session(ctx, session)
     remember_failure(ctx, error)
     try:
-        outcome = show(ctx, with_rev=with_rev, params_input=value)
+        outcome = show(ctx, with_rev=with_rev, params_input=value, seen=False)
     except TodoError:
         raise error from None  # the list cannot be read either: the input's error alone
     outcome.error = error

@@ -34,7 +34,7 @@ def open_tasks(todo: TodoList, agent: str | None = None) -> list[tuple[str, Stat
 def check(ctx: Context, *, with_rev: bool = False) -> Outcome:
     """The list; failed (``OPEN_TASKS``, exit 1) while a task is open. For an agent
     (``--agent``): while it holds an open task, its own stop gate while others work on."""
-    outcome = show(ctx, with_rev=with_rev)
+    outcome = show(ctx, with_rev=with_rev, seen=False)  # it tells open tasks, not the list
     agent = ctx.agent
     count = len(open_tasks(outcome.todo, agent))
     if count and agent is not None:

@@ -100,7 +100,9 @@ def change_lines(outcome: Outcome) -> list[str]:
         )
     lines += [safe(n) for n in outcome.notices]
     if outcome.logged_to:
-        lines.append(f"All tasks closed: logged to {safe(outcome.logged_to)}")
+        finished = result is not None and result.completed is not None
+        what = "All tasks closed" if finished else "Closed tasks left the list"
+        lines.append(f"{what}: logged to {safe(outcome.logged_to)}")
     return lines
 
 

@@ -49,7 +49,7 @@ def _live(ctx: Context, *, color: bool, show_all: bool, once: bool) -> int:
     console = Console(no_color=not color, highlight=False, markup=False, emoji=False)
 
     def view() -> Group:
-        outcome = show(ctx)
+        outcome = show(ctx, seen=False)  # a person's live view
         where = Text(f"{one_line(outcome.file)}  (rev {outcome.rev}; Ctrl-C to stop)", style="dim")
         if outcome.todo.tasks():
             return Group(where, tree(outcome.todo, show_all))
@@ -72,7 +72,8 @@ def _plain(ctx: Context, *, json: bool, once: bool) -> int:
     from todocli.app.render import plain, to_json
 
     def view() -> str:
-        return to_json(show(ctx, with_rev=True)) if json else plain(show(ctx))
+        shown = show(ctx, with_rev=json, seen=False)  # a person's live view
+        return to_json(shown) if json else plain(shown)
 
     seen = _signature(ctx)
     write(view())

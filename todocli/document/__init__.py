@@ -330,4 +330,84 @@ def _16(
     self.a15 = a15
 
 
-BY_COUNT = (None, _1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16)
+def _17(
+    self: Any,
+    a0: object,
+    a1: object,
+    a2: object,
+    a3: object,
+    a4: object,
+    a5: object,
+    a6: object,
+    a7: object,
+    a8: object,
+    a9: object,
+    a10: object,
+    a11: object,
+    a12: object,
+    a13: object,
+    a14: object,
+    a15: object,
+    a16: object,
+) -> None:
+    self.a0 = a0
+    self.a1 = a1
+    self.a2 = a2
+    self.a3 = a3
+    self.a4 = a4
+    self.a5 = a5
+    self.a6 = a6
+    self.a7 = a7
+    self.a8 = a8
+    self.a9 = a9
+    self.a10 = a10
+    self.a11 = a11
+    self.a12 = a12
+    self.a13 = a13
+    self.a14 = a14
+    self.a15 = a15
+    self.a16 = a16
+
+
+def _18(
+    self: Any,
+    a0: object,
+    a1: object,
+    a2: object,
+    a3: object,
+    a4: object,
+    a5: object,
+    a6: object,
+    a7: object,
+    a8: object,
+    a9: object,
+    a10: object,
+    a11: object,
+    a12: object,
+    a13: object,
+    a14: object,
+    a15: object,
+    a16: object,
+    a17: object,
+) -> None:
+    self.a0 = a0
+    self.a1 = a1
+    self.a2 = a2
+    self.a3 = a3
+    self.a4 = a4
+    self.a5 = a5
+    self.a6 = a6
+    self.a7 = a7
+    self.a8 = a8
+    self.a9 = a9
+    self.a10 = a10
+    self.a11 = a11
+    self.a12 = a12
+    self.a13 = a13
+    self.a14 = a14
+    self.a15 = a15
+    self.a16 = a16
+    self.a17 = a17
+
+
+BY_COUNT = (None, _1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, _17, _18)

@@ -442,6 +442,7 @@ class Result(Value):
     overridden: tuple[str, ...] = ()  # hand-edited tasks this batch changed again
     completed: TodoList | None = None  # the finished list, when this batch finished it
     wiped: bool = False  # the finished list was cleared
+    left: TodoList | None = None  # closed tasks a snapshot left out (seen by its agent)
     merged: tuple[Merged, ...] = ()  # a person's edits a snapshot did not know (see ``merge``)
     claimed: str | None = None  # the task a claim took
     released: tuple[tuple[str, str, float], ...] = ()  # stale claims: (task, agent, idle s)

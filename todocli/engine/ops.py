@@ -21,8 +21,10 @@ from todocli.document.model import (
     Diff,
     Meta,
     OpError,
+    Phase,
     Result,
     Status,
+    Task,
     TodoList,
     Value,
 )
@@ -135,13 +137,17 @@ def apply(
     id_floor: int = 0,
     view: TodoList | None = None,
     tool: str | None = None,
+    unseen: bool = False,
 ) -> tuple[Result, Document]:
     """Apply a batch. Returns the result and the document to store.
 
     ``baseline`` is the list as the tool last wrote it when the file differs from
     it (to detect hand edits); a full snapshot is merged against ``merge_base``
-    (the revision ``--base`` names), else ``view`` (the last full snapshot the
-    agent sent, ``Result.view`` of its last batch), else ``baseline``;
+    (the revision ``--base`` names), else ``view`` (what the agent has seen: the
+    last full snapshot it sent, ``Result.view`` of its last batch, and the lists
+    it read since), else ``baseline``. ``unseen``: no view is on record, the agent
+    has seen only the tasks it sends (as todo last wrote them), so a snapshot
+    removes no other task;
     ``wipe`` clears a list this batch completes; ``expired`` names closed tasks
     whose auto-clear delay has passed. ``agent`` names the agent the batch is
     for (see ``claims``): its one-in-progress rule is its own; ``stale`` gives the
@@ -161,6 +167,7 @@ def apply(
         expired=expired,
         merge_base=merge_base,
         view=view,
+        unseen=unseen,
     )
 
 
@@ -203,9 +210,11 @@ class Engine:
         # The last full snapshot the agent sent: what its next one is merged
         # against (unless --base names a revision); the list as todo last wrote it.
         self.view_base: TodoList | None = None
+        self.unseen = False  # no view on record: the agent has seen only what it sends
         self.last_written = TodoList()
         self.view: TodoList | None = None  # the snapshot this batch sent, for next time
         self.merged: list[Merged] = []
+        self.left: list[tuple[Phase, Task]] = []  # closed tasks a snapshot left out
         # A text and the list it reads as, known without reading it again: the
         # last one ``_reads_as`` read, or one just parsed to make the document.
         self.read_back: tuple[str, TodoList] | None = None
@@ -222,10 +231,12 @@ class Engine:
         expired: Collection[str],
         merge_base: TodoList | None = None,
         view: TodoList | None = None,
+        unseen: bool = False,
     ) -> tuple[Result, Document]:
         doc = self.doc
         self.merge_base = merge_base if merge_base is not None else baseline
         self.view_base = view if merge_base is None else None
+        self.unseen = unseen and merge_base is None and view is None
         original_text = doc.text()
         old = doc.model()
         self.last_written = baseline if baseline is not None else old
@@ -255,6 +266,7 @@ class Engine:
                 expired=expired,
                 merge_base=merge_base,
                 view=view,
+                unseen=unseen,
             )
 
         errors: list[OpError] = []
@@ -349,6 +361,7 @@ class Engine:
             overridden=overridden,
             completed=completed,
             wiped=wiped,
+            left=TodoList(phases=_grouped(self.left)) if self.left else None,
             merged=tuple(self.merged),
             claimed=self.claimed,
             released=tuple(self.released),
@@ -913,13 +926,26 @@ class Engine:
         base = self.merge_base
         if self.view_base is not None and not op.merge:
             base = self.view_base
+        elif self.unseen and not op.merge:
+            # No view on record: the agent has seen the tasks it sends and no other,
+            # each as todo last wrote it (a status set by hand since still stays).
+            base = TodoList(phases=_grouped(_named_by(items, self.last_written)))
         if base is not None:
             from todocli.engine.merge import news, rebase
 
-            items, merged = rebase(items, base, self.doc.model(), limit)
-            if base is self.view_base:  # what an earlier write told of already is no news
-                merged = news(merged, self.last_written, self.doc.model())
+            before = self.doc.model()
+            items, merged = rebase(items, base, before, limit)
+            if base is not self.merge_base:  # what an earlier write told of already is no news
+                merged = news(merged, self.last_written, before)
             self.merged += merged
+            self._note_left(base, before, items)
+        elif not op.merge:
+            # The agent's view is the list as todo last wrote it, and the file: it
+            # has seen every task there.
+            kept = {item.content for item in items}
+            if any(not n.status.is_open and n.content not in kept for n in self.doc.tasks()):
+                before = self.doc.model()
+                self._note_left(before, before, items)
         started = [i.content for i in items if i.status is Status.IN_PROGRESS]
         if self.agent is not None:
             # The rule is each agent's own: another agent's claim, carried in the
@@ -937,6 +963,20 @@ class Engine:
             from todocli.engine.snapshot import view_of
 
             self.view = view_of(sent, given, self.doc)
+
+    def _note_left(self, base: TodoList, current: TodoList, items: Sequence[Item]) -> None:
+        """Closed tasks the agent had seen (``base``) that its snapshot leaves out:
+        they leave the list now, and go to the completion log."""
+        seen = {t.content for _, t in base.tasks()}
+        texts, ids = _names(items)
+        self.left += [
+            (p, t)
+            for p, t in current.tasks()
+            if not t.status.is_open
+            and t.content in seen
+            and t.content not in texts
+            and t.meta.id not in ids
+        ]
 
     def _holder(self, content: str) -> str | None:
         """The agent whose claim the task of this text is in the file, if any."""
@@ -1130,6 +1170,26 @@ def task_number(ref: str) -> int | None:
     if ref.strip()[:1] == "#" and digits.isascii() and digits.isdigit():
         return int(digits)
     return None
+
+
+def _names(items: Sequence[Item]) -> tuple[set[str], set[str | None]]:
+    """The texts and the ids snapshot items name tasks by."""
+    ids: set[str | None] = {item.meta.id for item in items if item.meta and item.meta.id}
+    return {item.content for item in items}, ids
+
+
+def _named_by(items: Sequence[Item], todo: TodoList) -> list[tuple[Phase, Task]]:
+    """The tasks of ``todo`` that snapshot items name: by text, or by id."""
+    texts, ids = _names(items)
+    return [(p, t) for p, t in todo.tasks() if t.content in texts or t.meta.id in ids]
+
+
+def _grouped(tasks: Sequence[tuple[Phase, Task]]) -> tuple[Phase, ...]:
+    """Tasks (each with its phase) as phases, in the order they come."""
+    phases: dict[str, list[Task]] = {}
+    for phase, task in tasks:
+        phases.setdefault(phase.name, []).append(task)
+    return tuple(Phase(name, tuple(group)) for name, group in phases.items())
 
 
 def _finished(todo: TodoList) -> bool:

@@ -380,19 +380,22 @@ class Store:
             return False
         return stat.S_ISREG(info.st_mode) and time.time() - info.st_mtime < PERSON_NEAR_SECONDS
 
-    # -- what each agent last sent ---------------------------------------------------------
-    # A snapshot is merged with what its agent sent last time (see engine.merge): the
-    # list as that agent knows it, one file per agent name. Most often that is exactly
-    # the list a revision holds (nobody else changed it), and the file says only which
-    # revision: no list to write now, none to read next time.
+    # -- what each agent has seen ----------------------------------------------------------
+    # A snapshot is merged with what its agent has seen (see engine.merge): the list as
+    # that agent knows it (its last snapshot, and the lists it read under its name
+    # since), one file per agent name. It removes only tasks this record holds; with
+    # no record, only tasks it sends. Most often that is exactly the list a revision
+    # holds (nobody else changed it), and the file says only which revision: no list
+    # to write now, none to read next time.
 
     def view_path(self, agent: str | None) -> str:
         name = "default.md" if agent is None else f"agent@{agent}.md"
         return os.path.join(self.views_dir, name)
 
     def view(self, agent: str | None) -> str | int | None:
-        """The last snapshot ``agent`` sent: its list as markdown, or the number of
-        the revision that holds exactly that list; None when none is on record."""
+        """What ``agent`` has seen (its last snapshot, and lists it read since): a
+        list as markdown, or the number of the revision that holds exactly that
+        list; None when none is on record."""
         text = self._kept(self.view_path(agent))
         self._view_read = (agent, text)
         if text is None:
@@ -403,11 +406,12 @@ class Store:
         return int(says) if says.isdigit() else None
 
     def save_view(self, agent: str | None, view: str | int, landing: int | None = None) -> None:
-        """Record the snapshot ``agent`` sent: its markdown, or the number of the
-        revision that holds exactly that list. ``landing``: the revision the write
-        under way makes; the record then waits beside it (``.pending``) and becomes
-        the agent's view only with the list (``commit``, or ``recover`` after a
-        killed writer), never ahead of it or behind it."""
+        """Record what ``agent`` has seen (the snapshot it sent, or a list it read):
+        its markdown, or the number of the revision that holds exactly that list.
+        ``landing``: the revision the write under way makes; the record then waits
+        beside it (``.pending``) and becomes the agent's view only with the list
+        (``commit``, or ``recover`` after a killed writer), never ahead of it or
+        behind it."""
         path = self.view_path(agent)
         text = _view_record(view, landing)
         read = self._view_read
