@@ -138,7 +138,11 @@ def test_the_hint_after_a_snapshot_dropped_open_tasks_brings_the_persons_file_ba
 ) -> None:
     path = tmp_path / "TODO.md"
     path.write_bytes(b"# Plan\n\nWhy we do this.\n\n- [ ] A\n- [ ] B\n- [ ] C\n")
-    todo("--file", str(path), "start", "A")
+    seen = (
+        '{"todos": [{"content": "A", "status": "in_progress"}, '
+        '{"content": "B", "status": "pending"}, {"content": "C", "status": "pending"}]}'
+    )
+    todo("--file", str(path), "apply", stdin=seen)  # the agent has seen B and C
     path.write_bytes(path.read_bytes().replace(b"Why we do this.", b"Why we do this, edited."))
     before = path.read_bytes()
     dropped = todo(
