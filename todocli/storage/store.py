@@ -588,34 +588,30 @@ class Store:
         return done
 
     def _write_journal(self, job: Journal) -> None:
-        """Write the journal, before the first step it names. Created exclusively: a
-        journal still there is a killed writer's, settled first. (Not fsynced: it
-        guards against a killed process, whose writes the system still makes.)"""
+        """Write the journal, before the first step it names. Created exclusively:
+        one still there is a killed writer's that could not be settled, and no
+        write goes on over it. (Not fsynced: it guards against a killed process,
+        whose writes the system still makes.)"""
         data = job.text().encode("utf-8", ENCODING_ERRORS)
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | os.O_NONBLOCK
-        for attempt in (1, 2):
-            try:
-                fd = os.open(self.journal_file, flags, 0o600)
-            except FileExistsError:
-                if attempt == 1:
-                    self.recover()
-                    continue
-                raise StorageError(
-                    f"cannot write {self.journal_file}: a killed write's journal is there "
-                    "and could not be settled"
-                ) from None
-            except OSError as exc:
-                raise StorageError(f"cannot write {self.journal_file}: {reason(exc)}") from None
-            try:
-                written = 0
-                while written < len(data):
-                    written += os.write(fd, data[written:])
-            except OSError as exc:
-                os.close(fd)
-                remove(self.journal_file)
-                raise StorageError(f"cannot write {self.journal_file}: {reason(exc)}") from None
+        try:
+            fd = os.open(self.journal_file, flags, 0o600)
+        except FileExistsError:
+            raise StorageError(
+                f"cannot write {self.journal_file}: a killed write's journal is there and "
+                "could not be settled (see the message before; remove it to go on)"
+            ) from None
+        except OSError as exc:
+            raise StorageError(f"cannot write {self.journal_file}: {reason(exc)}") from None
+        try:
+            written = 0
+            while written < len(data):
+                written += os.write(fd, data[written:])
+        except OSError as exc:
             os.close(fd)
-            return
+            remove(self.journal_file)
+            raise StorageError(f"cannot write {self.journal_file}: {reason(exc)}") from None
+        os.close(fd)
 
     def _stage_state(self, state: dict[str, Any], tag: str) -> None:
         import json
@@ -647,6 +643,8 @@ class Store:
         swapped in rather than replaced, and the file it replaced checked (see
         ``files.atomic_write``).
         """
+        if os.path.lexists(self.journal_file):
+            self.recover()  # a killed writer's, if ``read`` did not settle it
         names = self._names()
         revs = sorted(int(n[:-3]) for n in names if n.endswith(".md") and n[:-3].isdigit())
         rev = revs[-1] if revs else 0
@@ -732,6 +730,8 @@ class Store:
         """Remove the list and all kept beside it: revisions, state, views (call with
         the lock held; completion logs stay). Journaled too: a kill at any step is
         finished by the next call on this list, or by ``todo gc``."""
+        if os.path.lexists(self.journal_file):
+            self.recover()
         make_dir(self.loc.state_dir)
         self._write_journal(Journal(gc=True))
         kill_point("journal")
