@@ -83,47 +83,47 @@ def ok(*args: str, env: dict[str, str], stdin: str | None = None) -> Run:
 # -- a completing write: the completion log ---------------------------------------------
 
 
-@pytest.mark.parametrize("where", ["session", "file"])
-def test_a_completing_write_killed_at_any_point_logs_once_exactly_when_it_landed(
-    tmp_path: Path, where: str
-) -> None:
-    """`todo done` completing the last task appends a block to the completion log
-    (and, on a session list, wipes it). Killed at any step, then any call (here a
-    read, `todo show`): the list is the old one or the new one, the log holds the
-    block exactly when the new one landed, revisions and state agree, nothing is
-    left half-written; the retry of a write that did not land logs it once."""
+class Completing:
+    """A list whose last open task `todo done B` completes: a block for the
+    completion log (and, on a session list, the list wiped)."""
 
-    def env_of(env: dict[str, str]) -> dict[str, str]:
-        if where == "file":
+    def __init__(self, where: str) -> None:
+        self.where = where
+        self.before: dict[str, str] = {}
+        self.outcomes: set[bool] = set()
+
+    def env(self, env: dict[str, str]) -> dict[str, str]:
+        if self.where == "file":
             return {**env, "TODOCLI_FILE": str(Path(env["ROOT"]) / "project" / "TODO.md")}
         return env
 
-    def listing(env: dict[str, str]) -> Path:
-        if where == "file":
+    def listing(self, env: dict[str, str]) -> Path:
+        if self.where == "file":
             return Path(env["ROOT"]) / "project" / "TODO.md"
         return Path(env["TODOCLI_HOME"]) / "sessions" / "default.md"
 
-    def state_dir(env: dict[str, str]) -> Path:
+    def set_up(self, env: dict[str, str]) -> None:
+        ok("init", "A", "B", env=self.env(env))
+        ok("done", "A", "--note", "first", env=self.env(env))
+        self.before[env["ROOT"]] = self.listing(env).read_text()
+
+    def complete(self, env: dict[str, str]) -> Run:
+        return todo_process("done", "B", env=self.env(env))
+
+    def check(self, env: dict[str, str], _: Run) -> None:
+        """After any call (here a read, `todo show`, which settles what the killed
+        writer left): the list is the old one or the new one, the log holds the
+        block exactly when the new one landed, revisions and state agree, nothing
+        is left half-written; the retry of a write that did not land logs once."""
+        full = self.env(env)
+        ok("show", env=full)
+        path = self.listing(env)
         (state,) = (Path(env["TODOCLI_HOME"]) / "state").glob("*/*")
-        return state
-
-    def set_up(env: dict[str, str]) -> None:
-        ok("init", "A", "B", env=env_of(env))
-        ok("done", "A", "--note", "first", env=env_of(env))
-        before[env["ROOT"]] = listing(env).read_text()
-
-    before: dict[str, str] = {}
-    outcomes = set()
-
-    def check(env: dict[str, str], _: Run) -> None:
-        full = env_of(env)
-        ok("show", env=full)  # a read: it settles what the killed writer left
-        path, state = listing(env), state_dir(env)
         text = path.read_text() if path.exists() else ""
         revs = revisions(state)
         assert sorted(revs) == list(range(1, len(revs) + 1))
-        landed = text != before[env["ROOT"]]
-        outcomes.add(landed)
+        landed = text != self.before[env["ROOT"]]
+        self.outcomes.add(landed)
         assert len(revs) == (3 if landed else 2)
         assert revs[max(revs)] == text, "the newest revision is the list"
         memory = Path(env["TODOCLI_HOME"]) / "memory" / "todos"
@@ -139,33 +139,76 @@ def test_a_completing_write_killed_at_any_point_logs_once_exactly_when_it_landed
         assert log_blocks(memory) == ["# task1-20261122-100000"]
         assert "- B" in next(memory.glob("*.md")).read_text()
 
-    points = each_kill(
-        tmp_path, set_up, lambda env: todo_process("done", "B", env=env_of(env)), check
-    )
-    assert outcomes == {False, True}, "kills both before and after the list landed"
+
+@pytest.mark.parametrize("where", ["session", "file"])
+def test_a_completing_write_killed_at_any_point_logs_once_exactly_when_it_landed(
+    tmp_path: Path, where: str
+) -> None:
+    """Killed at any step of a completing `todo done`, then any call: see
+    ``Completing.check``."""
+    case = Completing(where)
+    points = each_kill(tmp_path, case.set_up, case.complete, case.check)
+    assert case.outcomes == {False, True}, "kills both before and after the list landed"
     assert {"journal", "step", "temp", "replace", "adopt"} <= set(points)
+
+
+@pytest.mark.parametrize(("write_killed_at", "landed"), [("step:1", False), ("adopt:1", True)])
+def test_the_call_that_settles_a_killed_write_killed_at_any_point_too(
+    tmp_path: Path, write_killed_at: str, landed: bool
+) -> None:
+    """The call that settles a killed write (undoing it, or finishing it) killed in
+    turn at any of its steps: the call after it settles it all the same."""
+    case = Completing("session")
+
+    def killed_write(env: dict[str, str]) -> None:
+        case.set_up(env)
+        run = todo_process("done", "B", env={**env, "TODOCLI_KILL_AT": write_killed_at})
+        assert run.code == KILLED, run.err
+
+    def settle(env: dict[str, str]) -> Run:
+        return todo_process("show", env=env)
+
+    points = each_kill(tmp_path, killed_write, settle, case.check)
+    assert case.outcomes == {landed}
+    assert set(points) == ({"adopt"} if landed else {"drop", "cut"})
 
 
 # -- a swapping write: a person edits the list ------------------------------------------
 
 # A `todo` process whose write has an editor's save land just after its last look
-# (the window the swap exists for), as tests/test_editor_race.py does in-process.
+# (the window the swap exists for), as tests/test_editor_race.py does in-process;
+# with EDITOR_TWICE, a second save (a second later) just after the swap. Each save
+# is noted in EDITOR_MARK, for the test to know what was saved.
 EDITOR_IN_THE_WINDOW = """
-import os, sys
+import os, sys, time
 from todocli.storage.store import Store
-last_look, saved = Store._still_seen, []
+
+def save(path, text, later=0):
+    with open(path + ".editor", "w") as f:
+        f.write(text)
+    if later:
+        os.utime(path + ".editor", (time.time() + later,) * 2)
+    os.rename(path + ".editor", path)
+    with open(os.environ["EDITOR_MARK"], "a") as f:
+        f.write(text.splitlines()[-1] + "\\n")
+
+last_look, check, saved = Store._still_seen, Store._replaced_was_seen, []
+
 def look_then_save(self):
     last_look(self)
     if not saved:
-        saved.append(True)
-        path = self.loc.list_file
-        with open(path) as f:
-            text = f.read()
-        with open(path + ".editor", "w") as f:
-            f.write(text + "- [ ] saved in the window\\n")
-        os.rename(path + ".editor", path)
-        open(os.environ["EDITOR_MARK"], "w").close()  # the test knows it was made
-Store._still_seen = look_then_save
+        saved.append(1)
+        with open(self.loc.list_file) as f:
+            save(self.loc.list_file, f.read() + "- [ ] saved in the window\\n")
+
+def save_again_then_check(self, parked):
+    if os.environ.get("EDITOR_TWICE") and len(saved) == 1:
+        saved.append(2)
+        with open(parked) as f:  # the first save, and more
+            save(self.loc.list_file, f.read() + "- [ ] saved again\\n", later=1)
+    check(self, parked)
+
+Store._still_seen, Store._replaced_was_seen = look_then_save, save_again_then_check
 from todocli.__main__ import run
 sys.exit(run(sys.argv[1:]))
 """
@@ -197,38 +240,47 @@ def person_near(env: dict[str, str]) -> None:
 
 
 def check_the_persons_lines_are_kept(env: dict[str, str], _: Run) -> None:
+    """Each line the person saved is in the list, once (a later save holds the
+    earlier one's lines too); no temporary file or journal is left."""
     home = Path(env["TODOCLI_HOME"])
     path = home / "sessions" / "default.md"
     ok("show", env=env)
+    mark = Path(env["ROOT"]) / "saved"
+    saved = mark.read_text().splitlines() if mark.exists() else []
     text = path.read_text()
-    saved = (Path(env["ROOT"]) / "saved").exists()
     assert "- [ ] typed by hand\n" in text
-    if saved:
-        assert "- [ ] saved in the window\n" in text, "the person's save was lost"
-    assert text.count("saved in the window") == saved
+    for line in ("- [ ] saved in the window", "- [ ] saved again"):
+        assert text.count(line + "\n") == (line in saved), f"{line!r} lost or repeated"
     assert temps(home) == [], "a temporary file outlived its writer"
     assert not (home / "state" / "sessions" / "default" / "journal").exists()
     revs = revisions(home / "state" / "sessions" / "default")
     assert sorted(revs) == list(range(1, len(revs) + 1))
     ok("done", "A", env=env)  # and the write, done again, keeps them too
-    text = path.read_text()
-    assert "- [x] A\n" in text
-    assert text.count("- [ ] saved in the window\n") == saved
+    again = path.read_text()
+    assert "- [x] A\n" in again
+    for line in ("- [ ] saved in the window", "- [ ] saved again"):
+        assert again.count(line + "\n") == (line in saved)
 
 
 @needs_swap
-def test_a_swapping_write_killed_at_any_point_keeps_the_persons_save(tmp_path: Path) -> None:
+@pytest.mark.parametrize("saves", [1, 2])
+def test_a_swapping_write_killed_at_any_point_keeps_the_persons_save(
+    tmp_path: Path, saves: int
+) -> None:
     """A person edited the list lately, so a write swaps its file in; an editor's
     save lands just after the write's last look, so the swap parks it under the
-    temporary name and puts it back. Killed at any step of that, then any call:
-    the save is in the list, once, and no temporary file is left."""
+    temporary name and puts it back (with a second save just after the swap, the
+    newer one is put back). Killed at any step of that, then any call: the save
+    is in the list, once, and no temporary file is left."""
+    twice = {"EDITOR_TWICE": "1"} if saves == 2 else {}
     points = each_kill(
         tmp_path,
         person_near,
-        lambda env: editor_process("done", "A", env=env),
+        lambda env: editor_process("done", "A", env={**env, **twice}),
         check_the_persons_lines_are_kept,
     )
     assert {"swap", "swap-back", "swapped"} <= set(points)
+    assert ("swap-again" in points) == (saves == 2)
 
 
 @needs_swap

@@ -574,6 +574,7 @@ class Store:
         for staged, _ in self._staged(job):
             remove(staged)
             remove(temp_path(staged, job.tag))
+            kill_point("drop")
         for size, path in job.appends:
             try:
                 if size < 0:
@@ -593,7 +594,7 @@ class Store:
         write goes on over it. (Not fsynced: it guards against a killed process,
         whose writes the system still makes.)"""
         data = job.text().encode("utf-8", ENCODING_ERRORS)
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | os.O_NONBLOCK
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NONBLOCK", 0)
         try:
             fd = os.open(self.journal_file, flags, 0o600)
         except FileExistsError:
@@ -694,7 +695,11 @@ class Store:
         except BaseException:
             for back in reversed(undo):
                 back()
-            if self._undo(job):
+            # An editor that saved twice in the swap's window leaves its older save
+            # under the temporary name (see ``files._swap_in``): the newer one is kept.
+            target = os.path.realpath(self.loc.list_file)
+            parked = self._put_back_parked(temp_path(target, job.tag), target, text)
+            if self._undo(job) and parked:
                 remove(self.journal_file)
             raise
         if self._finish(job):
