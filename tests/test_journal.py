@@ -126,6 +126,8 @@ class Completing:
         self.outcomes.add(landed)
         assert len(revs) == (3 if landed else 2)
         assert revs[max(revs)] == text, "the newest revision is the list"
+        if landed and self.where == "session":
+            assert text == "", "a finished session list is wiped"
         memory = Path(env["TODOCLI_HOME"]) / "memory" / "todos"
         assert log_blocks(memory) == (["# task1-20261122-100000"] if landed else [])
         saved = state / "state.json"
@@ -150,6 +152,35 @@ def test_a_completing_write_killed_at_any_point_logs_once_exactly_when_it_landed
     points = each_kill(tmp_path, case.set_up, case.complete, case.check)
     assert case.outcomes == {False, True}, "kills both before and after the list landed"
     assert {"journal", "step", "temp", "replace", "adopt"} <= set(points)
+
+
+def test_an_agents_finishing_snapshot_killed_at_any_point_forgets_its_view_only_if_it_landed(
+    tmp_path: Path,
+) -> None:
+    """An agent's snapshot that finishes the list wipes it and forgets every agent's
+    view record (the next list starts afresh): killed at any step, then any call,
+    the records are gone exactly when the wiped list landed, and logged once."""
+    sent = {
+        "todos": [{"content": "A", "status": "in_progress"}, {"content": "B", "status": "pending"}]
+    }
+    done = {"todos": [{"content": c, "status": "completed"} for c in ("A", "B")]}
+
+    def set_up(env: dict[str, str]) -> None:
+        ok("apply", env=env, stdin=json.dumps(sent))
+
+    def check(env: dict[str, str], _: Run) -> None:
+        home = Path(env["TODOCLI_HOME"])
+        ok("show", env=env)
+        landed = (home / "sessions" / "default.md").read_text() == ""
+        views = sorted(p.name for p in (home / "state").rglob("views/*"))
+        assert views == ([] if landed else ["default.md"])
+        assert log_blocks(home / "memory" / "todos") == ["# task1-20261122-100000"] * landed
+        assert temps(home) == []
+
+    points = each_kill(
+        tmp_path, set_up, lambda env: todo_process("apply", env=env, stdin=json.dumps(done)), check
+    )
+    assert "adopt" in points
 
 
 @pytest.mark.parametrize(("write_killed_at", "landed"), [("step:1", False), ("adopt:1", True)])
