@@ -424,33 +424,50 @@ def test_gc_killed_at_any_point_leaves_a_session_whole_or_gone(
     assert {"journal", "unlink", "clear"} <= set(points)
 
 
-def test_gc_keeps_a_session_written_between_its_look_and_its_delete(
-    todo: Todo, home: Path, monkeypatch: pytest.MonkeyPatch
+def add_with_todo(listing: Path) -> str:
+    """A `todo add` (a real process): a write, so a newer list."""
+    run = todo_process("--session", listing.stem, "add", "B")
+    assert run.code == 0, run.err
+    return "- [ ] B\n"
+
+
+def restore_from_a_backup(listing: Path) -> str:
+    """A person puts back an old copy (`cp -p`): as old as the list gc judged, but
+    another file."""
+    backup = listing.with_name("backup")
+    backup.write_text("- [ ] restored\n")
+    os.utime(backup, (OLD, OLD))
+    os.rename(backup, listing)
+    return "- [ ] restored\n"
+
+
+@pytest.mark.parametrize("change", [add_with_todo, restore_from_a_backup])
+def test_gc_keeps_a_session_changed_between_its_look_and_its_delete(
+    todo: Todo, home: Path, monkeypatch: pytest.MonkeyPatch, change: Callable[[Path], str]
 ) -> None:
-    """A `todo add` (a real process) lands just after gc looked at the session's
-    age: gc looks again under the lock, and keeps it."""
+    """The list changes just after gc looked at its age: gc looks again under the
+    lock (its age, and that it is still the same file), and keeps it."""
     assert todo("--session", "s", "add", "A").code == 0
     listing = home / "sessions" / "s.md"
     os.utime(listing, (OLD, OLD))
     real_stat = Path.stat
     looks: list[Path] = []
-    added: list[Run] = []
+    changed: list[str] = []
 
-    def stat_then_add(self: Path, **options: bool) -> os.stat_result:
-        """gc's looks at the list: what kind of file it is, then its age; the add
-        lands just after the second."""
+    def stat_then_change(self: Path, **options: bool) -> os.stat_result:
+        """gc's looks at the list: what kind of file it is, then its age; the
+        change lands just after the second."""
         seen = real_stat(self, **options)
         if self == listing:
             looks.append(self)
             if len(looks) == 2:
-                added.append(todo_process("--session", "s", "add", "B"))
+                changed.append(change(listing))
         return seen
 
-    monkeypatch.setattr(Path, "stat", stat_then_add)
+    monkeypatch.setattr(Path, "stat", stat_then_change)
     run = todo("gc", "--older-than", "1d")
     assert run.code == 0, run.err
-    assert added, "the seam ran"
-    assert added[0].code == 0, added[0].err
-    assert listing.exists(), "gc removed a list written after it looked"
-    assert "- [ ] B\n" in listing.read_text()
-    assert (home / "state" / "sessions" / "s" / "revs" / "00000002.md").exists()
+    assert changed, "the seam ran"
+    assert listing.exists(), "gc removed a list changed after it looked"
+    assert changed[0] in listing.read_text()
+    assert (home / "state" / "sessions" / "s" / "revs" / "00000001.md").exists()
