@@ -297,7 +297,8 @@ def _swap_in(tmp: str, target: str, replaced: Callable[[str], None]) -> bool:
         kill_point("swap-back")
         if not _same_file(os.lstat(tmp), ours):
             # An editor saved again since the swap (its new file took our file's
-            # place): its newer save goes back to the target, its older stays here.
+            # place): its newer save goes back to the target, its older stays here
+            # (for the caller to remove: ``Store.commit``).
             exchange(tmp, target)
             kill_point("swap-again")
         raise
