@@ -471,3 +471,17 @@ def test_gc_keeps_a_session_changed_between_its_look_and_its_delete(
     assert listing.exists(), "gc removed a list changed after it looked"
     assert changed[0] in listing.read_text()
     assert (home / "state" / "sessions" / "s" / "revs" / "00000001.md").exists()
+
+
+def test_a_journal_cut_short_is_a_write_that_had_not_started(todo: Todo, home: Path) -> None:
+    """A writer killed while writing its journal took no step yet: the journal,
+    not whole (no ``end`` line), is dropped and nothing else is touched."""
+    assert todo("add", "A").code == 0
+    state = home / "state" / "sessions" / "default"
+    before = sorted(p.name for p in state.rglob("*"))
+    (state / "journal").write_text("todo journal 1\ntag 0123abcd\nrev 2\nap")
+    assert todo("show").code == 0
+    assert not (state / "journal").exists()
+    assert sorted(p.name for p in state.rglob("*")) == before
+    assert todo("add", "B").code == 0
+    assert sorted((state / "revs").iterdir())[-1].name == "00000002.md"
