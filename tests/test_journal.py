@@ -473,6 +473,23 @@ def test_gc_keeps_a_session_changed_between_its_look_and_its_delete(
     assert (home / "state" / "sessions" / "s" / "revs" / "00000001.md").exists()
 
 
+def test_a_kill_while_recording_a_view_with_no_list_leaves_no_temporary_file(
+    todo: Todo, home: Path
+) -> None:
+    """An agent's snapshot that leaves the list as it is (another writer's task
+    kept) records the agent's view with no list to write, outside any journal:
+    killed in that write, its temporary file in views/ goes at the next write."""
+    sent = json.dumps({"todos": [{"content": "A", "status": "in_progress"}]})
+    assert todo("apply", stdin=sent).code == 0
+    assert todo("add", "X").code == 0
+    killed = todo_process("apply", stdin=sent, env={"TODOCLI_KILL_AT": "temp:1"})
+    assert killed.code == KILLED, killed.err
+    views = home / "state" / "sessions" / "default" / "views"
+    assert temps(views), "the kill point is in the view record's write"
+    assert todo("apply", stdin=sent).code == 0
+    assert temps(views) == []
+
+
 def test_a_journal_cut_short_is_a_write_that_had_not_started(todo: Todo, home: Path) -> None:
     """A writer killed while writing its journal took no step yet: the journal,
     not whole (no ``end`` line), is dropped and nothing else is touched."""

@@ -501,17 +501,23 @@ class Store:
         parked = self._put_back_parked(temp_path(target, job.tag), target, new)
         landed = os.path.exists(final) or (new is not None and self._kept(target) == new)
         done = self._finish(job) if landed else self._undo(job)
-        for folder in (self.revs_dir, self.views_dir):
-            # Written only with the lock held: what is left in them now is a dead
-            # writer's (a temporary file, a staged copy of an older writer).
+        self._sweep(self.revs_dir)
+        self._sweep(self.views_dir)
+        return parked and done
+
+    @staticmethod
+    def _sweep(folder: str, names: list[str] | None = None) -> None:
+        """Remove what dead writers left in ``folder`` (revs/ or views/, written only
+        with the lock held, which the caller holds, the journal settled): temporary
+        files (one of a view record written with no list, say) and staged copies."""
+        if names is None:
             try:
                 names = os.listdir(folder)
             except OSError:
-                continue
-            for name in names:
-                if name.endswith((TEMP_SUFFIX, PENDING)):
-                    remove(os.path.join(folder, name))
-        return parked and done
+                return
+        for name in names:
+            if name.endswith((TEMP_SUFFIX, PENDING)):
+                remove(os.path.join(folder, name))
 
     def _put_back_parked(self, tmp: str, target: str, new: str | None) -> bool:
         """The killed writer's temporary file beside the list, if it is still there:
@@ -651,11 +657,10 @@ class Store:
         rev = revs[-1] if revs else 0
         views, appends, forget = self._pending_views, self._appends, self._forget
         self._reset()
+        self._sweep(self.revs_dir, names)
+        self._sweep(self.views_dir)
         if text is None:
             return self._commit_state(rev, state, steps)
-        for name in names:
-            if name.endswith((PENDING, TEMP_SUFFIX)):  # a dead writer's (pre-journal)
-                remove(os.path.join(self.revs_dir, name))
         job = Journal(
             os.urandom(6).hex(),
             rev + 1,
