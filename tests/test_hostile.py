@@ -11,6 +11,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -151,16 +152,17 @@ def test_a_device_in_place_of_the_completion_log_is_refused(todo: Todo, home: Pa
 
 def fail_writes_to(monkeypatch: pytest.MonkeyPatch, suffix: str) -> None:
     """Make every atomic write or append to a path ending in ``suffix`` fail as a
-    full disk would (the revision copy, the state file, the log)."""
+    full disk would (the revision copy, the state file, the log; a file staged
+    beside its place, ``.pending``, is that file too)."""
     real_write, real_append = files.atomic_write, files.append
 
     def full(path: str) -> StorageError:
         return StorageError(f"cannot write {path}: no space left on the device")
 
-    def atomic_write(path: str, text: str, durable: bool = True) -> None:
-        if path.endswith(suffix):
+    def atomic_write(path: str, text: str, durable: bool = True, **options: Any) -> None:
+        if path.endswith(suffix) or path.removesuffix(".pending").endswith(suffix):
             raise full(path)
-        real_write(path, text, durable)
+        real_write(path, text, durable, **options)
 
     def append(path: str, data: bytes, separator: bytes = b"") -> Callable[[], None]:
         if path.endswith(suffix):

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.support_cli import Run, Todo
+from tests.support_cli import Run, Todo, todo_process
 
 
 def listing(home: Path) -> Path:
@@ -591,18 +591,17 @@ def test_a_copy_a_person_put_above_the_task_stays_as_it_is(
     assert listing(home).read_text() == (f"# Todos\n- [ ] {copied}\n- [x] A\n- [/] B\n- [ ] C\n")
 
 
-def test_a_view_record_lands_with_its_list_or_not_at_all(todo: Todo, home: Path) -> None:
-    """A writer killed between its records and its list leaves them pending: the
-    next writer keeps the agent's view that came with a list that landed, and drops
-    one whose list did not (it would be ahead of the file)."""
+@pytest.mark.parametrize(("kill_at", "landed"), [("journal:1", False), ("adopt:1", True)])
+def test_a_view_record_lands_with_its_list_or_not_at_all(
+    todo: Todo, home: Path, kill_at: str, landed: bool
+) -> None:
+    """A writer killed between its records and its list (before it, or after it
+    landed): the next call keeps the agent's view that came with a list that
+    landed, and drops one whose list did not (it would be ahead of the file)."""
     start(todo)
-    views_dir = next((home / "state").rglob("views"))
-    # Killed before its list landed: a record for revision 2, which never came.
-    (views_dir / "default.md.pending").write_text("<!-- todo view: 2 -->\n")
-    assert todo("add", "X").code == 0  # a write of its own: revision 2, another list
-    assert views(home) == {"default.md": "<!-- todo view: 1 -->\n"}
-    assert not (views_dir / "default.md.pending").exists()
-    # Killed after its list landed (revision 2 is there): the record is kept.
-    (views_dir / "default.md.pending").write_text("<!-- todo view: 2 -->\n")
-    assert todo("add", "Y").code == 0
-    assert views(home) == {"default.md": "<!-- todo view: 2 -->\n"}
+    payload = snapshot(("A", "completed"), ("B", "in_progress"), ("C", "pending"))
+    killed = todo_process("apply", stdin=payload, env={"TODOCLI_KILL_AT": kill_at})
+    assert killed.code == -9, killed.err
+    assert todo("show").code == 0  # any call settles what the killed writer left
+    assert views(home) == {"default.md": f"<!-- todo view: {2 if landed else 1} -->\n"}
+    assert not list((home / "state").rglob("views/*.pending"))

@@ -456,7 +456,7 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object, tool: str
         if any(op.after for op in ops):
             _raise_id_mark(state, result.new)
         if result.wiped:
-            steps.append(store.forget_views)  # a finished list: every agent starts afresh
+            store.forget_views()  # a finished list: every agent starts afresh
         # The log, the state and the revision copy first, the list last: exit 6
         # means none of them changed.
         # An emptied list that `init` or `clear --all` goes on from is a revision
@@ -607,6 +607,7 @@ def _log(
     path = os.path.join(ctx.loc.memory_dir, name)
     block = completion_block(number, now, completed)
     state["log"], state["completions"] = name, number
+    ctx.store.journal_append(path)  # cut back to its length before if the list does not land
     return path, lambda: append_block(path, block)
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import time
 from datetime import datetime
 from pathlib import Path
@@ -15,7 +14,8 @@ from todocli.app.report import Report
 from todocli.document.markdown import parse
 from todocli.errors import StorageError, UsageError
 from todocli.storage.files import kind_of, read_text
-from todocli.storage.paths import is_session_name
+from todocli.storage.paths import is_session_name, resolve
+from todocli.storage.store import Store
 
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 
@@ -46,6 +46,26 @@ def _odd(path: Path) -> str | None:
     except OSError as exc:
         return exc.strerror or str(exc)
     return f"{what}, not a regular file" if what else None
+
+
+def _session_store(ctx: Context, name: str) -> Store:
+    loc = resolve(home=ctx.loc.home, session=name, memory_dir=ctx.loc.memory_dir, env={})
+    return Store(loc, ctx.settings.lock_timeout, ctx.settings.max_file_bytes)
+
+
+def _finish_removals(ctx: Context) -> None:
+    """Sessions whose removal was killed after their list went: what is left of
+    them (revisions, state) goes too."""
+    folder = Path(ctx.loc.home) / "state" / "sessions"
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return
+    for name in names:
+        if is_session_name(name) and (folder / name / "journal").exists():
+            store = _session_store(ctx, name)
+            with store.locked():
+                store.recover()
 
 
 def sessions(ctx: Context) -> Report:
@@ -91,22 +111,39 @@ def sessions(ctx: Context) -> Report:
 
 
 def gc(ctx: Context, older_than: str = "30d") -> Report:
-    """Remove sessions not written for longer than the duration; logs stay."""
+    """Remove sessions not written for longer than the duration; logs stay.
+
+    Each under its list's lock, looked at again there: a write that landed since
+    the first look (the list is newer, or another file) keeps its session. A
+    removal killed half-way is finished first.
+    """
     age = parse_duration(older_than)
     cutoff = time.time() - age
+    _finish_removals(ctx)
     removed = []
     for path in _session_files(ctx):
         if _odd(path) is not None:
             continue  # not a session list: not ours to remove
         try:
-            if path.stat().st_mtime >= cutoff:
-                continue
-            path.unlink()
+            seen = path.stat()
         except FileNotFoundError:
             continue
         except OSError as exc:
             raise StorageError(f"cannot remove {path}: {exc.strerror}") from None
-        shutil.rmtree(Path(ctx.loc.home) / "state" / "sessions" / path.stem, ignore_errors=True)
+        if seen.st_mtime >= cutoff:
+            continue
+        store = _session_store(ctx, path.stem)
+        with store.locked():
+            store.recover()  # a killed writer's half-done write first (a person's save back)
+            try:
+                now = os.stat(path)
+            except FileNotFoundError:
+                continue
+            except OSError as exc:
+                raise StorageError(f"cannot remove {path}: {exc.strerror}") from None
+            if (now.st_dev, now.st_ino) != (seen.st_dev, seen.st_ino) or now.st_mtime >= cutoff:
+                continue  # written since the first look
+            store.delete()
         removed.append(path.stem)
     data = {"removed": removed, "older_than": older_than}
     if not removed:

@@ -29,6 +29,11 @@ if TYPE_CHECKING:
 
 ENCODING_ERRORS = "surrogateescape"
 TEMP_SUFFIX = ".todo-tmp"
+# The kill tests' seam: "NAME:N" kills this process (SIGKILL) the N-th time it
+# reaches a kill point named NAME ("*": any), one step of a write. Read once here:
+# unset, each kill point costs one comparison.
+_KILL_AT = os.environ.get("TODOCLI_KILL_AT", "")
+_reached = [0]
 STALE_TEMP_SECONDS = 30
 # What the tool's own bookkeeping files may hold: they are small by construction.
 SMALL_FILE_BYTES = 1024 * 1024
@@ -40,6 +45,23 @@ _KINDS = (
     (stat.S_ISBLK, "a block device"),
     (stat.S_ISSOCK, "a socket"),
 )
+
+
+def kill_point(name: str) -> None:
+    """A step of a write is done: the kill tests may stop the process here."""
+    if _KILL_AT:
+        _kill_at(name)
+
+
+def _kill_at(name: str) -> None:
+    wanted, _, nth = _KILL_AT.rpartition(":")
+    if wanted in ("*", name):
+        _reached[0] += 1
+        if str(_reached[0]) == nth:
+            import signal
+
+            os.write(2, f"todo: killed at {name}\n".encode())
+            os.kill(os.getpid(), signal.SIGKILL)
 
 
 def reason(exc: OSError) -> str:
@@ -200,6 +222,7 @@ def atomic_write(
     durable: bool = True,
     precondition: Callable[[], None] | None = None,
     replaced: Callable[[str], None] | None = None,
+    tag: str | None = None,
 ) -> None:
     """Replace the file's content in one step (temp file, fsync, os.replace).
 
@@ -213,6 +236,9 @@ def atomic_write(
     name the file just replaced then has, and may raise to call the write off: the
     swap is undone. So a save that lands after the last look is still caught (an
     ``os.replace`` would unlink it unseen). See ``swap``.
+
+    ``tag``: the temporary file is named ``temp_path(target, tag)``, so that a
+    journal naming the tag finds it after a kill (see ``Store.commit``).
     """
     target = os.path.realpath(path)
     mode = check_writable_target(target)
@@ -226,7 +252,7 @@ def atomic_write(
     tmp = ""
     made: os.stat_result | None = None
     try:
-        fd, tmp = _make_temp(folder, name)
+        fd, tmp = _make_temp(folder, name, tag)
         made = os.fstat(fd)
         with os.fdopen(fd, "wb") as handle:
             handle.write(text.encode("utf-8", ENCODING_ERRORS))
@@ -238,11 +264,13 @@ def atomic_write(
             # As root, the new file would be root's: give it back to its owner,
             # who could not write their own list any more.
             os.chown(tmp, *owner)
+        kill_point("temp")
         if precondition is not None:
             precondition()  # last look at the target, as close to the replace as can be
         if replaced is None or mode is None or not _swap_in(tmp, target, replaced):
             os.replace(tmp, target)
         tmp = ""
+        kill_point("replace")
         if durable:
             _fsync_dir(folder)
     except OSError as exc:
@@ -261,15 +289,20 @@ def _swap_in(tmp: str, target: str, replaced: Callable[[str], None]) -> bool:
     ours = os.lstat(tmp)
     if not exchange(tmp, target):
         return False
+    kill_point("swap")
     try:
         replaced(tmp)
     except BaseException:
         exchange(tmp, target)  # the replaced file back where it was
+        kill_point("swap-back")
         if not _same_file(os.lstat(tmp), ours):
             # An editor saved again since the swap (its new file took our file's
-            # place): its newer save goes back to the target, its older stays here.
+            # place): its newer save goes back to the target, its older stays here
+            # (for the caller to remove: ``Store.commit``).
             exchange(tmp, target)
+            kill_point("swap-again")
         raise
+    kill_point("swapped")
     os.unlink(tmp)
     return True
 
@@ -340,9 +373,18 @@ def remove(path: str) -> None:
         pass
 
 
-def _make_temp(folder: str, name: str) -> tuple[int, str]:
+def temp_path(target: str, tag: str) -> str:
+    """The temporary file ``atomic_write`` writes beside ``target`` under ``tag``."""
+    folder, name = os.path.split(target)
+    return os.path.join(folder, f".{name}.{tag}{TEMP_SUFFIX}")
+
+
+def _make_temp(folder: str, name: str, tag: str | None = None) -> tuple[int, str]:
     """A new file beside the target, created exclusively (``tempfile`` costs more to
-    import than this does to write)."""
+    import than this does to write); named by ``tag`` when one is given."""
+    if tag is not None:
+        tmp = temp_path(os.path.join(folder, name), tag)
+        return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), tmp
     for _ in range(100):
         tmp = os.path.join(folder, f".{name}.{os.urandom(6).hex()}{TEMP_SUFFIX}")
         try:

@@ -6,13 +6,22 @@ The files themselves are read and written by ``files`` (regular files only, boun
 reads, atomic replaces). A list that is a symlink stays one: the write goes to its
 target.
 
-A write is a transaction: the revision copy, the state and the completion log are
-written first, the list last; if any step fails, the steps before it are taken
-back, so exit 6 always means nothing changed. The revision copy is written as
-``NNNNNNNN.md.pending`` and renamed into place once the list is replaced: a writer
-killed in between leaves a pending copy that equals the list, which the next
-writer adopts (it is no hand edit); one killed before the replace leaves a pending
-copy that does not, which is dropped.
+A write is a transaction with a journal. Before its first step, the writer
+records in ``journal`` (in the list's state folder) what it is about to do: the
+revision it makes, the files it stages beside their places (the revision copy
+``NNNNNNNN.md.pending``, the state, agents' view records), the logs it appends to
+and their length before, and the tag its temporary files carry. Then the staged
+files and the log, and the list last; once the list is replaced, the staged files
+are renamed into place and the journal removed. A write that fails is taken back
+by the same journal, so exit 6 always means nothing changed.
+
+A writer killed at any step leaves the journal, and the next call of any kind
+(``read``) settles it before it reads the list: if the list landed, the write is
+finished (staged files renamed into place); if not, it is undone (staged files
+and temporary files removed, logs cut back to their length before). A person's
+save that a swap had parked under the temporary name (see ``files.atomic_write``)
+is put back first. So a log block is there exactly when its list landed, and no
+temporary file outlives its writer.
 """
 
 from __future__ import annotations
@@ -24,7 +33,9 @@ import time
 from todocli.errors import BusyError, ConflictError, StorageError, TodoError
 from todocli.storage.files import (
     ENCODING_ERRORS,
+    TEMP_SUFFIX,
     atomic_write,
+    kill_point,
     make_dir,
     read_bytes,
     read_text,
@@ -33,6 +44,7 @@ from todocli.storage.files import (
     remove,
     signature,
     stat_signature,
+    temp_path,
 )
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
@@ -88,7 +100,7 @@ PENDING = ".pending"
 HAND = ".hand"  # beside a revision's copy: it records the list as a person left it
 # The first line of an agent's view file: "<!-- todo view: 12 -->" (the list revision
 # 12 holds), or "<!-- todo view: list -->" followed by the list's markdown; a record
-# waiting to land with revision 12 (".pending") says so: "list 12".
+# that came with revision 12 says so: "list 12".
 _VIEW_HEADER = "<!-- todo view: "
 
 
@@ -134,16 +146,25 @@ class Store:
         self.remind_file = os.path.join(loc.state_dir, "remind")
         self.failed_file = os.path.join(loc.state_dir, "failed")
         self.person_file = os.path.join(loc.state_dir, "person")  # touched at a hand edit
+        self.journal_file = os.path.join(loc.state_dir, "journal")  # a write under way
         self._seen: tuple[str, tuple[int, int, int, int] | None] | None = None
         self._read_at = 0  # when the text in ``_seen`` was known to be the file's (ns)
         self._view_read: tuple[str | None, str | None] | None = None  # (agent, file text)
-        self._pending_views: list[str] = []  # records that land with the list being written
+        # What the next commit stages with its list: agents' view records (path, text),
+        # logs it appends to, and whether every agent's view goes.
+        self._pending_views: list[tuple[str, str]] = []
+        self._appends: list[str] = []
+        self._forget = False
+        self._holding = False  # this process holds the list's lock (``Held``)
 
     # -- the list ------------------------------------------------------------------------
 
     def read(self) -> str:
         """The list's text; what was read is remembered, so that a write can check
-        the file is still that one just before replacing it."""
+        the file is still that one just before replacing it. A write a killed
+        writer left half done is settled first (see ``recover``)."""
+        if os.path.lexists(self.journal_file):
+            self._settle_journal()
         read_at = time.time_ns()
         data, info = read_with_stat(self.loc.list_file, self.max_file_bytes, "max_file_bytes")
         text = "" if data is None else data.decode("utf-8", ENCODING_ERRORS)
@@ -408,40 +429,32 @@ class Store:
     def save_view(self, agent: str | None, view: str | int, landing: int | None = None) -> None:
         """Record what ``agent`` has seen (the snapshot it sent, or a list it read):
         its markdown, or the number of the revision that holds exactly that list.
-        ``landing``: the revision the write under way makes; the record then waits
-        beside it (``.pending``) and becomes the agent's view only with the list
-        (``commit``, or ``recover`` after a killed writer), never ahead of it or
-        behind it."""
+        ``landing``: the revision the write under way makes; the record is then
+        staged with it and becomes the agent's view only with the list (``commit``,
+        or ``recover`` after a killed writer), never ahead of it or behind it."""
         path = self.view_path(agent)
         text = _view_record(view, landing)
-        read = self._view_read
-        if landing is None and read is not None and read[0] == agent and read[1] == text:
-            return
-        target = path if landing is None else path + PENDING
-        if os.path.islink(target):
-            remove(target)  # a record of ours, never written through a link
-        make_dir(self.views_dir)
-        atomic_write(target, text, False)
         if landing is not None:
-            self._pending_views.append(target)
+            self._pending_views.append((path, text))
+            return
+        read = self._view_read
+        if read is not None and read[0] == agent and read[1] == text:
+            return
+        if os.path.islink(path):
+            remove(path)  # a record of ours, never written through a link
+        make_dir(self.views_dir)
+        atomic_write(path, text, False)
 
-    def forget_views(self) -> Callable[[], None]:
-        """Forget every agent's last snapshot (a finished list starts afresh); return
-        how to put them back."""
-        try:
-            names = os.listdir(self.views_dir)
-        except OSError:
-            names = []
-        paths = [os.path.join(self.views_dir, n) for n in names if n.endswith(".md")]
-        kept = [(path, self._kept(path)) for path in paths]
-        for path in paths:
-            remove(path)
+    def forget_views(self) -> None:
+        """Forget every agent's last snapshot (a finished list starts afresh) with the
+        list the next ``commit`` writes: only if it lands."""
+        self._forget = True
 
-        def restore() -> None:
-            for path, text in kept:
-                self._put_back(path, text)
-
-        return restore
+    def journal_append(self, path: str) -> None:
+        """The next ``commit`` appends to the file at ``path`` (a completion log): its
+        journal keeps the file's length before, to cut it back to if the list does
+        not land."""
+        self._appends.append(path)
 
     @staticmethod
     def _put_back(path: str, text: str | None) -> None:
@@ -495,47 +508,178 @@ class Store:
                     return rev + 1, text
         return rev, last
 
-    def recover(self, text: str) -> None:
-        """Settle what a killed writer left (call with the lock held): adopt the
-        pending revision that reached the list, drop any that did not."""
-        pending = [n for n in self._names() if n.endswith(".md" + PENDING)]
-        if pending:
-            self._recover_revisions(pending, text)
+    # -- the journal -------------------------------------------------------------------
+
+    def recover(self, text: str | None = None) -> None:
+        """Settle what a killed writer left (call with the lock held): finish its write
+        if its list landed, undo it if not (see the module's docstring). ``read``
+        calls it when there is a journal; ``text`` is not needed."""
+        del text  # the journal says what to look at
         try:
-            views = [n for n in os.listdir(self.views_dir) if n.endswith(".md" + PENDING)]
-        except OSError:
-            views = []
-        if views:
-            self._recover_views(views)
+            raw = read_text(self.journal_file)
+        except TodoError:
+            raw = None
+        if not raw:
+            if raw is not None:
+                remove(self.journal_file)
+            return
+        job = Journal.parse(raw)
+        if job is None:  # killed while writing the journal: no step after it was taken
+            remove(self.journal_file)
+        elif job.gc:
+            self._settle_removal()
+        elif self._settle(job):
+            remove(self.journal_file)
 
-    def _recover_views(self, names: list[str]) -> None:
-        """A killed writer's records of an agent's view: kept if the list they came
-        with landed (its revision is the newest), dropped if not."""
-        rev = self.rev()
+    def _settle_journal(self) -> None:
+        """``read`` found a journal: settle it under the lock. A call that does not
+        hold the lock takes it only if it is free: if not, a live writer holds it,
+        and the journal is that writer's own (or it settles it before it writes)."""
+        if self._holding:
+            self.recover()
+            return
+        try:
+            with Held(self, timeout=0):
+                self.recover()
+        except TodoError:
+            pass
+
+    def _settle(self, job: Journal) -> bool:
+        """Finish or undo the write ``job`` describes; whether all of it was done."""
+        target = os.path.realpath(self.loc.list_file)
+        final = self.revision_path(job.rev)
+        new = self._kept(final + PENDING)
+        parked = self._put_back_parked(temp_path(target, job.tag), target, new)
+        landed = os.path.exists(final) or (new is not None and self._kept(target) == new)
+        done = self._finish(job) if landed else self._undo(job)
+        self._sweep(self.revs_dir)
+        self._sweep(self.views_dir)
+        return parked and done
+
+    @staticmethod
+    def _sweep(folder: str, names: list[str] | None = None) -> None:
+        """Remove what dead writers left in ``folder`` (revs/ or views/, written only
+        with the lock held, which the caller holds, the journal settled): temporary
+        files (one of a view record written with no list, say) and staged copies."""
+        if names is None:
+            try:
+                names = os.listdir(folder)
+            except OSError:
+                return
         for name in names:
-            path = os.path.join(self.views_dir, name)
-            says = _view_header(self._kept(path) or "")[0]
-            if says.removeprefix("list ") == str(rev):
-                try:
-                    os.replace(path, path[: -len(PENDING)])
-                    continue
-                except OSError:
-                    pass
-            remove(path)
+            if name.endswith((TEMP_SUFFIX, PENDING)):
+                remove(os.path.join(folder, name))
 
-    def _recover_revisions(self, pending: list[str], text: str) -> None:
-        rev = self.rev()
-        for name in pending:
-            path = os.path.join(self.revs_dir, name)
-            number = name[: -len(".md" + PENDING)]
-            landed = number.isdigit() and int(number) == rev + 1 and self._kept(path) == text
-            if landed:
-                try:
-                    os.replace(path, self.revision_path(rev + 1))
-                    continue
-                except OSError:
-                    pass
-            remove(path)
+    def _put_back_parked(self, tmp: str, target: str, new: str | None) -> bool:
+        """The killed writer's temporary file beside the list, if it is still there:
+        its own (it holds the text being written) is removed; anything else is the
+        person's save a swap parked there, and it goes back to the list, unless the
+        list holds a newer save of theirs (as ``files._swap_in`` leaves it)."""
+        if not os.path.lexists(tmp):
+            return True
+        if new is not None and self._kept(tmp) == new:
+            remove(tmp)
+            return True
+        ours = new is not None and self._kept(target) == new
+        now = stat_signature(target)
+        try:
+            if ours or now is None or os.lstat(tmp).st_mtime_ns > now[3]:
+                os.replace(tmp, target)
+            else:
+                remove(tmp)  # the newer save is in the list
+        except OSError:
+            return False  # the journal stays: the next call tries again
+        kill_point("put-back")
+        return True
+
+    def _staged(self, job: Journal) -> list[tuple[str, str]]:
+        """The files ``job`` stages, each as (staged path, its place)."""
+        final = self.revision_path(job.rev)
+        moves = [(final + PENDING, final)]
+        for name in job.views:
+            place = os.path.join(self.views_dir, name)
+            moves.append((place + PENDING, place))
+        if job.state:
+            moves.append((self.state_file + PENDING, self.state_file))
+        return moves
+
+    def _finish(self, job: Journal) -> bool:
+        """The list landed: the staged files take their places; whether all did."""
+        done = True
+        if job.forget:
+            try:
+                names = os.listdir(self.views_dir)
+            except OSError:
+                names = []
+            for name in names:
+                if name.endswith(".md") and name not in job.views:
+                    remove(os.path.join(self.views_dir, name))
+        for staged, place in self._staged(job):
+            try:
+                os.replace(staged, place)
+            except FileNotFoundError:
+                pass  # in place already (a writer killed after it)
+            except OSError:
+                done = False  # the journal stays: the next call tries again
+            kill_point("adopt")
+        return done
+
+    def _undo(self, job: Journal) -> bool:
+        """The list did not land: the staged files go, and each log is cut back to
+        its length before; whether all of it was done."""
+        done = True
+        for staged, _ in self._staged(job):
+            remove(staged)
+            remove(temp_path(staged, job.tag))
+            kill_point("drop")
+        for size, path in job.appends:
+            try:
+                if size < 0:
+                    os.unlink(path)  # the write made it: not even an empty file stays
+                elif os.stat(path).st_size > size:
+                    os.truncate(path, size)
+            except FileNotFoundError:
+                pass
+            except OSError:
+                done = False
+            kill_point("cut")
+        return done
+
+    def _write_journal(self, job: Journal) -> None:
+        """Write the journal, before the first step it names. Created exclusively:
+        one still there is a killed writer's that could not be settled, and no
+        write goes on over it. (Not fsynced: it guards against a killed process,
+        whose writes the system still makes.)"""
+        data = job.text().encode("utf-8", ENCODING_ERRORS)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NONBLOCK", 0)
+        try:
+            fd = os.open(self.journal_file, flags, 0o600)
+        except FileExistsError:
+            raise StorageError(
+                f"cannot write {self.journal_file}: a killed write's journal is there and "
+                "could not be settled (see the message before; remove it to go on)"
+            ) from None
+        except OSError as exc:
+            raise StorageError(f"cannot write {self.journal_file}: {reason(exc)}") from None
+        try:
+            written = 0
+            while written < len(data):
+                written += os.write(fd, data[written:])
+        except OSError as exc:
+            os.close(fd)
+            remove(self.journal_file)
+            raise StorageError(f"cannot write {self.journal_file}: {reason(exc)}") from None
+        os.close(fd)
+
+    def _stage_state(self, state: dict[str, Any], tag: str) -> None:
+        import json
+
+        state["list"] = self.loc.list_file
+        text = json.dumps(state, indent=1, sort_keys=True) + "\n"
+        atomic_write(self.state_file + PENDING, text, False, tag=tag)
+
+    def _reset(self) -> None:
+        self._pending_views, self._appends, self._forget = [], [], False
 
     # -- a person's states -----------------------------------------------------------------
     # Every state of the list a person could have seen is a revision. Before a write
@@ -591,65 +735,148 @@ class Store:
     ) -> int:
         """Write the list as the next revision; return the list's revision after.
 
-        Call with the lock held. The revision copy, ``state`` and ``steps`` (each
-        does its write and returns how to take it back) are written first and the
-        list last; if any of it fails, what was done is taken back and the error
-        raised, so the list and its history are as they were. ``text`` None writes
-        no list (the state and steps only). ``person_near``: a person edits this
-        list these days, so the list is swapped in rather than replaced, and the
-        file it replaced checked (see ``files.atomic_write``).
+        Call with the lock held. The journal first; then the revision copy, the
+        agents' view records and ``state`` (staged beside their places), and
+        ``steps`` (each does its write and returns how to take it back); the list
+        last, and then the staged files take their places. If any of it fails, what
+        was done is taken back and the error raised, so the list and its history
+        are as they were; a kill is settled by the next call (see ``recover``).
+        ``text`` None writes no list (the state and steps only, with no journal).
+        ``person_near``: a person edits this list these days, so the list is
+        swapped in rather than replaced, and the file it replaced checked (see
+        ``files.atomic_write``).
         """
-        revs = self.revisions()
+        if os.path.lexists(self.journal_file):
+            self.recover()  # a killed writer's, if ``read`` did not settle it
+        names = self._names()
+        revs = sorted(int(n[:-3]) for n in names if n.endswith(".md") and n[:-3].isdigit())
         rev = revs[-1] if revs else 0
-        pending = ""
+        views, appends, forget = self._pending_views, self._appends, self._forget
+        self._reset()
+        self._sweep(self.revs_dir, names)
+        self._sweep(self.views_dir)
+        if text is None:
+            return self._commit_state(rev, state, steps)
+        job = Journal(
+            os.urandom(6).hex(),
+            rev + 1,
+            [os.path.basename(path) for path, _ in views],
+            bool(state),
+            forget,
+            [(_size(path), path) for path in appends],
+        )
+        make_dir(self.revs_dir)
+        self._write_journal(job)
+        kill_point("journal")
         undo: list[Callable[[], None]] = []
         try:
-            if text is not None:
-                make_dir(self.revs_dir)
-                pending = self.revision_path(rev + 1) + PENDING
-                atomic_write(pending, text, durable=False)
+            atomic_write(self.revision_path(job.rev) + PENDING, text, False, tag=job.tag)
+            for path, record in views:
+                if os.path.islink(path + PENDING):
+                    remove(path + PENDING)  # a record of ours, never written through a link
+                make_dir(self.views_dir)
+                atomic_write(path + PENDING, record, False, tag=job.tag)
+            for step in steps:
+                undo.append(step())
+                kill_point("step")
+            if state:
+                self._stage_state(state, job.tag)
+            # Compare before replace: a write never replaces bytes it has not read.
+            # The bytes are compared first; just before the replace, one stat.
+            if not self.unchanged():
+                raise ListChangedError()
+            atomic_write(
+                self.loc.list_file,
+                text,
+                precondition=self._still_seen,
+                replaced=self._replaced_was_seen if person_near else None,
+                tag=job.tag,
+            )
+            self._seen = (text, stat_signature(self.loc.list_file))
+        except BaseException:
+            for back in reversed(undo):
+                back()
+            # An editor that saved twice in the swap's window leaves its older save
+            # under the temporary name (see ``files._swap_in``): the newer one is kept.
+            target = os.path.realpath(self.loc.list_file)
+            parked = self._put_back_parked(temp_path(target, job.tag), target, text)
+            if self._undo(job) and parked:
+                remove(self.journal_file)
+            raise
+        if self._finish(job):
+            remove(self.journal_file)
+        for old in revs[: max(0, len(revs) + 1 - KEEP_REVISIONS)]:
+            self._keep_views_of(old)
+            remove(self.revision_path(old))
+        return job.rev
+
+    def _commit_state(
+        self,
+        rev: int,
+        state: dict[str, Any] | None,
+        steps: Sequence[Callable[[], Callable[[], None]]],
+    ) -> int:
+        """``commit`` with no list: the steps and the state, each taken back if a
+        later one fails."""
+        undo: list[Callable[[], None]] = []
+        try:
             for step in steps:
                 undo.append(step())
             if state:
                 undo.append(self.save_state(state))
-            if text is not None:
-                # Compare before replace: a write never replaces bytes it has not read.
-                # The bytes are compared first; just before the replace, one stat.
-                if not self.unchanged():
-                    raise ListChangedError()
-                atomic_write(
-                    self.loc.list_file,
-                    text,
-                    precondition=self._still_seen,
-                    replaced=self._replaced_was_seen if person_near else None,
-                )
-                self._seen = (text, stat_signature(self.loc.list_file))
         except BaseException:
             for back in reversed(undo):
                 back()
-            if pending:
-                remove(pending)
-            for path in self._pending_views:
-                remove(path)
-            self._pending_views = []
             raise
-        if text is None:
-            return rev
-        rev += 1
-        try:  # noqa: SIM105 - a copy left pending is adopted by the next writer
-            os.replace(pending, self.revision_path(rev))
+        return rev
+
+    # -- removing a list -----------------------------------------------------------------
+
+    def delete(self) -> None:
+        """Remove the list and all kept beside it: revisions, state, views (call with
+        the lock held; completion logs stay). Journaled too: a kill at any step is
+        finished by the next call on this list, or by ``todo gc``."""
+        if os.path.lexists(self.journal_file):
+            self.recover()
+        make_dir(self.loc.state_dir)
+        self._write_journal(Journal(gc=True))
+        kill_point("journal")
+        try:
+            os.unlink(self.loc.list_file)
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            remove(self.journal_file)
+            raise StorageError(f"cannot remove {self.loc.list_file}: {reason(exc)}") from None
+        kill_point("unlink")
+        self._settle_removal()
+
+    def _settle_removal(self) -> None:
+        """A removal was under way: done if the list is gone (what is beside it goes
+        too, the journal last), taken back if it is still there."""
+        if os.path.lexists(self.loc.list_file):
+            remove(self.journal_file)
+            return
+        import shutil
+
+        folder = self.loc.state_dir
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            names = []
+        for name in names:
+            path = os.path.join(folder, name)
+            if name != "journal":
+                if os.path.isdir(path) and not os.path.islink(path):
+                    shutil.rmtree(path, ignore_errors=True)
+                else:
+                    remove(path)
+                kill_point("clear")
+        remove(self.journal_file)
+        try:  # noqa: SIM105 - contextlib would cost start-up for one suppress
+            os.rmdir(folder)
         except OSError:
             pass
-        for path in self._pending_views:  # likewise: the next writer adopts these
-            try:  # noqa: SIM105
-                os.replace(path, path[: -len(PENDING)])
-            except OSError:
-                pass
-        self._pending_views = []
-        for old in revs[: max(0, len(revs) + 1 - KEEP_REVISIONS)]:
-            self._keep_views_of(old)
-            remove(self.revision_path(old))
-        return rev
 
     def _keep_views_of(self, rev: int) -> None:
         """Before revision ``rev`` goes: an agent's view that names it gets the list
@@ -673,11 +900,92 @@ class Store:
         return Held(self)
 
 
+JOURNAL_HEAD = "todo journal 1"
+
+
+def _size(path: str) -> int:
+    """A file's length (-1: there is none)."""
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return -1
+
+
+def _escaped(path: str) -> str:
+    return path.replace("\\", "\\\\").replace("\n", "\\n")
+
+
+def _unescaped(text: str) -> str:
+    return text.replace("\\\\", "\0").replace("\\n", "\n").replace("\0", "\\")
+
+
+class Journal:
+    """What a write is about to do (see the module's docstring): the tag of its
+    temporary files, the revision it makes, the agents' views it stages, whether
+    it stages the state and forgets every view, the files it appends to with their
+    length before; or (``gc``) that the list is being removed."""
+
+    __slots__ = ("appends", "forget", "gc", "rev", "state", "tag", "views")
+
+    def __init__(
+        self,
+        tag: str = "",
+        rev: int = 0,
+        views: Sequence[str] = (),
+        state: bool = False,
+        forget: bool = False,
+        appends: Sequence[tuple[int, str]] = (),
+        gc: bool = False,
+    ) -> None:
+        self.tag, self.rev, self.views, self.state = tag, rev, list(views), state
+        self.forget, self.appends, self.gc = forget, list(appends), gc
+
+    def text(self) -> str:
+        lines = [JOURNAL_HEAD]
+        if self.gc:
+            lines.append("gc")
+        else:
+            lines += [f"tag {self.tag}", f"rev {self.rev}"]
+            lines += [f"view {_escaped(name)}" for name in self.views]
+            lines += ["state"] * self.state + ["forget"] * self.forget
+            lines += [f"append {size} {_escaped(path)}" for size, path in self.appends]
+        return "\n".join([*lines, "end"]) + "\n"
+
+    @classmethod
+    def parse(cls, text: str) -> Journal | None:
+        """The journal ``text`` holds; None when it is not whole (its writer was killed
+        while writing it)."""
+        lines = text.split("\n")
+        if lines[:1] != [JOURNAL_HEAD] or lines[-2:] != ["end", ""]:
+            return None
+        job = cls()
+        for line in lines[1:-2]:
+            key, _, value = line.partition(" ")
+            if key == "gc":
+                job.gc = True
+            elif key == "tag" and value.isascii() and value.isalnum():
+                job.tag = value  # a part of a file name: nothing else is taken
+            elif key == "rev" and value.isdigit():
+                job.rev = int(value)
+            elif key == "view":
+                job.views.append(_unescaped(value))
+            elif key in ("state", "forget"):
+                setattr(job, key, True)
+            elif key == "append":
+                size, _, path = value.partition(" ")
+                length = int(size) if size.lstrip("-").isdigit() else -1
+                job.appends.append((length, _unescaped(path)))
+        if not job.gc and (not job.tag or not job.rev):
+            return None
+        return job
+
+
 class Held:
     """The list's lock, held for a ``with`` block; BUSY (exit 5) after the timeout."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, timeout: float | None = None) -> None:
         self.store = store
+        self.timeout = store.lock_timeout if timeout is None else timeout
         self.lock: ListLock | None = None
 
     def __enter__(self) -> Held:
@@ -694,17 +1002,18 @@ class Held:
             raise StorageError(
                 f"cannot lock {lock_file}: {runtime} is not a private folder of this user"
             )
-        lock = ListLock(lock_file, self.store.lock_timeout)
+        lock = ListLock(lock_file, self.timeout)
         try:
             lock.__enter__()
         except LockTimeout:
             raise BusyError(
                 f"another todo process holds the lock {lock_file} "
-                f"(waited {self.store.lock_timeout:g} s; raise lock_timeout to wait longer)"
+                f"(waited {self.timeout:g} s; raise lock_timeout to wait longer)"
             ) from None
         except OSError as exc:
             raise StorageError(f"cannot lock {lock_file}: {reason(exc)}") from None
         self.lock = lock
+        self.store._holding = True
         return self
 
     def __exit__(
@@ -714,6 +1023,7 @@ class Held:
         trace: TracebackType | None,
     ) -> None:
         if self.lock is not None:
+            self.store._holding = False
             self.lock.__exit__(kind, error, trace)
             self.lock = None
 
