@@ -34,7 +34,8 @@ def temps(*folders: Path) -> list[str]:
 
 def revisions(state: Path) -> dict[int, str]:
     revs = state / "revs"
-    names = sorted(p.name for p in revs.iterdir()) if revs.exists() else []
+    # A ``.hand`` mark beside a copy says that revision is the list as a person left it.
+    names = sorted(p.name for p in revs.iterdir() if p.suffix != ".hand") if revs.exists() else []
     assert all(n.endswith(".md") and n[:-3].isdigit() for n in names), names
     return {int(n[:-3]): (revs / n).read_text() for n in names}
 

@@ -240,9 +240,9 @@ def test_a_write_that_fails_records_no_hand_edit(
 def test_a_writer_stopped_after_taking_in_a_hand_edit_leaves_it_to_undo(
     todo: Todo, home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Killed between the list's replace and its copy's rename: the hand edit's
-    revision is final, the write's copy pending; the next writer adopts it, and undo
-    still gives the hand edit back."""
+    """Killed between the list's replace and its copies' renames: the hand edit's
+    revision and the write's are both staged, with the journal that names them; the
+    next call finishes the write, and undo still gives the hand edit back."""
     todo("add", "A", "B")
     listing(home).write_bytes(listing(home).read_bytes() + b"typed by hand\n")
     edited = listing(home).read_bytes()
@@ -259,10 +259,11 @@ def test_a_writer_stopped_after_taking_in_a_hand_edit_leaves_it_to_undo(
     revs = home / "state" / "sessions" / "default" / "revs"
     assert sorted(p.name for p in revs.iterdir()) == [
         "00000001.md",
-        "00000002.hand",
-        "00000002.md",
+        "00000002.hand.pending",
+        "00000002.md.pending",
         "00000003.md.pending",
     ]
+    assert (revs.parent / "journal").exists()
     written = listing(home).read_bytes()
     assert json.loads(todo("--json", "add", "C").out)["context"]["rev"] == 4  # 3 adopted
     assert todo("undo").code == 0
@@ -314,10 +315,10 @@ def test_marks_of_pruned_revisions_go_with_them(
     for n in range(3):
         listing(home).write_bytes(listing(home).read_bytes() + f"hand {n}\n".encode())
         todo("add", f"T{n}")
-    # Revisions 2, 4 and 6 record hand edits; three revisions are kept. A mark goes
-    # at the next record after its revision: 2's is gone, 4's waits for the next.
+    # Revisions 2, 4 and 6 record hand edits; three revisions are kept, and a mark
+    # goes with its revision.
     names = sorted(os.listdir(home / "state" / "sessions" / "default" / "revs"))
-    assert names == ["00000004.hand", "00000005.md", "00000006.hand", "00000006.md", "00000007.md"]
+    assert names == ["00000005.md", "00000006.hand", "00000006.md", "00000007.md"]
     assert [(r["rev"], r["by_hand"]) for r in revisions(todo)] == [
         (7, False),
         (6, True),

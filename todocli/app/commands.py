@@ -463,17 +463,12 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object, tool: str
         # too, even when the batch left it as it was: the next write need not wait.
         written = doc.text() if result.written or blank else None
         person_near = written is not None and (baseline is not None or store.person_near())
-        take_back = None
-        if written is not None:  # the list as read becomes a revision, if it is not one
-            rev, take_back = store.record_hand(text, rev, last)
+        # The list as read becomes a revision of its own, if it is not one.
+        hand = store.hand_edit(text, rev, last) if written is not None else None
         if result.view is not None and not result.wiped:
-            _record_view(store, ctx.agent, result.view, result.new, rev, written is not None)
-        try:
-            rev = store.commit(written, state, steps, person_near=person_near)
-        except BaseException:
-            if take_back is not None:
-                take_back()
-            raise
+            before = rev + (hand is not None)
+            _record_view(store, ctx.agent, result.view, result.new, before, written is not None)
+        rev = store.commit(written, state, steps, person_near=person_near, hand=hand)
         if baseline is not None:
             store.saw_person()  # edited by hand: the person may save again at any moment
         if not result.written:

@@ -84,12 +84,7 @@ def edit(ctx: Context, confirm: Callable[[list[str]], bool] | None = None) -> Ou
                     f"the list changed while you were editing; nothing was written. "
                     f"Your edit is kept in {path}"
                 )
-            rev, take_back = store.record_hand(now, *store.last_written(now))
-            try:
-                rev = store.commit(edited)
-            except BaseException:
-                take_back()
-                raise
+            rev = store.commit(edited, hand=store.hand_edit(now, *store.last_written(now)))
         old, new = parse(original).model(), doc.model()
         result = Result(old=old, new=new, written=True, diff=Diff.between(old, new))
         return ctx.outcome(new, rev, result=result, warnings=[])

@@ -147,14 +147,11 @@ def _step(ctx: Context, *, back: bool) -> Outcome:
         if restored is None:
             word = "undone" if back else "redone"
             raise InvalidParamError(f"revision #{target} is no longer kept; nothing was {word}")
-        current, take_back = store.record_hand(text, current, last)
+        hand = store.hand_edit(text, current, last)
+        current += hand is not None
         old, new = parse(text).model(), parse(restored).model()
         state["undo_base"], state["undone"], state["redo"] = target, current + 1, left
-        try:
-            rev = store.commit(restored, state)
-        except BaseException:
-            take_back()
-            raise
+        rev = store.commit(restored, state, hand=hand)
     result = Result(old=old, new=new, written=True, diff=Diff.between(old, new))
     outcome = ctx.outcome(new, rev, result=result)
     if edited:  # only an undo gets here with one: a redo after it has nothing to redo

@@ -124,10 +124,6 @@ def _is_mark(name: str) -> bool:
     return name.endswith(HAND) and name[: -len(HAND)].isdigit()
 
 
-def _nothing() -> None:
-    """Nothing to take back."""
-
-
 class Store:
     """One list's file, lock, revisions and state."""
 
@@ -501,11 +497,13 @@ class Store:
         rev = self.rev()
         last = self.revision(rev) if rev else None
         if last != text:
-            # Pending, or renamed from pending between the two looks.
-            final = self.revision_path(rev + 1)
-            for path in (final + PENDING, final):
-                if self._kept(path) == text:
-                    return rev + 1, text
+            # Pending, or renamed from pending between the two looks (one further
+            # when the write also records a hand edit as the revision before it).
+            for ahead in (rev + 1, rev + 2):
+                final = self.revision_path(ahead)
+                for path in (final + PENDING, final):
+                    if self._kept(path) == text:
+                        return ahead, text
         return rev, last
 
     # -- the journal -------------------------------------------------------------------
@@ -596,6 +594,9 @@ class Store:
         """The files ``job`` stages, each as (staged path, its place)."""
         final = self.revision_path(job.rev)
         moves = [(final + PENDING, final)]
+        if job.hand:  # the list as the write found it: the revision before, by hand
+            for place in (self.revision_path(job.rev - 1), self.hand_path(job.rev - 1)):
+                moves.append((place + PENDING, place))
         for name in job.views:
             place = os.path.join(self.views_dir, name)
             moves.append((place + PENDING, place))
@@ -696,35 +697,12 @@ class Store:
         """The revisions that record the list as a person left it (not todo's writes)."""
         return {int(n[: -len(HAND)]) for n in self._names() if _is_mark(n)}
 
-    def record_hand(self, text: str, rev: int, last: str | None) -> tuple[int, Callable[[], None]]:
-        """Before a write replaces the list (call with the lock held, after
-        ``recover``): when ``text``, the list as the write read it, is not ``last``,
-        what revision ``rev`` holds (None: its copy is gone), record ``text`` as
-        revision ``rev + 1``, marked as by hand. Return the list's revision now, and
-        how to take the record back when the write that follows fails (exit 6 means
-        nothing changed)."""
-        if text == (last if rev else ""):
-            return rev, _nothing
-        make_dir(self.revs_dir)
-        copy, mark = self.revision_path(rev + 1), self.hand_path(rev + 1)
-        # The copy first: a writer stopped between the two leaves a revision that
-        # is the list (not marked by hand, nothing lost), never a stray mark.
-        atomic_write(copy, text, durable=False)
-        try:
-            atomic_write(mark, "", durable=False)
-        except BaseException:
-            remove(copy)
-            raise
-        kept = self.revisions()
-        for name in self._names():  # marks of revisions pruned since
-            if _is_mark(name) and kept and int(name[: -len(HAND)]) < kept[0]:
-                remove(os.path.join(self.revs_dir, name))
-
-        def take_back() -> None:
-            remove(mark)
-            remove(copy)
-
-        return rev + 1, take_back
+    def hand_edit(self, text: str, rev: int, last: str | None) -> str | None:
+        """What a write must record before it replaces the list: ``text``, the list as
+        it read it, when that is not ``last``, what revision ``rev`` holds (None: its
+        copy is gone); else None. ``commit(hand=...)`` stages it as the revision
+        before the write's own, marked as by hand, in the same journal."""
+        return None if text == (last if rev else "") else text
 
     def commit(
         self,
@@ -732,6 +710,7 @@ class Store:
         state: dict[str, Any] | None = None,
         steps: Sequence[Callable[[], Callable[[], None]]] = (),
         person_near: bool = False,
+        hand: str | None = None,
     ) -> int:
         """Write the list as the next revision; return the list's revision after.
 
@@ -744,7 +723,8 @@ class Store:
         ``text`` None writes no list (the state and steps only, with no journal).
         ``person_near``: a person edits this list these days, so the list is
         swapped in rather than replaced, and the file it replaced checked (see
-        ``files.atomic_write``).
+        ``files.atomic_write``). ``hand``: the list as the write found it, edited by
+        hand (see ``hand_edit``), staged as a revision of its own before the write's.
         """
         if os.path.lexists(self.journal_file):
             self.recover()  # a killed writer's, if ``read`` did not settle it
@@ -757,19 +737,24 @@ class Store:
         self._sweep(self.views_dir)
         if text is None:
             return self._commit_state(rev, state, steps)
+        hand = None if text is None else hand
         job = Journal(
             os.urandom(6).hex(),
-            rev + 1,
+            rev + 1 + (hand is not None),
             [os.path.basename(path) for path, _ in views],
             bool(state),
             forget,
             [(_size(path), path) for path in appends],
+            hand=hand is not None,
         )
         make_dir(self.revs_dir)
         self._write_journal(job)
         kill_point("journal")
         undo: list[Callable[[], None]] = []
         try:
+            if hand is not None:
+                atomic_write(self.revision_path(rev + 1) + PENDING, hand, False, tag=job.tag)
+                atomic_write(self.hand_path(rev + 1) + PENDING, "", False, tag=job.tag)
             atomic_write(self.revision_path(job.rev) + PENDING, text, False, tag=job.tag)
             for path, record in views:
                 if os.path.islink(path + PENDING):
@@ -805,9 +790,11 @@ class Store:
             raise
         if self._finish(job):
             remove(self.journal_file)
-        for old in revs[: max(0, len(revs) + 1 - KEEP_REVISIONS)]:
+        made = job.rev - rev
+        for old in revs[: max(0, len(revs) + made - KEEP_REVISIONS)]:
             self._keep_views_of(old)
             remove(self.revision_path(old))
+            remove(self.hand_path(old))
         return job.rev
 
     def _commit_state(
@@ -922,10 +909,11 @@ def _unescaped(text: str) -> str:
 class Journal:
     """What a write is about to do (see the module's docstring): the tag of its
     temporary files, the revision it makes, the agents' views it stages, whether
-    it stages the state and forgets every view, the files it appends to with their
+    it stages the state, forgets every view or records the list as a person left it
+    (``hand``: the revision before its own), the files it appends to with their
     length before; or (``gc``) that the list is being removed."""
 
-    __slots__ = ("appends", "forget", "gc", "rev", "state", "tag", "views")
+    __slots__ = ("appends", "forget", "gc", "hand", "rev", "state", "tag", "views")
 
     def __init__(
         self,
@@ -936,9 +924,10 @@ class Journal:
         forget: bool = False,
         appends: Sequence[tuple[int, str]] = (),
         gc: bool = False,
+        hand: bool = False,
     ) -> None:
         self.tag, self.rev, self.views, self.state = tag, rev, list(views), state
-        self.forget, self.appends, self.gc = forget, list(appends), gc
+        self.forget, self.appends, self.gc, self.hand = forget, list(appends), gc, hand
 
     def text(self) -> str:
         lines = [JOURNAL_HEAD]
@@ -947,7 +936,7 @@ class Journal:
         else:
             lines += [f"tag {self.tag}", f"rev {self.rev}"]
             lines += [f"view {_escaped(name)}" for name in self.views]
-            lines += ["state"] * self.state + ["forget"] * self.forget
+            lines += ["state"] * self.state + ["forget"] * self.forget + ["hand"] * self.hand
             lines += [f"append {size} {_escaped(path)}" for size, path in self.appends]
         return "\n".join([*lines, "end"]) + "\n"
 
@@ -969,7 +958,7 @@ class Journal:
                 job.rev = int(value)
             elif key == "view":
                 job.views.append(_unescaped(value))
-            elif key in ("state", "forget"):
+            elif key in ("state", "forget", "hand"):
                 setattr(job, key, True)
             elif key == "append":
                 size, _, path = value.partition(" ")
