@@ -42,7 +42,11 @@ def check(ctx: Context, *, with_rev: bool = False) -> Outcome:
             f'agent "{agent}" holds {count} open task{"s" if count > 1 else ""}'
         )
     elif count:
-        outcome.error = OpenTasksError(f"{count} task{'s are' if count > 1 else ' is'} still open")
+        message = f"{count} task{'s are' if count > 1 else ' is'} still open"
+        from todocli.app.render import cycle_line
+
+        cycle = cycle_line(outcome.todo)
+        outcome.error = OpenTasksError(message if cycle is None else f"{message}; {cycle}")
     return outcome
 
 

@@ -10,7 +10,7 @@ abandoned.
 
 from __future__ import annotations
 
-from todocli.document.model import Meta, Status
+from todocli.document.model import Meta, Status, id_number
 from todocli.engine.ops import Op, OpKind
 from todocli.escapes import quoted
 
@@ -204,7 +204,7 @@ def detect(value: dict[str, Any], tool: str | None = None) -> Parsed | None:
             from todocli.engine.dialects import loads_json
 
             try:
-                parsed = loads_json(text)
+                parsed = loads_json(text, "todos: the array in the string: ")
             except ValueError:
                 parsed = None
             if isinstance(parsed, list):
@@ -365,7 +365,7 @@ MARK_KEY = "task_id_mark"
 
 
 def _number(task_id: str | None) -> int | None:
-    return int(task_id) if task_id and task_id.isascii() and task_id.isdigit() else None
+    return id_number(task_id)
 
 
 def number_new_tasks(

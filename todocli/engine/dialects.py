@@ -135,7 +135,7 @@ def decode(data: bytes, limit: int) -> object:
     if not text.strip():
         raise InputError("input is empty: send a JSON document (see: todo schema)")
     try:
-        value = loads_json(text)
+        value = loads_json(text, "input: ")
     except NotJSONError as exc:
         raise InputError(f"invalid JSON: {exc}") from None
     except DuplicateKeyError as exc:
@@ -151,8 +151,6 @@ def decode(data: bytes, limit: int) -> object:
                 f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
             ) from None
         raise InputError(f"invalid JSON: {exc}") from None  # e.g. an over-long integer
-    except RecursionError:
-        raise InputError("invalid JSON: nested too deeply") from None
     if "\\u" in text:  # only an escape can make a lone surrogate in valid UTF-8
         refuse_surrogates(value, "")
     return value
@@ -217,6 +215,34 @@ def refuse_surrogates(value: object, path: str) -> None:
             refuse_surrogates(item, where)
 
 
+MAX_DEPTH = 64  # levels of arrays and objects in JSON input: every agent's payload has < 10
+
+
+class TooDeepError(InputError):
+    """JSON nested deeper than ``MAX_DEPTH``: refused before anything walks it (a
+    reader that recurses would run out of stack)."""
+
+    def __init__(self, where: str = "") -> None:
+        super().__init__(f"{where}JSON nested more than {MAX_DEPTH} levels deep")
+
+
+def refuse_deep(value: object, where: str = "") -> None:
+    """TooDeepError when ``value`` nests arrays and objects past ``MAX_DEPTH``
+    (walked with a stack of its own, not by recursion)."""
+    pending: list[tuple[object, int]] = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, dict):
+            inner: list[object] = list(item.values())
+        elif isinstance(item, list):
+            inner = item
+        else:
+            continue
+        if depth > MAX_DEPTH:
+            raise TooDeepError(where)
+        pending.extend((v, depth + 1) for v in inner if isinstance(v, (dict, list)))
+
+
 class NotJSONError(ValueError):
     """Python's reader takes NaN and Infinity; JSON has no such numbers, and echoing
     them back (context.params_input) would make the output invalid JSON too."""
@@ -243,8 +269,10 @@ class _ScannerContext:
         raise NotJSONError(f"{name} is not a JSON number")
 
 
-def loads_json(text: str) -> object:
-    """``json.loads(text)``, run through CPython's C scanner directly when it can.
+def loads_json(text: str, where: str = "") -> object:
+    """``json.loads(text)``, run through CPython's C scanner directly when it can;
+    TooDeepError (``where`` says where the text was) for a document nested past
+    ``MAX_DEPTH``.
 
     ``json.loads`` is this same scanner behind the ``json`` package, whose import
     (with the regexes it compiles) costs a few milliseconds of every ``todo apply``.
@@ -265,19 +293,34 @@ def loads_json(text: str) -> object:
             value, end = scan(text, start)
         except (DuplicateKeyError, NotJSONError):
             raise
+        except RecursionError:
+            raise TooDeepError(where) from None
         except Exception:  # json.loads below raises the error, worded as json words it
             pass
         else:
             if not text[end:].strip(" \t\n\r"):
+                if text.count("[") + text.count("{") > MAX_DEPTH:  # else it cannot be deep
+                    refuse_deep(value, where)
                 return value
+    return _bounded(text, where)
+
+
+def _bounded(text: str, where: str) -> object:
+    """``json.loads`` with its results and messages, refusing a document nested past
+    ``MAX_DEPTH`` (its reader recurses: thousands of ``[`` exhaust the stack)."""
     import json
 
-    return json.loads(
-        text,
-        object_pairs_hook=_object,
-        parse_float=_finite,
-        parse_constant=_ScannerContext.parse_constant,
-    )
+    try:
+        value = json.loads(
+            text,
+            object_pairs_hook=_object,
+            parse_float=_finite,
+            parse_constant=_ScannerContext.parse_constant,
+        )
+    except RecursionError:
+        raise TooDeepError(where) from None
+    refuse_deep(value, where)
+    return value
 
 
 def request(value: object, tool: str | None = None) -> Request:

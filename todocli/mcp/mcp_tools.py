@@ -336,11 +336,12 @@ TOOLS = _tools()
 
 def call(name: str, arguments: Mapping[str, Any] | None, defaults: Options) -> Reply:
     """Run one tool; every failure becomes an error reply, never an exception."""
-    from todocli.engine.dialects import refuse_surrogates
+    from todocli.engine.dialects import refuse_deep, refuse_surrogates
 
     tool = TOOLS[name]
     args = dict(arguments or {})
     try:
+        refuse_deep(args, "arguments: ")  # before anything walks them by recursion
         refuse_surrogates(args, "")  # as `todo apply` refuses them in its JSON
         takes_agent = "agent" in tool.input_schema["properties"]
         ctx = _call_context(defaults, args, if_rev=not tool.read_only, agent=takes_agent)
