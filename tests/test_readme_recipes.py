@@ -242,6 +242,34 @@ def test_the_parallel_agents_recipe_drains_the_plan_in_dependency_order(
     assert "[4/4] Completed:\n- Build\n- Tests\n- Docs\n- Ship\n" in done.stdout
 
 
+def test_the_parallel_agents_recipe_ends_on_a_cycle_written_by_hand(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    script = block_after("### A plan drained by N parallel agents from one shell script", "bash")
+    plan = "todo add -q --agent planner Ship --after Tests --after Docs\n"
+    assert plan in script
+    # A person makes Build wait on Tests, which waits on Build: nothing can start.
+    edit = (
+        "sed -i 's/^- \\[ \\] Build <!-- id: 1 -->$/- [ ] Build <!-- id: 1; blocked-by: 2 -->/'"
+        ' "$(todo path)"\n'
+    )
+    done = subprocess.run(
+        ["bash", "-c", script.replace(plan, plan + edit)],
+        env={**env, "N": "3"},
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,  # the loop used to wait forever
+    )
+    assert not [line for line in done.stdout.splitlines() if line.startswith("agent-")]
+    cycle = '#1 "Build" -> #2 "Tests" -> #1'
+    assert done.stderr.count(f"todo: Nothing to claim: dependency cycle {cycle}") == 3
+    shown = subprocess.run(
+        ["todo", "-s", "release", "show"], env=env, capture_output=True, text=True, cwd=tmp_path
+    )
+    assert f"Dependency cycle {cycle}" in shown.stdout
+
+
 MAN_PAGE = README.parent / "man" / "todo.1"
 
 
