@@ -67,6 +67,34 @@ def test_a_hand_written_id_that_is_no_number_is_not_read_as_one(
     assert todo("apply", stdin=json.dumps(copilot)).code == 0
 
 
+def test_a_snapshot_order_too_large_for_a_float_still_sorts(todo: Todo, home: Path) -> None:
+    # float(10**400) overflows: the order is compared as given.
+    items = [
+        {"content": "Last", "status": "pending", "order": 10**400},
+        {"content": "First", "status": "pending", "order": 1.5},
+        {"content": "Middle", "status": "pending", "order": 10**300},
+    ]
+    result = todo("apply", stdin=json.dumps({"todos": items}))
+    assert result.code == 0, result.err
+    assert listing(home).read_text() == "# Todos\n- [ ] First\n- [ ] Middle\n- [ ] Last\n"
+
+
+def test_a_numeric_id_is_kept_as_its_digits_and_one_too_long_is_refused(
+    todo: Todo, home: Path
+) -> None:
+    # float() of a 400-digit id overflows; int ids keep every digit (a float loses them).
+    kept = {"todos": [{"content": "A", "status": "pending", "id": 10**30 + 1}]}
+    assert todo("apply", stdin=json.dumps(kept)).code == 0
+    assert "<!-- id: 1000000000000000000000000000001 -->" in listing(home).read_text()
+    before = listing(home).read_bytes()
+    long_id = {"todos": [{"content": "B", "status": "pending", "id": 10**600}]}
+    result = todo("apply", stdin=json.dumps(long_id))
+    assert result.code == 1
+    assert_one_line_error(result.err)
+    assert "todos[0].id: over 500 bytes" in result.err
+    assert listing(home).read_bytes() == before
+
+
 # -- JSON depth ------------------------------------------------------------------------
 
 
@@ -210,6 +238,32 @@ def test_claim_exits_7_naming_a_cycle_written_by_hand(todo: Todo, home: Path) ->
     # The hint is a promise: dropping one task of the cycle frees the other.
     assert todo("drop", "A", "--agent", "x").code == 0
     assert todo("claim", "--agent", "x").code == 0
+
+
+def test_claim_waits_while_a_task_outside_the_cycle_can_still_start(todo: Todo, home: Path) -> None:
+    # C is in progress and D waits on it: D can start once C is done, so the loop
+    # is told to wait (exit 1), not to end (exit 7), until only the cycle is left.
+    listing(home).parent.mkdir(parents=True)
+    hand = "- [ ] C <!-- id: 3 -->\n- [ ] D <!-- blocked-by: 3 -->"
+    listing(home).write_text(CYCLE.replace("- [x] C", hand))
+    assert todo("claim", "--agent", "y").code == 0  # takes C
+    waiting = todo("claim", "--agent", "x")
+    assert waiting.code == 1
+    assert "cycle" not in waiting.err
+    assert todo("done", "--agent", "y").code == 0
+    assert todo("claim", "--agent", "x").code == 0  # takes D
+    assert todo("done", "--agent", "x").code == 0
+    ended = todo("claim", "--agent", "x")
+    assert ended.code == 7
+    assert f"dependency cycle {NAMED}" in ended.err
+
+
+def test_claiming_a_task_that_waits_on_a_cycle_names_the_cycle(todo: Todo, home: Path) -> None:
+    listing(home).parent.mkdir(parents=True)
+    listing(home).write_text(CYCLE + "- [ ] D <!-- blocked-by: 2 -->\n")
+    named = todo("claim", "--agent", "x", "D")
+    assert named.code == 7
+    assert f'Task "D" cannot start: dependency cycle {NAMED}' in named.err
 
 
 def test_claim_takes_a_free_task_before_it_reports_a_cycle(todo: Todo, home: Path) -> None:

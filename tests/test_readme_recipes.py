@@ -306,3 +306,19 @@ def test_the_man_page_examples_do_what_they_say(env: dict[str, str], tmp_path: P
     result = sh(by_number)
     assert result.returncode == 0, result.stdout + result.stderr
     assert (tmp_path / "TODO.md").read_text().splitlines()[2] == "- [x] Three"
+
+
+def test_every_error_exit_code_is_documented_in_the_readme_and_the_man_page() -> None:
+    from todocli import errors
+
+    readme = README.read_text(encoding="utf-8")
+    man = MAN_PAGE.read_text(encoding="utf-8")
+    kinds = [k for k in vars(errors).values() if isinstance(k, type) and issubclass(k, Exception)]
+    assert errors.CycleError in kinds
+    for kind in kinds:
+        row = re.search(rf"^\| {kind.exit_code} \| (.*)$", readme, re.M)
+        assert row is not None, f"exit {kind.exit_code} ({kind.__name__}) is in the README table"
+        assert f".TP\n\\fB{kind.exit_code}\\fR\n" in man, f"exit {kind.exit_code} in the man page"
+        if kind.exit_code >= 4:  # these codes name their error
+            assert f"`{kind.code}`" in row.group(1)
+            assert f"\\fB{kind.code}\\fR" in man

@@ -72,7 +72,7 @@ class StorageError(TodoError):
 
 
 class CycleError(TodoError):
-    """``todo claim``: nothing can be claimed, and open tasks wait on each other in a
+    """``todo claim``: no pending task can ever start, each waiting on a dependency
     cycle (written by hand: todo refuses to add one), so the plan can never drain."""
 
     exit_code = 7

@@ -149,7 +149,7 @@ def list_lines(todo: TodoList) -> list[str]:
             lines.append(f"  {task_line(n, task, waits)}")
     cycle = cycle_line(todo) if waits else None
     if cycle is not None:
-        lines.append("D" + cycle[1:])
+        lines.append(cycle)
     for _, task in tasks:
         if task.status is Status.IN_PROGRESS and task.notes:
             lines.append(f'Notes on "{safe(task.content)}":')
@@ -179,12 +179,12 @@ def _cycle(todo: TodoList) -> tuple[list[int], list[Task]] | None:
     return None if cycle is None else (cycle, tasks)
 
 
-def cycle_line(todo: TodoList) -> str | None:
-    """``dependency cycle #1 "A" -> #2 "B" -> #1: ...``, or None."""
+def cycle_line(todo: TodoList, lead: str = "Dependency cycle") -> str | None:
+    """``Dependency cycle #1 "A" -> #2 "B" -> #1: ...``, or None."""
     from todocli.engine.claims import cycle_words
 
     found = _cycle(todo)
-    return None if found is None else cycle_words(*found)
+    return None if found is None else cycle_words(*found, lead=lead)
 
 
 def task_line(n: int, task: Task, waits: dict[int, list[int]]) -> str:
@@ -448,7 +448,7 @@ def check_text(todo: TodoList, agent: str | None = None) -> str:
         lines += [f"  - {t.content} [{t.status.value}] ({p.name})" for p, t in open_tasks]
         cycle = cycle_line(todo) if agent is None else None
         if cycle is not None:
-            lines.append("D" + cycle[1:])
+            lines.append(cycle)
     elif agent is not None:
         lines = [f'Agent "{agent}" holds nothing open.']
     else:

@@ -46,14 +46,17 @@ def list_waiting(todo: TodoList) -> dict[int, list[int]]:
     return {i + 1: [d + 1 for d in on] for i, on in waits.items()}
 
 
-def cycle_in(waits: Mapping[int, list[int]]) -> list[int] | None:
+def cycle_in(
+    waits: Mapping[int, list[int]], roots: Iterable[int] | None = None
+) -> list[int] | None:
     """Tasks that wait on each other in a circle (``waits``: what each task waits
     on, as ``waiting_on`` gives it), in order, the first not repeated; None when
-    there is none. Todo refuses to add a cycle, but a person may write one by hand:
-    its tasks can never start. Iterative: a plan may be long."""
+    there is none (``roots``: only a circle these tasks reach). Todo refuses to add
+    a cycle, but a person may write one by hand: its tasks can never start.
+    Iterative: a plan may be long."""
     state: dict[int, int] = {}  # 1: on the current path, 2: done
-    for root in waits:
-        if root in state:
+    for root in waits if roots is None else roots:
+        if root in state or root not in waits:
             continue
         path = [root]
         todo = [iter(waits[root])]
@@ -65,8 +68,10 @@ def cycle_in(waits: Mapping[int, list[int]]) -> list[int] | None:
                 todo.pop()
                 continue
             seen = state.get(step)
-            if seen == 1:
-                return path[path.index(step) :]
+            if seen == 1:  # round: named from its first task, wherever the walk began
+                found = path[path.index(step) :]
+                first = found.index(min(found))
+                return found[first:] + found[:first]
             if seen is None and step in waits:
                 state[step] = 1
                 path.append(step)
@@ -74,32 +79,55 @@ def cycle_in(waits: Mapping[int, list[int]]) -> list[int] | None:
     return None
 
 
-def stuck_cycle(
-    tasks: Sequence[Task | TaskNode], waits: Mapping[int, list[int]] | None = None
-) -> list[int] | None:
-    """Pending tasks that wait on each other in a cycle, by position (0-based), or
-    None. Only pending ones: a task in progress in the circle can still be finished
-    (and its dependants then start). ``waits``: ``waiting_on(tasks)``, if known."""
-    if waits is None:
-        if not any(t.meta.blocked_by for t in tasks):
-            return None
-        waits = waiting_on(tasks)
-    pending = {
+def _pending_waits(
+    tasks: Sequence[Task | TaskNode], waits: Mapping[int, list[int]]
+) -> dict[int, list[int]]:
+    """``waits`` between pending tasks only: a task in progress or blocked in a
+    circle can still be finished (or unblocked), and its dependants then start."""
+    return {
         i: [d for d in on if tasks[d].status is Status.PENDING]
         for i, on in waits.items()
         if tasks[i].status is Status.PENDING
     }
+
+
+def stuck_cycle(
+    tasks: Sequence[Task | TaskNode],
+    waits: Mapping[int, list[int]] | None = None,
+    start: int | None = None,
+) -> list[int] | None:
+    """Pending tasks that wait on each other in a cycle, by position (0-based), or
+    None; ``start``: the cycle task ``start`` waits on (or is in), if any, so it can
+    never start. ``waits``: ``waiting_on(tasks)``, if known."""
+    if waits is None:
+        if not any(t.meta.blocked_by for t in tasks):
+            return None
+        waits = waiting_on(tasks)
+    return cycle_in(_pending_waits(tasks, waits), None if start is None else [start])
+
+
+def dead_end(tasks: Sequence[Task | TaskNode], waits: Mapping[int, list[int]]) -> list[int] | None:
+    """A cycle, when it leaves no pending task that can ever start: each waits on a
+    cycle, itself or through other pending tasks. None while one can start, now or
+    once the tasks in progress (or blocked) it waits on are finished."""
+    pending = _pending_waits(tasks, waits)
+    # A pending task that waits on no pending task starts now or later. When each
+    # waits on one, following what they wait on must come round: a cycle.
+    if any(t.status is Status.PENDING and not pending.get(i) for i, t in enumerate(tasks)):
+        return None
     return cycle_in(pending)
 
 
-def cycle_words(cycle: list[int], tasks: Sequence[Task | TaskNode]) -> str:
+def cycle_words(
+    cycle: list[int], tasks: Sequence[Task | TaskNode], lead: str = "dependency cycle"
+) -> str:
     """``dependency cycle #1 "A" -> #2 "B" -> #1: they wait on each other...`` for
     positions (0-based): each task's show number and text (quoted on one line),
     and what to do about it."""
     from todocli.escapes import quoted
 
     steps = [f"#{i + 1} {quoted(tasks[i].content, 60)}" for i in cycle]
-    return f"dependency cycle {' -> '.join([*steps, f'#{cycle[0] + 1}'])}: {CYCLE_HINT}"
+    return f"{lead} {' -> '.join([*steps, f'#{cycle[0] + 1}'])}: {CYCLE_HINT}"
 
 
 CYCLE_HINT = (

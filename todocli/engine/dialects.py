@@ -507,7 +507,8 @@ def _snapshot_items(values: object, name: str) -> list[Item]:
         order = raw.get("order") if isinstance(raw, dict) else None
         if order is not None and _kind(order) != "number":
             raise InputError(f"{path}.order: expected a number, got {_kind(order)}")
-        orders.append(float(order) if order is not None else float(i))
+        # As given: an integer too large for a float still sorts among the others.
+        orders.append(order if order is not None else i)
     if any(isinstance(raw, dict) and "order" in raw for raw in values):
         items = [item for _, item in sorted(zip(orders, items, strict=True), key=lambda p: p[0])]
     return items
@@ -594,8 +595,10 @@ def _meta(raw: dict[str, Any], path: str) -> Meta:
 
     task_id = raw.get("id")
     if task_id is not None:
-        if _kind(task_id) == "number" and float(task_id).is_integer():
-            task_id = str(int(task_id))  # VS Code's ids are numbers
+        if isinstance(task_id, int) and not isinstance(task_id, bool):
+            task_id = str(task_id)  # VS Code's ids are numbers (a long one: too long below)
+        elif isinstance(task_id, float) and task_id.is_integer():
+            task_id = str(int(task_id))
         _expect(task_id, "string", f"{path}.id")
         if len(task_id.encode("utf-8")) > 500:
             raise InputError(f"{path}.id: over 500 bytes")

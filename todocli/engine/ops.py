@@ -750,7 +750,7 @@ class Engine:
                 None,
             )
             if found is None:
-                cycle = claims.stuck_cycle(tasks, waits)
+                cycle = claims.dead_end(tasks, waits)
                 if cycle is not None:  # the plan can never drain: a code of its own
                     words = claims.cycle_words(cycle, tasks)
                     raise OpFailure(f"Nothing to claim: {words}", CycleError.code)
@@ -763,8 +763,8 @@ class Engine:
                 raise OpFailure(f'Task "{node.content}" is {node.status.value}: nothing to claim')
             if node.status is Status.BLOCKED:
                 raise OpFailure(f'Task "{node.content}" is blocked (todo unblock it first)')
-            cycle = claims.stuck_cycle(tasks, waits) if waits else None
-            if cycle is not None and tasks.index(node) in cycle:
+            cycle = claims.stuck_cycle(tasks, waits, start=tasks.index(node)) if waits else None
+            if cycle is not None:  # in a cycle or waiting on one
                 words = claims.cycle_words(cycle, tasks)
                 raise OpFailure(f'Task "{node.content}" cannot start: {words}', CycleError.code)
             self._refuse_waiting(node, tasks, waits)
