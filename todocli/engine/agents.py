@@ -803,6 +803,9 @@ class Hook:
         self.session = session
 
 
+SESSION_CHARS = 64  # the longest session name (paths.SESSION_RULE)
+
+
 def safe_session(name: str) -> str | None:
     """A session id made into a session name (paths.SESSION_RULE): characters
     outside ``[A-Za-z0-9._-]`` become ``-``; starting alphanumeric; at most 64. A
@@ -816,9 +819,6 @@ def safe_session(name: str) -> str | None:
         digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()
         safe = f"{safe[: SESSION_CHARS - 17]}-{digest[:16]}"
     return safe or None
-
-
-SESSION_CHARS = 64  # the longest session name (paths.SESSION_RULE)
 
 
 def to_request(parsed: Parsed, params: object) -> Request:

@@ -1141,7 +1141,7 @@ def task_number(ref: str) -> int | None:
         return None
     digits = digits.lstrip("0") or "0"
     # int() refuses over 4,300 digits: a number that long is beyond any list
-    return id_number(digits) if len(digits) <= NUMBER_DIGITS else 10**NUMBER_DIGITS
+    return int(digits) if len(digits) <= NUMBER_DIGITS else 10**NUMBER_DIGITS
 
 
 def _finished(todo: TodoList) -> bool:
