@@ -7,6 +7,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -253,17 +254,24 @@ def test_the_parallel_agents_recipe_ends_on_a_cycle_written_by_hand(
         "sed -i 's/^- \\[ \\] Build <!-- id: 1 -->$/- [ ] Build <!-- id: 1; blocked-by: 2 -->/'"
         ' "$(todo path)"\n'
     )
-    done = subprocess.run(
+    proc = subprocess.Popen(
         ["bash", "-c", script.replace(plan, plan + edit)],
         env={**env, "N": "3"},
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
         cwd=tmp_path,
-        timeout=60,  # the loop used to wait forever
+        start_new_session=True,  # its agents in the background are ended with it
     )
-    assert not [line for line in done.stdout.splitlines() if line.startswith("agent-")]
+    try:
+        out, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        pytest.fail("the drain loop did not end on a dependency cycle")
+    assert not [line for line in out.splitlines() if line.startswith("agent-")]
     cycle = '#1 "Build" -> #2 "Tests" -> #1'
-    assert done.stderr.count(f"todo: Nothing to claim: dependency cycle {cycle}") == 3
+    assert err.count(f"todo: Nothing to claim: dependency cycle {cycle}") == 3
     shown = subprocess.run(
         ["todo", "-s", "release", "show"], env=env, capture_output=True, text=True, cwd=tmp_path
     )
