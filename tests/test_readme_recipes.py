@@ -7,6 +7,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -242,6 +243,41 @@ def test_the_parallel_agents_recipe_drains_the_plan_in_dependency_order(
     assert "[4/4] Completed:\n- Build\n- Tests\n- Docs\n- Ship\n" in done.stdout
 
 
+def test_the_parallel_agents_recipe_ends_on_a_cycle_written_by_hand(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    script = block_after("### A plan drained by N parallel agents from one shell script", "bash")
+    plan = "todo add -q --agent planner Ship --after Tests --after Docs\n"
+    assert plan in script
+    # A person makes Build wait on Tests, which waits on Build: nothing can start.
+    edit = (
+        "sed -i 's/^- \\[ \\] Build <!-- id: 1 -->$/- [ ] Build <!-- id: 1; blocked-by: 2 -->/'"
+        ' "$(todo path)"\n'
+    )
+    proc = subprocess.Popen(
+        ["bash", "-c", script.replace(plan, plan + edit)],
+        env={**env, "N": "3"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        start_new_session=True,  # its agents in the background are ended with it
+    )
+    try:
+        out, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        pytest.fail("the drain loop did not end on a dependency cycle")
+    assert not [line for line in out.splitlines() if line.startswith("agent-")]
+    cycle = '#1 "Build" -> #2 "Tests" -> #1'
+    assert err.count(f"todo: Nothing to claim: dependency cycle {cycle}") == 3
+    shown = subprocess.run(
+        ["todo", "-s", "release", "show"], env=env, capture_output=True, text=True, cwd=tmp_path
+    )
+    assert f"Dependency cycle {cycle}" in shown.stdout
+
+
 MAN_PAGE = README.parent / "man" / "todo.1"
 
 
@@ -278,3 +314,21 @@ def test_the_man_page_examples_do_what_they_say(env: dict[str, str], tmp_path: P
     result = sh(by_number)
     assert result.returncode == 0, result.stdout + result.stderr
     assert (tmp_path / "TODO.md").read_text().splitlines()[2] == "- [x] Three"
+
+
+def test_every_error_exit_code_is_documented_in_the_readme_and_the_man_page() -> None:
+    from todocli import errors
+
+    readme = README.read_text(encoding="utf-8")
+    man = MAN_PAGE.read_text(encoding="utf-8")
+    kinds = [
+        k for k in vars(errors).values() if isinstance(k, type) and issubclass(k, errors.TodoError)
+    ]
+    assert errors.CycleError in kinds
+    for kind in kinds:
+        row = re.search(rf"^\| {kind.exit_code} \| (.*)$", readme, re.M)
+        assert row is not None, f"exit {kind.exit_code} ({kind.__name__}) is in the README table"
+        assert f".TP\n\\fB{kind.exit_code}\\fR\n" in man, f"exit {kind.exit_code} in the man page"
+        if kind.exit_code >= 4:  # these codes name their error
+            assert f"`{kind.code}`" in row.group(1)
+            assert f"\\fB{kind.code}\\fR" in man

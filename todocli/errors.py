@@ -71,6 +71,14 @@ class StorageError(TodoError):
     code = "STORAGE"
 
 
+class CycleError(TodoError):
+    """``todo claim``: no pending task can ever start, each waiting on a dependency
+    cycle (written by hand: todo refuses to add one), so the plan can never drain."""
+
+    exit_code = 7
+    code = "CYCLE"
+
+
 class InternalError(TodoError):
     """A bug: something that should not happen did."""
 

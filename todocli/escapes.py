@@ -147,6 +147,17 @@ def json_safe(document: str) -> str:
     return escape(document, JSON)
 
 
+def utf8_safe(text: str) -> str:
+    """``text`` with each lone surrogate shown as ``escape`` shows it (``\\xNN`` for a
+    byte that was not UTF-8) and nothing else changed: text that can be written as
+    UTF-8, for a reader (an MCP client) that takes the rest as it is."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "".join(shown_as(c) or c if "\ud800" <= c <= "\udfff" else c for c in text)
+    return text
+
+
 def first_unsafe(text: str) -> str | None:
     """The first character of ``text`` that ``one_line`` would escape, if any: new
     text holding one is refused."""

@@ -466,6 +466,8 @@ def man(s: Spec, version: str, date: str) -> str:
         ".TP\n\\fB4\\fR\n\\fBCONFLICT\\fR: \\fB\\-\\-if\\-rev\\fR named a revision the list is no longer at.",
         ".TP\n\\fB5\\fR\n\\fBBUSY\\fR: the list's lock was not free in time.",
         ".TP\n\\fB6\\fR\n\\fBSTORAGE\\fR: a file could not be read or written.",
+        ".TP\n\\fB7\\fR\n\\fBCYCLE\\fR: \\fBtodo claim\\fR found no pending task that can ever "
+        "start: they wait on a dependency cycle.",
         ".SH EXAMPLES",
         "For an agent, one call per step:",
         ".PP",

@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 
 from todocli.document.markdown import parse
-from todocli.document.model import Result, TodoList
-from todocli.errors import ConflictError, InvalidParamError, TodoError, UsageError
+from todocli.document.model import Result, TodoList, id_number
+from todocli.errors import ConflictError, CycleError, InvalidParamError, TodoError, UsageError
 from todocli.storage import config, paths
 from todocli.storage.store import Store
 
@@ -83,7 +83,9 @@ class Outcome:
     def exit_code(self) -> int:
         if self.error is not None:
             return self.error.exit_code
-        return 1 if self.failed else 0
+        if not self.failed:
+            return 0
+        return CycleError.exit_code if self.error_code == CycleError.code else 1
 
     @property
     def error_code(self) -> str | None:
@@ -579,7 +581,7 @@ def _raise_id_mark(state: dict[str, Any], todo: TodoList) -> None:
     from todocli.engine.agents import MARK_KEY
 
     ids = [t.meta.id for _, t in todo.tasks() if t.meta.id]
-    top = max([_id_mark(state), *(int(i) for i in ids if i.isascii() and i.isdigit())])
+    top = max([_id_mark(state), *(n for n in map(id_number, ids) if n is not None)])
     if top:
         state[MARK_KEY] = top
 

@@ -16,8 +16,8 @@ from pathlib import Path
 from todocli.app.commands import Context, Outcome, expect_rev
 from todocli.document.markdown import parse
 from todocli.document.model import Diff, Result
-from todocli.errors import ConflictError, InvalidParamError, UsageError
-from todocli.storage.files import ENCODING_ERRORS, make_dir, read_text
+from todocli.errors import ConflictError, InvalidParamError, StorageError, UsageError
+from todocli.storage.files import ENCODING_ERRORS, make_dir, read_text, reason
 
 
 def editor_command(env: dict[str, str] | os._Environ[str]) -> list[str]:
@@ -43,12 +43,23 @@ def edit(ctx: Context, confirm: Callable[[list[str]], bool] | None = None) -> Ou
     expect_rev(ctx, store.last_written(original)[0])  # before the person spends any effort
     command = editor_command(ctx.env)  # type: ignore[arg-type]
     make_dir(ctx.loc.state_dir)
-    fd, name = tempfile.mkstemp(prefix="edit-", suffix=".md", dir=ctx.loc.state_dir)
+    try:
+        fd, name = tempfile.mkstemp(prefix="edit-", suffix=".md", dir=ctx.loc.state_dir)
+    except OSError as exc:  # a full disk has no room for a new file either
+        raise StorageError(
+            f"cannot make the copy to edit in {ctx.loc.state_dir}: {reason(exc)}; "
+            "nothing was written"
+        ) from None
     path = Path(name)
     keep = False
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(original.encode("utf-8", ENCODING_ERRORS))
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(original.encode("utf-8", ENCODING_ERRORS))
+        except OSError as exc:  # not the terminal's fault: the boundary would say stdout
+            raise StorageError(
+                f"cannot write the copy to edit, {name}: {reason(exc)}; nothing was written"
+            ) from None
         try:
             status = subprocess.run([*command, str(path)], check=False).returncode
         except OSError as exc:

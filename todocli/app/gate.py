@@ -10,7 +10,7 @@ reminder) and that the file was edited by hand since the last write.
 from __future__ import annotations
 
 from todocli.app.commands import Context, Outcome, show
-from todocli.app.render import describe_diff
+from todocli.app.render import cycle_line, describe_diff
 from todocli.document.markdown import parse
 from todocli.document.model import Diff, Status, TodoList
 from todocli.errors import OpenTasksError
@@ -42,7 +42,9 @@ def check(ctx: Context, *, with_rev: bool = False) -> Outcome:
             f'agent "{agent}" holds {count} open task{"s" if count > 1 else ""}'
         )
     elif count:
-        outcome.error = OpenTasksError(f"{count} task{'s are' if count > 1 else ' is'} still open")
+        message = f"{count} task{'s are' if count > 1 else ' is'} still open"
+        cycle = cycle_line(outcome.todo, lead="dependency cycle")
+        outcome.error = OpenTasksError(message if cycle is None else f"{message}; {cycle}")
     return outcome
 
 

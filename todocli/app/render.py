@@ -149,6 +149,9 @@ def list_lines(todo: TodoList) -> list[str]:
         for task in phase.tasks:
             n += 1
             lines.append(f"  {task_line(n, task, waits)}")
+    cycle = cycle_line(todo) if waits else None
+    if cycle is not None:
+        lines.append(cycle)
     for _, task in tasks:
         if task.status is Status.IN_PROGRESS and task.notes:
             lines.append(f'Notes on "{safe(task.content)}":')
@@ -166,6 +169,24 @@ def _waits(todo: TodoList) -> dict[int, list[int]]:
     from todocli.engine.claims import list_waiting
 
     return list_waiting(todo)
+
+
+def _cycle(todo: TodoList) -> tuple[list[int], list[Task]] | None:
+    """Pending tasks that wait on each other in a circle (written by hand), by
+    position, with the list's tasks; None when there are none."""
+    from todocli.engine.claims import stuck_cycle
+
+    tasks = [t for _, t in todo.tasks()]
+    cycle = stuck_cycle(tasks)
+    return None if cycle is None else (cycle, tasks)
+
+
+def cycle_line(todo: TodoList, lead: str = "Dependency cycle") -> str | None:
+    """``Dependency cycle #1 "A" -> #2 "B" -> #1: ...``, or None."""
+    from todocli.engine.claims import cycle_words
+
+    found = _cycle(todo)
+    return None if found is None else cycle_words(*found, lead=lead)
 
 
 def task_line(n: int, task: Task, waits: dict[int, list[int]]) -> str:
@@ -256,8 +277,14 @@ def flat_todos(todo: TodoList) -> list[dict[str, Any]]:
         {"n": n, **_task_json(task), "phase": phase.name}
         for n, (phase, task) in enumerate(todo.tasks(), start=1)
     ]
-    for n, on in _waits(todo).items():
+    waits = _waits(todo)
+    for n, on in waits.items():
         todos[n - 1]["waiting_on"] = on
+    found = _cycle(todo) if waits else None
+    if found is not None:  # each task of the circle names it, by show numbers
+        numbers = [i + 1 for i in found[0]]
+        for i in found[0]:
+            todos[i]["cycle"] = numbers
     return todos
 
 
@@ -421,6 +448,9 @@ def check_text(todo: TodoList, agent: str | None = None) -> str:
     if open_tasks:
         lines = [f"{held} ({len(open_tasks)}):"]
         lines += [f"  - {t.content} [{t.status.value}] ({p.name})" for p, t in open_tasks]
+        cycle = cycle_line(todo) if agent is None else None
+        if cycle is not None:
+            lines.append(cycle)
     elif agent is not None:
         lines = [f'Agent "{agent}" holds nothing open.']
     else:

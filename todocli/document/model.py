@@ -271,6 +271,19 @@ class Meta(Value):
 
 NO_META = Meta()
 
+NUMBER_DIGITS = 18  # the longest number an id or a reference is read as: int() refuses past 4300
+
+
+def id_number(text: str | None) -> int | None:
+    """The number an id (or a ``#N`` reference) spells in ASCII digits, or None.
+
+    Anyone may edit a list, so an id may be ``²`` (a digit to ``str.isdigit``, not
+    to ``int``) or 5,000 digits (over ``int``'s limit of 4,300): neither is a
+    number here. No list gives out ids of more than 18 digits."""
+    if not text or len(text) > NUMBER_DIGITS or not text.isascii() or not text.isdigit():
+        return None
+    return int(text)
+
 
 class Task(Value):
     """One checklist item. Its content is its identity within a list, unless it

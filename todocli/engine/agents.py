@@ -10,7 +10,7 @@ abandoned.
 
 from __future__ import annotations
 
-from todocli.document.model import Meta, Status
+from todocli.document.model import Meta, Status, id_number
 from todocli.engine.ops import Op, OpKind
 from todocli.escapes import quoted
 
@@ -204,7 +204,7 @@ def detect(value: dict[str, Any], tool: str | None = None) -> Parsed | None:
             from todocli.engine.dialects import loads_json
 
             try:
-                parsed = loads_json(text)
+                parsed = loads_json(text, "todos: the array in the string: ")
             except ValueError:
                 parsed = None
             if isinstance(parsed, list):
@@ -365,7 +365,7 @@ MARK_KEY = "task_id_mark"
 
 
 def _number(task_id: str | None) -> int | None:
-    return int(task_id) if task_id and task_id.isascii() and task_id.isdigit() else None
+    return id_number(task_id)
 
 
 def number_new_tasks(
@@ -480,14 +480,27 @@ def _tracker_dependency(value: dict[str, Any]) -> Parsed:
 
 def _lines(text: str, key: str, markers: dict[str, Status], dialect: str) -> Parsed:
     """A checklist in a string, read with its tool's markers: one task a line.
-    Lines that hold no item are not kept, and each is reported as a warning."""
+    Lines that hold no item are not kept, and each is reported as a warning. A
+    fenced code block is code, as markdown reads it (``todo apply --markdown``):
+    its lines are not read, and one warning says so."""
     from todocli.engine.snapshot import Item
 
     items: list[Item] = []
     warnings: list[str] = []
     in_comment = False
+    fence = ""  # the open code fence (``` or ~~~, as long as it was), if any
+    fenced_from = 0
     for n, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
+        if fence:
+            if line.startswith(fence) and not line.strip(fence[0]):
+                fence = ""
+                warnings.append(f"{key}: lines {fenced_from}-{n} are a code block, not read")
+            continue
+        opening = _fence_at(line)
+        if opening and not in_comment:
+            fence, fenced_from = opening, n
+            continue
         if in_comment or line.startswith("<!--"):
             in_comment = "-->" not in line
             continue
@@ -502,12 +515,26 @@ def _lines(text: str, key: str, markers: dict[str, Status], dialect: str) -> Par
             warnings.append(f"{key}: line {n}: unknown status marker, read as pending")
             status = Status.PENDING
         items.append(Item(content, status, path=key, key=key, keep_active_form=True))
+    if fence:  # never closed: code to the end, as markdown reads it
+        warnings.append(f"{key}: lines {fenced_from}- are a code block (never closed), not read")
     if not items and text.strip():
         raise _err(
             f'{key}: no checklist item in the text: send lines like "- [ ] task" '
             "(an empty list is cleared only by an empty string)"
         )
     return Parsed(dialect, items, warnings=warnings)
+
+
+def _fence_at(line: str) -> str:
+    """The code fence a (stripped) line opens: 3 or more backticks or tildes (a
+    backtick fence's info string holds no backtick), else ""."""
+    mark = line[:1]
+    if mark not in ("`", "~"):
+        return ""
+    size = len(line) - len(line.lstrip(mark))
+    if size < 3 or (mark == "`" and "`" in line[size:]):
+        return ""
+    return line[:size]
 
 
 _WORDS = {"pending": Status.PENDING, "in_progress": Status.IN_PROGRESS}
@@ -776,11 +803,21 @@ class Hook:
         self.session = session
 
 
+SESSION_CHARS = 64  # the longest session name (paths.SESSION_RULE)
+
+
 def safe_session(name: str) -> str | None:
     """A session id made into a session name (paths.SESSION_RULE): characters
-    outside ``[A-Za-z0-9._-]`` become ``-``; at most 64; starting alphanumeric."""
+    outside ``[A-Za-z0-9._-]`` become ``-``; starting alphanumeric; at most 64. A
+    longer id keeps its first 47 characters and ends in 16 hex digits of its
+    SHA-256: two ids that differ only past the 64th character get two lists."""
     safe = "".join(c if c.isascii() and (c.isalnum() or c in "._-") else "-" for c in name)
-    safe = safe.lstrip("._-")[:64]
+    safe = safe.lstrip("._-")
+    if len(safe) > SESSION_CHARS:
+        import hashlib
+
+        digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()
+        safe = f"{safe[: SESSION_CHARS - 17]}-{digest[:16]}"
     return safe or None
 
 

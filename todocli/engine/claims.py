@@ -9,11 +9,11 @@ starts by itself; the renderers to say who holds a task and what it waits on.
 
 from __future__ import annotations
 
-from todocli.document.model import Status
+from todocli.document.model import Status, id_number
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Iterable, Mapping, Sequence
 
     from todocli.document.markdown import Document, TaskNode
     from todocli.document.model import Task, TodoList
@@ -46,6 +46,96 @@ def list_waiting(todo: TodoList) -> dict[int, list[int]]:
     return {i + 1: [d + 1 for d in on] for i, on in waits.items()}
 
 
+def cycle_in(
+    waits: Mapping[int, list[int]], roots: Iterable[int] | None = None
+) -> list[int] | None:
+    """Tasks that wait on each other in a circle (``waits``: what each task waits
+    on, as ``waiting_on`` gives it), in order, the first not repeated; None when
+    there is none (``roots``: only a circle these tasks reach). Todo refuses to add
+    a cycle, but a person may write one by hand: its tasks can never start.
+    Iterative: a plan may be long."""
+    state: dict[int, int] = {}  # 1: on the current path, 2: done
+    for root in waits if roots is None else roots:
+        if root in state or root not in waits:
+            continue
+        path = [root]
+        todo = [iter(waits[root])]
+        state[root] = 1
+        while todo:
+            step = next(todo[-1], None)
+            if step is None:
+                state[path.pop()] = 2
+                todo.pop()
+                continue
+            seen = state.get(step)
+            if seen == 1:  # round: named from its first task, wherever the walk began
+                found = path[path.index(step) :]
+                first = found.index(min(found))
+                return found[first:] + found[:first]
+            if seen is None and step in waits:
+                state[step] = 1
+                path.append(step)
+                todo.append(iter(waits[step]))
+    return None
+
+
+def _pending_waits(
+    tasks: Sequence[Task | TaskNode], waits: Mapping[int, list[int]]
+) -> dict[int, list[int]]:
+    """``waits`` between pending tasks only: a task in progress or blocked in a
+    circle can still be finished (or unblocked), and its dependants then start."""
+    return {
+        i: [d for d in on if tasks[d].status is Status.PENDING]
+        for i, on in waits.items()
+        if tasks[i].status is Status.PENDING
+    }
+
+
+def stuck_cycle(
+    tasks: Sequence[Task | TaskNode],
+    waits: Mapping[int, list[int]] | None = None,
+    start: int | None = None,
+) -> list[int] | None:
+    """Pending tasks that wait on each other in a cycle, by position (0-based), or
+    None; ``start``: the cycle task ``start`` waits on (or is in), if any, so it can
+    never start. ``waits``: ``waiting_on(tasks)``, if known."""
+    if waits is None:
+        if not any(t.meta.blocked_by for t in tasks):
+            return None
+        waits = waiting_on(tasks)
+    return cycle_in(_pending_waits(tasks, waits), None if start is None else [start])
+
+
+def dead_end(tasks: Sequence[Task | TaskNode], waits: Mapping[int, list[int]]) -> list[int] | None:
+    """A cycle, when it leaves no pending task that can ever start: each waits on a
+    cycle, itself or through other pending tasks. None while one can start, now or
+    once the tasks in progress (or blocked) it waits on are finished."""
+    pending = _pending_waits(tasks, waits)
+    # A pending task that waits on no pending task starts now or later. When each
+    # waits on one, following what they wait on must come round: a cycle.
+    if any(t.status is Status.PENDING and not pending.get(i) for i, t in enumerate(tasks)):
+        return None
+    return cycle_in(pending)
+
+
+def cycle_words(
+    cycle: list[int], tasks: Sequence[Task | TaskNode], lead: str = "dependency cycle"
+) -> str:
+    """``dependency cycle #1 "A" -> #2 "B" -> #1: they wait on each other...`` for
+    positions (0-based): each task's show number and text (quoted on one line),
+    and what to do about it."""
+    from todocli.escapes import quoted
+
+    steps = [f"#{i + 1} {quoted(tasks[i].content, 60)}" for i in cycle]
+    return f"{lead} {' -> '.join([*steps, f'#{cycle[0] + 1}'])}: {CYCLE_HINT}"
+
+
+CYCLE_HINT = (
+    "they wait on each other, so none can start; remove a blocked-by from one "
+    "(todo edit) or drop one"
+)
+
+
 def holder(task: Task | TaskNode) -> str | None:
     """The agent that holds a task: the owner of a task in progress."""
     return task.meta.owner if task.status is Status.IN_PROGRESS else None
@@ -54,7 +144,7 @@ def holder(task: Task | TaskNode) -> str | None:
 def next_free_id(doc: Document, floor: int = 0) -> str:
     """The next numeric id no task of the list carries, nor ever carried as far as
     ``floor`` (the highest id the list has had) tells."""
-    numbers = [int(n.meta.id) for n in doc.tasks() if n.meta.id and n.meta.id.isdigit()]
+    numbers = [n for n in (id_number(t.meta.id) for t in doc.tasks()) if n is not None]
     return str(max([floor, *numbers]) + 1)
 
 

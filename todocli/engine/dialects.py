@@ -135,7 +135,7 @@ def decode(data: bytes, limit: int) -> object:
     if not text.strip():
         raise InputError("input is empty: send a JSON document (see: todo schema)")
     try:
-        value = loads_json(text)
+        value = loads_json(text, "input: ")
     except NotJSONError as exc:
         raise InputError(f"invalid JSON: {exc}") from None
     except DuplicateKeyError as exc:
@@ -151,8 +151,6 @@ def decode(data: bytes, limit: int) -> object:
                 f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
             ) from None
         raise InputError(f"invalid JSON: {exc}") from None  # e.g. an over-long integer
-    except RecursionError:
-        raise InputError("invalid JSON: nested too deeply") from None
     if "\\u" in text:  # only an escape can make a lone surrogate in valid UTF-8
         refuse_surrogates(value, "")
     return value
@@ -217,6 +215,34 @@ def refuse_surrogates(value: object, path: str) -> None:
             refuse_surrogates(item, where)
 
 
+MAX_DEPTH = 64  # levels of arrays and objects in JSON input: every agent's payload has < 10
+
+
+class TooDeepError(InputError):
+    """JSON nested deeper than ``MAX_DEPTH``: refused before anything walks it (a
+    reader that recurses would run out of stack)."""
+
+    def __init__(self, where: str = "") -> None:
+        super().__init__(f"{where}JSON nested more than {MAX_DEPTH} levels deep")
+
+
+def refuse_deep(value: object, where: str = "") -> None:
+    """TooDeepError when ``value`` nests arrays and objects past ``MAX_DEPTH``
+    (walked with a stack of its own, not by recursion)."""
+    pending: list[tuple[object, int]] = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, dict):
+            inner: list[object] = list(item.values())
+        elif isinstance(item, list):
+            inner = item
+        else:
+            continue
+        if depth > MAX_DEPTH:
+            raise TooDeepError(where)
+        pending.extend((v, depth + 1) for v in inner if isinstance(v, (dict, list)))
+
+
 class NotJSONError(ValueError):
     """Python's reader takes NaN and Infinity; JSON has no such numbers, and echoing
     them back (context.params_input) would make the output invalid JSON too."""
@@ -243,8 +269,10 @@ class _ScannerContext:
         raise NotJSONError(f"{name} is not a JSON number")
 
 
-def loads_json(text: str) -> object:
-    """``json.loads(text)``, run through CPython's C scanner directly when it can.
+def loads_json(text: str, where: str = "") -> object:
+    """``json.loads(text)``, run through CPython's C scanner directly when it can;
+    TooDeepError (``where`` says where the text was) for a document nested past
+    ``MAX_DEPTH``.
 
     ``json.loads`` is this same scanner behind the ``json`` package, whose import
     (with the regexes it compiles) costs a few milliseconds of every ``todo apply``.
@@ -265,19 +293,34 @@ def loads_json(text: str) -> object:
             value, end = scan(text, start)
         except (DuplicateKeyError, NotJSONError):
             raise
+        except RecursionError:
+            raise TooDeepError(where) from None
         except Exception:  # json.loads below raises the error, worded as json words it
             pass
         else:
             if not text[end:].strip(" \t\n\r"):
+                if text.count("[") + text.count("{") > MAX_DEPTH:  # else it cannot be deep
+                    refuse_deep(value, where)
                 return value
+    return _bounded(text, where)
+
+
+def _bounded(text: str, where: str) -> object:
+    """``json.loads`` with its results and messages, refusing a document nested past
+    ``MAX_DEPTH`` (its reader recurses: thousands of ``[`` exhaust the stack)."""
     import json
 
-    return json.loads(
-        text,
-        object_pairs_hook=_object,
-        parse_float=_finite,
-        parse_constant=_ScannerContext.parse_constant,
-    )
+    try:
+        value = json.loads(
+            text,
+            object_pairs_hook=_object,
+            parse_float=_finite,
+            parse_constant=_ScannerContext.parse_constant,
+        )
+    except RecursionError:
+        raise TooDeepError(where) from None
+    refuse_deep(value, where)
+    return value
 
 
 def request(value: object, tool: str | None = None) -> Request:
@@ -464,7 +507,8 @@ def _snapshot_items(values: object, name: str) -> list[Item]:
         order = raw.get("order") if isinstance(raw, dict) else None
         if order is not None and _kind(order) != "number":
             raise InputError(f"{path}.order: expected a number, got {_kind(order)}")
-        orders.append(float(order) if order is not None else float(i))
+        # As given: an integer too large for a float still sorts among the others.
+        orders.append(order if order is not None else i)
     if any(isinstance(raw, dict) and "order" in raw for raw in values):
         items = [item for _, item in sorted(zip(orders, items, strict=True), key=lambda p: p[0])]
     return items
@@ -551,8 +595,10 @@ def _meta(raw: dict[str, Any], path: str) -> Meta:
 
     task_id = raw.get("id")
     if task_id is not None:
-        if _kind(task_id) == "number" and float(task_id).is_integer():
-            task_id = str(int(task_id))  # VS Code's ids are numbers
+        if isinstance(task_id, int) and not isinstance(task_id, bool):
+            task_id = str(task_id)  # VS Code's ids are numbers (a long one: too long below)
+        elif isinstance(task_id, float) and task_id.is_integer():
+            task_id = str(int(task_id))
         _expect(task_id, "string", f"{path}.id")
         if len(task_id.encode("utf-8")) > 500:
             raise InputError(f"{path}.id: over 500 bytes")

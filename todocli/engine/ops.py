@@ -17,6 +17,7 @@ from __future__ import annotations
 from todocli.document.markdown import Document, TaskNode, parse
 from todocli.document.model import (
     DEFAULT_PHASE,
+    NUMBER_DIGITS,
     Choice,
     Diff,
     Meta,
@@ -27,9 +28,10 @@ from todocli.document.model import (
     Task,
     TodoList,
     Value,
+    id_number,
 )
 from todocli.engine import DropPolicy, Settings
-from todocli.errors import InternalError, InvalidParamError, NotFoundError
+from todocli.errors import CycleError, InternalError, InvalidParamError, NotFoundError
 from todocli.escapes import first_unsafe, one_line, quoted
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
@@ -761,6 +763,10 @@ class Engine:
                 None,
             )
             if found is None:
+                cycle = claims.dead_end(tasks, waits)
+                if cycle is not None:  # the plan can never drain: a code of its own
+                    words = claims.cycle_words(cycle, tasks)
+                    raise OpFailure(f"Nothing to claim: {words}", CycleError.code)
                 raise OpFailure(claims.nothing_to_claim(self.doc, waits))
             node = tasks[found]
         else:
@@ -770,6 +776,10 @@ class Engine:
                 raise OpFailure(f'Task "{node.content}" is {node.status.value}: nothing to claim')
             if node.status is Status.BLOCKED:
                 raise OpFailure(f'Task "{node.content}" is blocked (todo unblock it first)')
+            cycle = claims.stuck_cycle(tasks, waits, start=tasks.index(node)) if waits else None
+            if cycle is not None:  # in a cycle or waiting on one
+                words = claims.cycle_words(cycle, tasks)
+                raise OpFailure(f'Task "{node.content}" cannot start: {words}', CycleError.code)
             self._refuse_waiting(node, tasks, waits)
         self._take(node, agent)
         self.claimed = node.content
@@ -1026,7 +1036,7 @@ class Engine:
         ]
         by_id = {n.meta.id: i for i, n in enumerate(nodes) if n.meta.id}
         by_text = {n.content: i for i, n in enumerate(nodes)}
-        numbers = [int(n.meta.id) for n in nodes if n.meta.id and n.meta.id.isdigit()]
+        numbers = [n for n in (id_number(t.meta.id) for t in nodes) if n is not None]
         for patch in patches:
             given = patch.given or frozenset()
             meta = patch.meta or Meta()
@@ -1167,9 +1177,11 @@ class _Checkpoint:
 def task_number(ref: str) -> int | None:
     """N for a reference written ``#N`` (the pattern ``#([0-9]+)``), else None."""
     digits = ref.strip()[1:]
-    if ref.strip()[:1] == "#" and digits.isascii() and digits.isdigit():
-        return int(digits)
-    return None
+    if ref.strip()[:1] != "#" or not digits.isascii() or not digits.isdigit():
+        return None
+    digits = digits.lstrip("0") or "0"
+    # int() refuses over 4,300 digits: a number that long is beyond any list
+    return int(digits) if len(digits) <= NUMBER_DIGITS else 10**NUMBER_DIGITS
 
 
 def _names(items: Sequence[Item]) -> tuple[set[str], set[str | None]]:

@@ -13,7 +13,7 @@ write: their reply is ``TaskList``'s output.
 
 from __future__ import annotations
 
-from todocli.document.model import Status, Task, TodoList
+from todocli.document.model import Status, Task, TodoList, id_number
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
@@ -155,7 +155,8 @@ def cursor(todo: TodoList) -> dict[str, Any]:
 def copilot(todo: TodoList) -> dict[str, Any]:
     items = []
     for n, (i, t) in enumerate(zip(_ids(todo), _tasks(todo), strict=True), start=1):
-        number: int | str = int(i) if i.isdigit() else n
+        given = id_number(i)
+        number = n if given is None else given
         items.append({"id": number, "title": t.content, "status": COPILOT[t.status]})
     return {"todoList": items}
 

@@ -33,6 +33,7 @@ from mcp.shared.exceptions import MCPError
 
 from todocli.app.commands import Options
 from todocli.errors import NotFoundError, TodoError, UsageError
+from todocli.escapes import utf8_safe
 from todocli.mcp import mcp_tools
 from todocli.storage.store import CHANGE_POLL_SECONDS as POLL_SECONDS
 
@@ -79,11 +80,7 @@ def _signature(path: str) -> Signature:
 def _text(text: str) -> str:
     """JSON-safe text: bytes of a list that were not UTF-8 (kept as lone surrogates)
     show as escapes, as the command line prints them."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return text
+    return utf8_safe(text)
 
 
 def _clean(value: object) -> object:

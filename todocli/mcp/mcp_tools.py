@@ -23,7 +23,7 @@ from todocli.errors import (
     TodoError,
     UsageError,
 )
-from todocli.escapes import quoted
+from todocli.escapes import quoted, utf8_safe
 from todocli.storage import paths
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
@@ -336,11 +336,12 @@ TOOLS = _tools()
 
 def call(name: str, arguments: Mapping[str, Any] | None, defaults: Options) -> Reply:
     """Run one tool; every failure becomes an error reply, never an exception."""
-    from todocli.engine.dialects import refuse_surrogates
+    from todocli.engine.dialects import refuse_deep, refuse_surrogates
 
     tool = TOOLS[name]
     args = dict(arguments or {})
     try:
+        refuse_deep(args, "arguments: ")  # before anything walks them by recursion
         refuse_surrogates(args, "")  # as `todo apply` refuses them in its JSON
         takes_agent = "agent" in tool.input_schema["properties"]
         ctx = _call_context(defaults, args, if_rev=not tool.read_only, agent=takes_agent)
@@ -361,11 +362,7 @@ def _utf8(value: Any) -> Any:  # noqa: ANN401 - a JSON value of any shape, kept 
     not UTF-8 (read as surrogates) become escapes, as the command line shows them.
     A string that cannot be encoded would stop the SDK from answering at all."""
     if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-        return value
+        return utf8_safe(value)
     if isinstance(value, dict):
         return {_utf8(k): _utf8(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -444,8 +441,9 @@ def read(uri: str, defaults: Options) -> str:
     from todocli.storage.store import DEFAULT_MAX_FILE_BYTES
 
     text = read_text(resource(uri, defaults).path, DEFAULT_MAX_FILE_BYTES, "max_file_bytes")
-    # Bytes that are not UTF-8 show as escapes, as on the command line.
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    # Bytes that are not UTF-8 (read as U+DC80..U+DCFF) show as \xNN, as the command
+    # line shows them, not as \udcNN.
+    return utf8_safe(text)
 
 
 # -- the command ----------------------------------------------------------------------------
