@@ -99,7 +99,8 @@ def test_a_task_whose_text_is_on_the_next_line_is_read_and_toggled_in_one_charac
     snapshot = {"todos": [{"content": "Text.", "status": "in_progress", "activeForm": "Texting"}]}
     fresh = md.with_name("FRESH.md")  # a list with no history: nothing to merge with
     assert todo_on(fresh, text, "apply", stdin=json.dumps(snapshot)).code == 0
-    assert fresh.read_bytes() == b"* [/] \n  Text. <!-- active: Texting -->\n"
+    # A first snapshot removes nothing its agent has not seen: "Other" stays.
+    assert fresh.read_bytes() == b"* [/] \n  Text. <!-- active: Texting -->\n* [ ] Other\n"
 
 
 @pytest.mark.parametrize(

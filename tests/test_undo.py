@@ -337,9 +337,17 @@ HAND_EDITS = st.sampled_from(
         b"- [ ] a\n- [ ] no final newline",
     ]
 )
+# An agent's full snapshot (Claude Code's TodoWrite), under a name or none: first
+# snapshots included, each removes only what its agent saw, and undo takes it back too.
+SNAPSHOTS = st.lists(
+    st.tuples(st.sampled_from(["a", "b", "c"]), st.sampled_from(["pending", "completed"])),
+    max_size=3,
+    unique_by=lambda item: item[0],
+)
 STEPS = st.lists(
     st.one_of(
         st.tuples(st.just("hand"), HAND_EDITS, st.booleans()),
+        st.tuples(st.just("snapshot"), st.sampled_from(["", "one"]), SNAPSHOTS),
         st.tuples(st.sampled_from(["add", "done", "start"]), st.sampled_from(["a", "b"])),
         st.tuples(st.sampled_from(["undo", "redo"])),
         st.tuples(st.just("undo")),  # undo twice as often: long chains
@@ -412,7 +420,15 @@ def _run_steps(
             can = at > 0
         elif step[0] == "redo":
             can = chain and bool(model.redo)
-        run = todo_in_process(capsys, monkeypatch, "--file", str(path), "--json", *map(str, step))
+        args, stdin = [*map(str, step)], None
+        if step[0] == "snapshot":
+            _, agent, items = step
+            assert isinstance(items, list)
+            args = ["apply", "--agent", str(agent)] if agent else ["apply"]
+            stdin = json.dumps({"todos": [{"content": c, "status": s} for c, s in items]})
+        run = todo_in_process(
+            capsys, monkeypatch, "--file", str(path), "--json", *args, stdin=stdin
+        )
         after = path.read_bytes() if path.exists() else b""
         data = json.loads(run.out)
         wrote = data["status"] == "success" and data["context"]["rev"] != rev
