@@ -51,7 +51,7 @@ complete -c todo -n __fish_use_subcommand -a gc -d 'Remove sessions not written 
 complete -c todo -n __fish_use_subcommand -a config -d 'Print the effective settings and where each came from.'
 complete -c todo -n __fish_use_subcommand -a edit -d 'Open the list in $VISUAL or $EDITOR; check it and save it as a revision.'
 complete -c todo -n __fish_use_subcommand -a watch -d 'Show the list live, re-rendered on every change, until Ctrl-C.'
-complete -c todo -n __fish_use_subcommand -a mcp -d 'Serve the lists to MCP clients over stdio (pip install \'todocli[mcp]\').'
+complete -c todo -n __fish_use_subcommand -a mcp -d 'Serve the lists to MCP clients over stdio (pip install \'todocli-md[mcp]\').'
 complete -c todo -l session -s s -r -a '(__todo_candidates sessions)' -d 'Session name (default: default).'
 complete -c todo -l file -r -F -d 'Use this markdown file as the list.'
 complete -c todo -l home -r -F -d 'Where lists and state live.'

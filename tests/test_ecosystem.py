@@ -211,7 +211,7 @@ def test_ls_and_a_are_aliases(tmp_path: Path) -> None:
 def test_version_comes_from_the_package_metadata() -> None:
     from importlib.metadata import version
 
-    assert todo_process("--version").out == f"todo {version('todocli')}\n"
+    assert todo_process("--version").out == f"todo {version('todocli-md')}\n"
 
 
 def test_config_prints_each_setting_with_its_source(tmp_path: Path) -> None:
@@ -253,7 +253,7 @@ def test_a_built_wheel_installs_in_a_fresh_venv_with_its_man_page(tmp_path: Path
         timeout=600,
     )
     assert build.returncode == 0, build.stdout + build.stderr
-    wheel = next(dist.glob("todocli-*.whl"))
+    wheel = next(dist.glob("todocli_md-*.whl"))
     target = tmp_path / "venv"
     venv.create(target, with_pip=True)
     pip = target / "bin" / "pip"

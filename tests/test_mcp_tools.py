@@ -59,7 +59,7 @@ def test_without_the_sdk_todo_mcp_exits_2_with_the_install_hint(tmp_path: Path) 
     err = proc.stderr.decode()
     assert err.count("\n") == 1
     assert err.startswith("todo: todo mcp needs the MCP SDK")
-    assert "pip install 'todocli[mcp]'" in err
+    assert "pip install 'todocli-md[mcp]'" in err
     # The blocker is real: the other commands run as ever without the SDK.
     proc = subprocess.run(
         [sys.executable, "-c", NO_SDK, "add", "Still works"],
@@ -94,7 +94,7 @@ def test_a_broken_sdk_is_as_a_missing_one_exit_2_with_its_reason(tmp_path: Path)
     err = proc.stderr.decode()
     assert err.count("\n") == 1
     assert err.startswith("todo: todo mcp needs the MCP SDK (it failed to import: cannot import")
-    assert "pip install 'todocli[mcp]'" in err
+    assert "pip install 'todocli-md[mcp]'" in err
 
 
 @pytest.mark.parametrize(

@@ -512,7 +512,7 @@ def outputs() -> dict[Path, str]:
         ROOT / "completions" / "todo.bash": bash(s),
         ROOT / "completions" / "_todo": zsh(s),
         ROOT / "completions" / "todo.fish": fish(s),
-        ROOT / "man" / "todo.1": man(s, version("todocli"), date),
+        ROOT / "man" / "todo.1": man(s, version("todocli-md"), date),
     }
 
 

@@ -400,7 +400,7 @@ COMMANDS = (
     ),
     Command(
         "mcp",
-        "Serve the lists to MCP clients over stdio (pip install 'todocli[mcp]').",
+        "Serve the lists to MCP clients over stdio (pip install 'todocli-md[mcp]').",
         failure=PROTOCOL,
     ),
 )

@@ -57,7 +57,7 @@ def _version(value: bool) -> None:
     if value:
         from importlib.metadata import version
 
-        write(f"todo {version('todocli')}\n")
+        write(f"todo {version('todocli-md')}\n")
         raise typer.Exit(0)
 
 

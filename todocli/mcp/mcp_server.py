@@ -185,7 +185,7 @@ def build(defaults: Options) -> tuple[Server[Any], Watcher]:
     from importlib.metadata import PackageNotFoundError, version
 
     try:
-        ours = version("todocli")
+        ours = version("todocli-md")
     except PackageNotFoundError:  # run from a checkout that was never installed
         ours = "unknown"
     bus = InMemorySubscriptionBus()

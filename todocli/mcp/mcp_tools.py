@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import Any
 
-INSTALL_HINT = "pip install 'todocli[mcp]'"
+INSTALL_HINT = "pip install 'todocli-md[mcp]'"
 SESSION_URI = "todo://sessions/"  # + a session name: that session's markdown
 MARKDOWN = "text/markdown"
 INSTRUCTIONS = (
