@@ -57,11 +57,55 @@ def test_every_global_option_is_in_readme_and_man_page() -> None:
 def test_every_config_key_is_documented() -> None:
     from todocli.engine import Settings
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    configuration = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
     man = (ROOT / "man" / "todo.1").read_text(encoding="utf-8")
     for key in Settings.__slots__:
-        assert f"`{key}`" in readme, f"config key {key} not in README"
+        assert f"`{key}`" in configuration, f"config key {key} not in docs/configuration.md"
         assert key.replace("_", "_") in man, f"config key {key} not in the man page"
+
+
+def user_docs() -> list[Path]:
+    return [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def test_the_readme_is_short_and_starts_with_the_two_commands() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert readme.count("\n") <= 300, "the README is for users: the rest goes to docs/"
+    blocks = re.findall(r"```sh\n(.*?)```", readme, re.S)
+    assert blocks[:2] == [
+        'pip install . && todo add "Try todocli" && todo\n',
+        "pip install -e '.[test]' && pytest\n",
+    ]
+    assert readme.index(blocks[1]) < readme.index("\n## Where the list is\n")
+
+
+def _anchor(heading: str) -> str:
+    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces as -."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_every_link_between_the_docs_reaches_a_file_and_a_heading() -> None:
+    for doc in user_docs():
+        text = doc.read_text(encoding="utf-8")
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if "://" in target:
+                continue
+            name, _, anchor = target.partition("#")
+            path = (doc.parent / name).resolve() if name else doc
+            assert path.is_file(), f"{doc.name}: {target} names no file"
+            if anchor:
+                headings = re.findall(r"^#+ (.*)$", path.read_text(encoding="utf-8"), re.M)
+                assert anchor in {_anchor(h) for h in headings}, f"{doc.name}: {target}"
+
+
+def test_user_facing_text_speaks_of_no_seed_spec_or_issue_number() -> None:
+    internal = re.compile(r"\b[Ss]eeds? \d|\b[Ss]eed\b|\bSPEC\b|\b[Ii]ssues? \d")
+    texts = {doc.name: doc.read_text(encoding="utf-8") for doc in user_docs()}
+    texts["todo.1"] = (ROOT / "man" / "todo.1").read_text(encoding="utf-8")
+    texts["--help"] = todo_process("--help").out
+    for name, text in texts.items():
+        found = internal.findall(text)
+        assert not found, f"{name} speaks of {found}"
 
 
 # -- the man page ---------------------------------------------------------------------------

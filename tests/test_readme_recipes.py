@@ -1,5 +1,5 @@
-"""The README's agent loop and hook commands work as written: they are taken from
-the README itself and run in a real bash."""
+"""The README's agent loop and hook commands, and the recipes in docs/, work as
+written: they are taken from the document itself and run in a real bash."""
 
 from __future__ import annotations
 
@@ -15,16 +15,18 @@ from pathlib import Path
 import pytest
 
 README = Path(__file__).resolve().parent.parent / "README.md"
+SEVERAL_AGENTS = README.parent / "docs" / "several-agents.md"
+AGENT_TOOLS = README.parent / "docs" / "agent-tools.md"
 pytestmark = pytest.mark.skipif(
     shutil.which("bash") is None or shutil.which("jq") is None, reason="needs bash and jq"
 )
 
 
-def block_after(heading: str, fence: str) -> str:
-    text = README.read_text(encoding="utf-8")
+def block_after(heading: str, fence: str, doc: Path = README) -> str:
+    text = doc.read_text(encoding="utf-8")
     start = text.index(heading)
     match = re.search(rf"```{fence}\n(.*?)```", text[start:], re.S)
-    assert match, f"no {fence} block after {heading!r}"
+    assert match, f"no {fence} block after {heading!r} in {doc.name}"
     return match.group(1)
 
 
@@ -175,9 +177,9 @@ def test_the_augment_hook_records_the_ids_augment_gives(
 ) -> None:
     heading = "### Hooks for the agent's own todo tool (Augment)"
     script = tmp_path / "todo-hook.sh"
-    script.write_text(block_after(heading, "sh"))
+    script.write_text(block_after(heading, "sh", AGENT_TOOLS))
     script.chmod(0o755)
-    config = json.loads(block_after(heading, "json"))
+    config = json.loads(block_after(heading, "json", AGENT_TOOLS))
     (entry,) = config["hooks"]["PostToolUse"]
     for tool in ("add_tasks", "update_tasks", "reorganize_tasklist"):
         assert re.fullmatch(entry["matcher"], tool)
@@ -223,7 +225,9 @@ def test_the_gemini_hook_takes_the_trackers_calls_too(env: dict[str, str]) -> No
 def test_the_parallel_agents_recipe_drains_the_plan_in_dependency_order(
     env: dict[str, str], tmp_path: Path
 ) -> None:
-    script = block_after("### A plan drained by N parallel agents from one shell script", "bash")
+    script = block_after(
+        "## A plan drained by N parallel agents from one shell script", "bash", SEVERAL_AGENTS
+    )
     done = subprocess.run(
         ["bash", "-c", script],
         env={**env, "N": "4"},
@@ -246,7 +250,9 @@ def test_the_parallel_agents_recipe_drains_the_plan_in_dependency_order(
 def test_the_parallel_agents_recipe_ends_on_a_cycle_written_by_hand(
     env: dict[str, str], tmp_path: Path
 ) -> None:
-    script = block_after("### A plan drained by N parallel agents from one shell script", "bash")
+    script = block_after(
+        "## A plan drained by N parallel agents from one shell script", "bash", SEVERAL_AGENTS
+    )
     plan = "todo add -q --agent planner Ship --after Tests --after Docs\n"
     assert plan in script
     # A person makes Build wait on Tests, which waits on Build: nothing can start.
