@@ -47,6 +47,23 @@ def test_undo_after_the_first_write_to_a_persons_file_puts_it_back(tmp_path: Pat
     assert path.read_bytes() == PERSONS_FILE
 
 
+def test_undo_never_empties_a_file_todo_found_already_there(tmp_path: Path) -> None:
+    """Revision 0 (the empty list) was never a state of a person's file: undo with no
+    write yet, or undo walked back past todo's first write, says there is nothing to
+    undo and leaves the person's bytes as they are (real processes)."""
+    path = tmp_path / "TODO.md"
+    path.write_bytes(PERSONS_FILE)
+    never = todo_process("--file", str(path), "undo")
+    assert (never.code, path.read_bytes()) == (1, PERSONS_FILE), never.err
+    assert "nothing to undo" in never.err
+    assert todo_process("--file", str(path), "done", "task 1").code == 0
+    assert todo_process("--file", str(path), "undo").code == 0
+    assert path.read_bytes() == PERSONS_FILE
+    further = todo_process("--file", str(path), "undo")
+    assert (further.code, path.read_bytes()) == (1, PERSONS_FILE), further.err
+    assert "as todo first found it" in further.err
+
+
 def test_a_file_todo_never_wrote_is_a_revision_by_hand(todo: Todo, tmp_path: Path) -> None:
     path = tmp_path / "TODO.md"
     path.write_bytes(PERSONS_FILE)
@@ -417,7 +434,8 @@ def _run_steps(
         at, can = -1, False
         if step[0] == "undo":
             at = model.base if chain and model.base is not None else rev + 1 if edited else rev
-            can = at > 0
+            # Revision 0 is not a state of a file todo found already there.
+            can = at > 1 or (at == 1 and not edited and 1 not in model.hand)
         elif step[0] == "redo":
             can = chain and bool(model.redo)
         args, stdin = [*map(str, step)], None
