@@ -261,7 +261,9 @@ def _emptied_story(ctx: Context, last: str, rev: int) -> str:
 
     count = sum(1 for _ in parse(last).model().tasks())
     state = "is empty" if ctx.store.found() else "is gone"
-    tasks = f"{count} task{'' if count == 1 else 's'}"
+    # A list with text but no task (prose, a heading) is waited for too: an editor
+    # saving it may be half-way all the same.
+    tasks = f"{count} task{'' if count == 1 else 's'}" if count else "text (and no task)"
     return (
         f"the list file {ctx.loc.list_file} {state}, but todo last wrote {tasks} to it "
         f"(revision {rev}), and it stayed so while todo waited {SETTLE_MAX:g} s: "
