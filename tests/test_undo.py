@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import sys
 import tempfile
@@ -165,9 +166,48 @@ def test_the_hint_after_a_snapshot_dropped_open_tasks_brings_the_persons_file_ba
     dropped = todo(
         "--file", str(path), "apply", stdin='{"todos": [{"content": "A", "status": "completed"}]}'
     )
-    assert 'dropped 2 open tasks: "B", "C" (get them back with: todo undo)' in dropped.out
-    assert todo("--file", str(path), "undo").code == 0
+    hint = f"todo --file {shlex.quote(str(path))} undo"
+    assert f'dropped 2 open tasks: "B", "C" (get them back with: {hint})' in dropped.out
+    assert todo(*shlex.split(hint)[1:]).code == 0
     assert path.read_bytes() == before
+
+
+def test_the_hints_name_the_list_they_are_about_when_typed_in_another_shell(
+    tmp_path: Path,
+) -> None:
+    """A hint is typed by a person in a shell of their own, without the agent's
+    ``--file`` or ``--session``: it names the list, so typed as printed it acts on that
+    list, not on the default session's (real processes; the path has a space)."""
+    path = tmp_path / "my list" / "TODO.md"
+    path.parent.mkdir()
+    path.write_bytes(b"- [ ] A\n- [ ] B\n")
+    assert todo_process("add", "in the default session").code == 0
+    default = Path(os.environ["TODOCLI_HOME"], "sessions", "default.md")
+    untouched = default.read_bytes()
+    seen = (
+        '{"todos": [{"content": "A", "status": "in_progress"}, '
+        '{"content": "B", "status": "pending"}]}'
+    )
+    assert todo_process("--file", str(path), "apply", stdin=seen).code == 0
+    before = path.read_bytes()
+    dropped = todo_process(
+        "--file", str(path), "apply", stdin='{"todos": [{"content": "A", "status": "pending"}]}'
+    )
+    hint = dropped.out.split("(get it back with: ")[1].split(")\n")[0]
+    assert todo_process(*shlex.split(hint)[1:]).code == 0
+    assert path.read_bytes() == before
+    assert default.read_bytes() == untouched
+    # A session other than the default: the redo after an undo over a hand edit.
+    assert todo_process("--session", "s1", "add", "X").code == 0
+    session = Path(os.environ["TODOCLI_HOME"], "sessions", "s1.md")
+    session.write_bytes(session.read_bytes() + b"- [ ] typed by hand\n")
+    edited = session.read_bytes()
+    undone = todo_process("--session", "s1", "undo")
+    assert "(get it back with: todo --session s1 redo)." in undone.out, undone.out
+    hint = undone.out.split("(get it back with: ")[1].split(").")[0]
+    assert todo_process(*shlex.split(hint)[1:]).code == 0
+    assert session.read_bytes() == edited
+    assert default.read_bytes() == untouched
 
 
 def test_the_hint_after_a_write_overrode_a_hand_edit_brings_the_hand_edit_back(

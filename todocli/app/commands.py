@@ -75,6 +75,18 @@ class Outcome:
         self.reply_as: str | None = None  # the tool whose shape data.reply has
         self.claim_alone = False  # `todo claim`: the task taken is the whole answer
 
+    def command(self, words: str) -> str:
+        """``todo WORDS`` for this very list as a person types it in a shell of their
+        own: with ``--file`` or ``--session`` unless the list is the default session
+        (a hint such as "get them back with: todo undo" is then true as typed)."""
+        if self.session is None:
+            import shlex
+
+            return f"todo --file {shlex.quote(self.file)} {words}"
+        if self.session != paths.DEFAULT_SESSION:
+            return f"todo --session {self.session} {words}"
+        return f"todo {words}"
+
     @property
     def failed(self) -> bool:
         return self.error is not None or (self.result is not None and not self.result.ok)

@@ -162,7 +162,8 @@ def _step(ctx: Context, *, back: bool) -> Outcome:
     outcome = ctx.outcome(new, rev, result=result)
     if edited:  # only an undo gets here with one: a redo after it has nothing to redo
         outcome.notices.append(
-            f"The hand edit is kept as revision #{current} (get it back with: todo redo)."
+            f"The hand edit is kept as revision #{current} "
+            f"(get it back with: {outcome.command('redo')})."
         )
     outcome.notices.append(f"Restored revision #{target} (now #{rev}).")
     return outcome
