@@ -503,3 +503,25 @@ def test_a_journal_cut_short_is_a_write_that_had_not_started(todo: Todo, home: P
     assert sorted(p.name for p in state.rglob("*")) == before
     assert todo("add", "B").code == 0
     assert sorted((state / "revs").iterdir())[-1].name == "00000002.md"
+
+
+@pytest.mark.parametrize("kind", ["a directory", "a FIFO"])
+def test_a_journal_that_is_not_a_file_is_named_and_nothing_is_written(
+    todo: Todo, home: Path, kind: str
+) -> None:
+    """A folder or a FIFO where the journal goes: reads go on; a write says what is
+    there (exit 6), not that a killed write's journal "could not be settled (see the
+    message before)", with no message before; the list is as it was."""
+    assert todo("add", "A").code == 0
+    state = home / "state" / "sessions" / "default"
+    journal = state / "journal"
+    journal.mkdir() if kind == "a directory" else os.mkfifo(journal)
+    listing = home / "sessions" / "default.md"
+    before = listing.read_bytes()
+    assert todo("show").code == 0
+    added = todo("add", "B")
+    assert added.code == 6
+    assert added.err == (f"todo: cannot write {journal}: it is {kind}, not a regular file\n"), (
+        added.err
+    )
+    assert listing.read_bytes() == before

@@ -493,3 +493,22 @@ def test_the_stat_vouches_for_a_list_only_when_its_change_is_old_enough(
     store.read()
     assert store.unchanged()
     assert reads == [str(path)]
+
+
+def test_a_list_of_prose_left_empty_says_todo_wrote_text_not_zero_tasks(
+    todo: Todo, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Todo last wrote prose and no task (``todo clear`` kept the person's notes): the
+    refusal on the emptied file says what todo wrote, not "todo last wrote 0 tasks"."""
+    monkeypatch.setattr(store_module, "SETTLE_MAX", 0.2)
+    path = listing(home)
+    path.parent.mkdir(parents=True)
+    path.write_text("# Notes\n\nprose\n\n- [x] a\n")
+    assert todo("clear").code == 0
+    assert path.read_text() == "# Notes\n\nprose\n\n"
+    path.write_text("")
+    result = todo("add", "agent")
+    assert result.code == 5, result.err
+    assert "todo last wrote text (and no task) to it (revision 2)" in result.err
+    assert "0 tasks" not in result.err
+    assert path.read_bytes() == b""

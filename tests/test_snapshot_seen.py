@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -130,6 +131,31 @@ def test_a_snapshot_removes_the_tasks_it_sent_before(todo: Todo, home: Path) -> 
     assert todo("apply", stdin=todo_write(("A", "pending"), ("B", "pending"))).code == 0
     assert todo("apply", stdin=todo_write(("A", "pending"))).code == 0
     assert "B" not in listing(home).read_text()
+
+
+@pytest.mark.parametrize("found", ["a file todo never wrote", "a hand edit"])
+def test_a_snapshot_that_changed_nothing_still_counts_as_seen(
+    todo: Todo, home: Path, found: str
+) -> None:
+    """A snapshot that sends the list exactly as it is writes nothing; the agent has
+    seen what it sent all the same (not the revision before it, which does not hold
+    that list): its next snapshot, leaving B out, removes B."""
+
+    def plain(*names: str) -> str:  # no activeForm: nothing but the list to write
+        return json.dumps({"todos": [{"content": n, "status": "pending"} for n in names]})
+
+    path = listing(home)
+    if found == "a hand edit":
+        assert todo("add", "A").code == 0
+        path.write_text("# Todos\n- [ ] A\n- [ ] B\n")
+    else:
+        path.parent.mkdir(parents=True)
+        path.write_text("# Todos\n- [ ] A\n- [ ] B\n")
+    same = todo("--agent", "x", "apply", stdin=plain("A", "B"))
+    assert same.code == 0
+    assert path.read_text() == "# Todos\n- [ ] A\n- [ ] B\n"  # nothing to write
+    assert todo("--agent", "x", "apply", stdin=plain("A")).code == 0
+    assert path.read_text() == "# Todos\n- [ ] A\n"
 
 
 def test_a_list_read_under_the_agents_name_is_seen(todo: Todo, home: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import sys
 import tempfile
@@ -45,6 +46,23 @@ def test_undo_after_the_first_write_to_a_persons_file_puts_it_back(tmp_path: Pat
     undone = todo_process("--file", str(path), "undo")
     assert undone.code == 0, undone.err
     assert path.read_bytes() == PERSONS_FILE
+
+
+def test_undo_never_empties_a_file_todo_found_already_there(tmp_path: Path) -> None:
+    """Revision 0 (the empty list) was never a state of a person's file: undo with no
+    write yet, or undo walked back past todo's first write, says there is nothing to
+    undo and leaves the person's bytes as they are (real processes)."""
+    path = tmp_path / "TODO.md"
+    path.write_bytes(PERSONS_FILE)
+    never = todo_process("--file", str(path), "undo")
+    assert (never.code, path.read_bytes()) == (1, PERSONS_FILE), never.err
+    assert "nothing to undo" in never.err
+    assert todo_process("--file", str(path), "done", "task 1").code == 0
+    assert todo_process("--file", str(path), "undo").code == 0
+    assert path.read_bytes() == PERSONS_FILE
+    further = todo_process("--file", str(path), "undo")
+    assert (further.code, path.read_bytes()) == (1, PERSONS_FILE), further.err
+    assert "as todo first found it" in further.err
 
 
 def test_a_file_todo_never_wrote_is_a_revision_by_hand(todo: Todo, tmp_path: Path) -> None:
@@ -148,9 +166,48 @@ def test_the_hint_after_a_snapshot_dropped_open_tasks_brings_the_persons_file_ba
     dropped = todo(
         "--file", str(path), "apply", stdin='{"todos": [{"content": "A", "status": "completed"}]}'
     )
-    assert 'dropped 2 open tasks: "B", "C" (get them back with: todo undo)' in dropped.out
-    assert todo("--file", str(path), "undo").code == 0
+    hint = f"todo --file {shlex.quote(str(path))} undo"
+    assert f'dropped 2 open tasks: "B", "C" (get them back with: {hint})' in dropped.out
+    assert todo(*shlex.split(hint)[1:]).code == 0
     assert path.read_bytes() == before
+
+
+def test_the_hints_name_the_list_they_are_about_when_typed_in_another_shell(
+    tmp_path: Path,
+) -> None:
+    """A hint is typed by a person in a shell of their own, without the agent's
+    ``--file`` or ``--session``: it names the list, so typed as printed it acts on that
+    list, not on the default session's (real processes; the path has a space)."""
+    path = tmp_path / "my list" / "TODO.md"
+    path.parent.mkdir()
+    path.write_bytes(b"- [ ] A\n- [ ] B\n")
+    assert todo_process("add", "in the default session").code == 0
+    default = Path(os.environ["TODOCLI_HOME"], "sessions", "default.md")
+    untouched = default.read_bytes()
+    seen = (
+        '{"todos": [{"content": "A", "status": "in_progress"}, '
+        '{"content": "B", "status": "pending"}]}'
+    )
+    assert todo_process("--file", str(path), "apply", stdin=seen).code == 0
+    before = path.read_bytes()
+    dropped = todo_process(
+        "--file", str(path), "apply", stdin='{"todos": [{"content": "A", "status": "pending"}]}'
+    )
+    hint = dropped.out.split("(get it back with: ")[1].split(")\n")[0]
+    assert todo_process(*shlex.split(hint)[1:]).code == 0
+    assert path.read_bytes() == before
+    assert default.read_bytes() == untouched
+    # A session other than the default: the redo after an undo over a hand edit.
+    assert todo_process("--session", "s1", "add", "X").code == 0
+    session = Path(os.environ["TODOCLI_HOME"], "sessions", "s1.md")
+    session.write_bytes(session.read_bytes() + b"- [ ] typed by hand\n")
+    edited = session.read_bytes()
+    undone = todo_process("--session", "s1", "undo")
+    assert "(get it back with: todo --session s1 redo)." in undone.out, undone.out
+    hint = undone.out.split("(get it back with: ")[1].split(").")[0]
+    assert todo_process(*shlex.split(hint)[1:]).code == 0
+    assert session.read_bytes() == edited
+    assert default.read_bytes() == untouched
 
 
 def test_the_hint_after_a_write_overrode_a_hand_edit_brings_the_hand_edit_back(
@@ -417,7 +474,8 @@ def _run_steps(
         at, can = -1, False
         if step[0] == "undo":
             at = model.base if chain and model.base is not None else rev + 1 if edited else rev
-            can = at > 0
+            # Revision 0 is not a state of a file todo found already there.
+            can = at > 1 or (at == 1 and not edited and 1 not in model.hand)
         elif step[0] == "redo":
             can = chain and bool(model.redo)
         args, stdin = [*map(str, step)], None

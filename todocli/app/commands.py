@@ -75,6 +75,18 @@ class Outcome:
         self.reply_as: str | None = None  # the tool whose shape data.reply has
         self.claim_alone = False  # `todo claim`: the task taken is the whole answer
 
+    def command(self, words: str) -> str:
+        """``todo WORDS`` for this very list as a person types it in a shell of their
+        own: with ``--file`` or ``--session`` unless the list is the default session
+        (a hint such as "get them back with: todo undo" is then true as typed)."""
+        if self.session is None:
+            import shlex
+
+            return f"todo --file {shlex.quote(self.file)} {words}"
+        if self.session != paths.DEFAULT_SESSION:
+            return f"todo --session {self.session} {words}"
+        return f"todo {words}"
+
     @property
     def failed(self) -> bool:
         return self.error is not None or (self.result is not None and not self.result.ok)
@@ -261,7 +273,9 @@ def _emptied_story(ctx: Context, last: str, rev: int) -> str:
 
     count = sum(1 for _ in parse(last).model().tasks())
     state = "is empty" if ctx.store.found() else "is gone"
-    tasks = f"{count} task{'' if count == 1 else 's'}"
+    # A list with text but no task (prose, a heading) is waited for too: an editor
+    # saving it may be half-way all the same.
+    tasks = f"{count} task{'' if count == 1 else 's'}" if count else "text (and no task)"
     return (
         f"the list file {ctx.loc.list_file} {state}, but todo last wrote {tasks} to it "
         f"(revision {rev}), and it stayed so while todo waited {SETTLE_MAX:g} s: "
@@ -469,7 +483,12 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object, tool: str
         hand = store.hand_edit(text, rev, last) if written is not None else None
         if result.view is not None and not result.wiped:
             before = rev + (hand is not None)
-            _record_view(store, ctx.agent, result.view, result.new, before, written is not None)
+            # Revision ``before`` holds the list when this write lands, or when the
+            # list is what it holds (not a file todo never wrote, nor a hand edit).
+            held = written is not None or store.hand_edit(text, rev, last) is None
+            _record_view(
+                store, ctx.agent, result.view, result.new, before, written is not None, held
+            )
         rev = store.commit(written, state, steps, person_near=person_near, hand=hand)
         if baseline is not None:
             store.saw_person()  # edited by hand: the person may save again at any moment
@@ -499,15 +518,22 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object, tool: str
 
 
 def _record_view(
-    store: Store, agent: str | None, view: TodoList, new: TodoList, rev: int, writes: bool
+    store: Store,
+    agent: str | None,
+    view: TodoList,
+    new: TodoList,
+    rev: int,
+    writes: bool,
+    held: bool = True,
 ) -> None:
     """Record the snapshot an agent sent: most often exactly the list the write
-    leaves (then the number of the revision that holds it). With a list to write
-    (``writes``), the record lands with it (see ``Store.save_view``). A record that
-    cannot be written does not fail the write: the agent's last view stays."""
+    leaves (then the number of the revision that holds it, when one does: ``held``).
+    With a list to write (``writes``), the record lands with it (see
+    ``Store.save_view``). A record that cannot be written does not fail the write:
+    the agent's last view stays."""
     landing = rev + 1 if writes else None
     try:
-        if view == new:
+        if view == new and held:
             store.save_view(agent, landing or rev, landing)
         else:
             from todocli.document.markdown import render_canonical

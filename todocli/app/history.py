@@ -136,6 +136,12 @@ def _step(ctx: Context, *, back: bool) -> Outcome:
             target = at - 1
             if target < 0:
                 raise InvalidParamError("nothing to undo: this list has no earlier revision")
+            if target == 0 and ((current == 0 and text) or 1 in store.by_hand()):
+                # Revision 0 is the list before todo's first write; a file todo
+                # found already there (revision 1, by hand) was never that.
+                raise InvalidParamError(
+                    "nothing to undo: this is the list as todo first found it (see: todo history)"
+                )
             left.append(at)
         else:
             if not left:
@@ -156,7 +162,8 @@ def _step(ctx: Context, *, back: bool) -> Outcome:
     outcome = ctx.outcome(new, rev, result=result)
     if edited:  # only an undo gets here with one: a redo after it has nothing to redo
         outcome.notices.append(
-            f"The hand edit is kept as revision #{current} (get it back with: todo redo)."
+            f"The hand edit is kept as revision #{current} "
+            f"(get it back with: {outcome.command('redo')})."
         )
     outcome.notices.append(f"Restored revision #{target} (now #{rev}).")
     return outcome

@@ -82,7 +82,7 @@ def change_lines(outcome: Outcome) -> list[str]:
         lines.append(
             f"Warning: this snapshot dropped {count} open task{'s' if count > 1 else ''}: "
             f"{_quoted(result.dropped_open)} (get {'them' if count > 1 else 'it'} back with: "
-            "todo undo)"
+            f"{safe(outcome.command('undo'))})"
         )
     if result.hand_edit:
         lines.append(
@@ -96,7 +96,7 @@ def change_lines(outcome: Outcome) -> list[str]:
     if result.overridden:
         lines.append(
             f"Warning: this write overrode hand edits to {_quoted(result.overridden)} "
-            "(get them back with: todo undo)"
+            f"(get them back with: {safe(outcome.command('undo'))})"
         )
     lines += [safe(n) for n in outcome.notices]
     if outcome.logged_to:

@@ -36,7 +36,9 @@ from todocli.storage.files import (
     TEMP_SUFFIX,
     atomic_write,
     kill_point,
+    kind_of,
     make_dir,
+    not_regular,
     read_bytes,
     read_text,
     read_with_stat,
@@ -656,6 +658,9 @@ class Store:
         try:
             fd = os.open(self.journal_file, flags, 0o600)
         except FileExistsError:
+            what = _kind(self.journal_file)
+            if what is not None:  # nothing could read it: say what it is
+                raise not_regular(self.journal_file, what, "write") from None
             raise StorageError(
                 f"cannot write {self.journal_file}: a killed write's journal is there and "
                 "could not be settled (see the message before; remove it to go on)"
@@ -888,6 +893,14 @@ class Store:
 
 
 JOURNAL_HEAD = "todo journal 1"
+
+
+def _kind(path: str) -> str | None:
+    """What is at ``path`` when it is there and not a regular file (see ``kind_of``)."""
+    try:
+        return kind_of(os.lstat(path).st_mode)
+    except OSError:
+        return None
 
 
 def _size(path: str) -> int:
