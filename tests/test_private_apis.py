@@ -8,7 +8,6 @@ import ast
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -100,4 +99,3 @@ def test_each_private_path_and_its_fallback_agree_with_the_public_api(python: st
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("ok")
-

@@ -119,7 +119,7 @@ def _init(name: str, fields: list[str], defaults: tuple[object, ...]) -> Functio
     each); the last fields take ``defaults``."""
     body = "".join(f"\n    self.{field} = {field}" for field in fields)  # fields: identifiers
     scope: dict[str, Any] = {}
-    exec(f"def __init__(self, {', '.join(fields)}):{body}\n", scope)  # noqa: S102
+    exec(f"def __init__(self, {', '.join(fields)}):{body}\n", scope)
     made: FunctionType = scope["__init__"]
     made.__qualname__ = f"{name}.__init__"
     made.__defaults__ = defaults or None
