@@ -150,6 +150,13 @@ class Value(metaclass=_Fields):
     def __hash__(self) -> int:
         return hash(self._fields())
 
+    def replace(self, **changes: object) -> Self:
+        """A copy with some fields changed (``dataclasses.replace``): a value is not
+        changed once made."""
+        values = {name: getattr(self, name) for name in self.__slots__}
+        values.update(changes)
+        return type(self)(**values)
+
     def __repr__(self) -> str:
         names: tuple[str, ...] = self.__slots__
         pairs = ", ".join(f"{name}={getattr(self, name)!r}" for name in names)
