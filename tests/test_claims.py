@@ -12,7 +12,7 @@ import pytest
 from tests.support_cli import Todo
 from todocli.document.markdown import parse
 from todocli.engine import Settings
-from todocli.engine.ops import Op, OpKind, apply
+from todocli.engine.ops import Batch, Op, OpKind, apply
 
 NOW = "2026-11-22T12:00:00"
 LATER = "2026-11-22T12:31:00"  # 31 minutes on: past the default claim_timeout
@@ -299,7 +299,7 @@ def test_a_dependency_on_an_id_nobody_has_is_an_error(todo: Todo, tmp_path: Path
 def test_the_engine_checks_only_dependencies_a_batch_adds() -> None:
     """A finished dependency cleared away leaves an id nobody has: no error then."""
     doc = parse("- [ ] B <!-- blocked-by: 1 -->\n")
-    result, _ = apply(doc, [Op(OpKind.APPEND, phase="Todos", items=("C",))], Settings())
+    result, _ = apply(doc, Batch((Op(OpKind.APPEND, phase="Todos", items=("C",)),), Settings()))
     assert result.ok
 
 

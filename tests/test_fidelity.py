@@ -21,7 +21,7 @@ from tests.support_cli import Run, todo_process
 from tests.support_gfm import gfm_html, gfm_task_items
 from todocli.document.blocks import split_lines
 from todocli.document.model import Phase, Status, Task, TodoList
-from todocli.engine.ops import Op, OpKind, apply
+from todocli.engine.ops import Batch, Op, OpKind, apply
 from todocli.engine.snapshot import Item
 
 
@@ -171,7 +171,9 @@ def test_an_edit_that_cannot_be_placed_fails_clearly_and_writes_nothing(md: Path
 def test_removing_an_item_that_let_the_next_one_interrupt_a_paragraph() -> None:
     # Without "1." the "2." item, which may not interrupt a paragraph, would join
     # "para": the careful pass leaves a blank line where the task was.
-    result, doc = apply(todocli.loads("para\n1. [ ] a\n2. [ ] b\n"), [Op(OpKind.RM, task="a")])
+    result, doc = apply(
+        todocli.loads("para\n1. [ ] a\n2. [ ] b\n"), Batch((Op(OpKind.RM, task="a"),))
+    )
     assert result.ok
     assert doc.text() == "para\n\n2. [/] b\n"
 
@@ -180,7 +182,7 @@ def test_a_task_lifted_out_of_a_removed_one_can_be_edited_in_the_same_batch() ->
     # "lazy" continues b's paragraph; lifting b stops there, and b's marker must
     # still be found where it now is.
     ops = [Op(OpKind.RM, task="a"), Op(OpKind.DONE, task="b")]
-    result, doc = apply(todocli.loads("- [ ] a\n  - [ ] b\nlazy\n"), ops)
+    result, doc = apply(todocli.loads("- [ ] a\n  - [ ] b\nlazy\n"), Batch(tuple(ops)))
     assert result.ok
     assert doc.text() == "- [x] b\nlazy\n"
 
@@ -188,7 +190,9 @@ def test_a_task_lifted_out_of_a_removed_one_can_be_edited_in_the_same_batch() ->
 def test_a_note_under_a_task_with_no_text_keeps_the_next_line_out_of_it() -> None:
     # Right under the bare task line, "===" would continue the note's paragraph;
     # a blank line after the note keeps it a paragraph of its own.
-    result, doc = apply(todocli.loads("1. [x]  \n===\n"), [Op(OpKind.NOTE, task="#1", text="N")])
+    result, doc = apply(
+        todocli.loads("1. [x]  \n===\n"), Batch((Op(OpKind.NOTE, task="#1", text="N"),))
+    )
     assert result.ok
     assert doc.text() == "1. [x]  \n   > N\n\n===\n"
 
@@ -199,7 +203,7 @@ def test_a_summary_added_above_a_byte_order_mark_keeps_the_first_tasks_marker_fo
         Op(OpKind.WRITE, todos=(Item("a"), Item("b")), summary="S"),
         Op(OpKind.DONE, task="a"),
     ]
-    result, doc = apply(todocli.loads("\ufeff- [ ] a\n- [ ] b\n"), ops)
+    result, doc = apply(todocli.loads("\ufeff- [ ] a\n- [ ] b\n"), Batch(tuple(ops)))
     assert result.ok
     assert doc.text() == "\ufeff# S\n\n## Todos\n- [x] a\n- [/] b\n"
 
@@ -419,7 +423,7 @@ def test_add_note_done_rm_read_back_as_meant_or_fail_with_a_clear_error(
         op = Op(kind, phase=phase, items=("Added",))
     else:
         op = Op(kind, task=f"#{n}", text="N")
-    result, after = apply(document, [op])  # an internal error would raise here
+    result, after = apply(document, Batch((op,)))  # an internal error would raise here
     if result.errors:
         assert [e.code for e in result.errors] == ["INVALID_PARAM"]
         assert result.errors[0].message.startswith("This edit would change how the rest")

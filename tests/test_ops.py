@@ -11,7 +11,7 @@ import todocli
 from todocli.document.markdown import Document
 from todocli.document.model import Phase, Result, Status, Task, TodoList
 from todocli.engine import DropPolicy, Settings
-from todocli.engine.ops import HANDLERS, Engine, Op, OpKind, PhaseItems, apply
+from todocli.engine.ops import HANDLERS, Batch, Engine, Op, OpKind, PhaseItems, apply
 from todocli.engine.snapshot import Item
 
 T = TypeVar("T")
@@ -31,7 +31,7 @@ def make(*tasks: tuple[str, Status], summary: str = "") -> Document:
 
 
 def run(doc: Document, *ops: Op, **kw: object) -> tuple[Result, Document]:
-    return apply(doc, list(ops), **kw)  # type: ignore[arg-type]
+    return apply(doc, Batch(ops, **kw))  # type: ignore[arg-type]
 
 
 def states(doc: Document) -> dict[str, Status]:
@@ -60,7 +60,7 @@ def test_state_transition_table(op: str, status: Status) -> None:
     # "start" demotes it, as the seed says.
     bystander = W if status is not W else P
     doc = make(("target", status), ("bystander", bystander))
-    result, doc = run(doc, Op(OpKind.of(op), task="target", text="a note"), settings=None)
+    result, doc = run(doc, Op(OpKind.of(op), task="target", text="a note"))
     assert result.ok
     assert states(doc)["target"] is TRANSITIONS[op][status]
     if op == "start":
@@ -590,7 +590,7 @@ def test_a_batch_visits_each_task_a_bounded_number_of_times(
     ops = [Op(OpKind.DONE, task=f"t{i}") for i in range(k)]
     ops += [Op(OpKind.NOTE, task=f"#{i + 1}", text="n") for i in range(k)]
     ops += [Op(OpKind.APPEND, phase="P", items=(f"new{i}",)) for i in range(k)]
-    result, _ = apply(doc, ops, Settings(max_tasks=n + k))
+    result, _ = apply(doc, Batch(tuple(ops), Settings(max_tasks=n + k)))
     assert result.ok
     # A product of list size and batch size would be n * 3k = 1.8 million visits.
     assert visits < 20 * (n + 3 * k)
@@ -636,7 +636,7 @@ def test_notes_on_one_task_cost_the_same_however_many_it_has() -> None:
         ops = [Op(OpKind.NOTE, task="a", text=f"n{i}") for i in range(n)]
 
         def batch() -> None:
-            result, _ = apply(doc, ops, Settings())
+            result, _ = apply(doc, Batch(tuple(ops), Settings()))
             assert result.ok
 
         return document_steps(batch)

@@ -10,7 +10,7 @@ from tests.test_markdown_properties import markdownish, todo_lists
 from todocli.document.blocks import split_lines
 from todocli.document.model import Status
 from todocli.engine import Settings
-from todocli.engine.ops import Op, OpKind, apply
+from todocli.engine.ops import Batch, Op, OpKind, apply
 from todocli.engine.snapshot import Item
 
 NAMES = st.sampled_from(["a", "b", "c", "d", "e", "f", "g", "h", "#1", "#3", "nope"])
@@ -48,7 +48,9 @@ def test_any_batch_keeps_the_in_progress_limit_and_a_rejected_one_writes_nothing
 ) -> None:
     doc = todocli.loads(text)
     before = sum(t.status is Status.IN_PROGRESS for t in doc.tasks())
-    result, after = apply(doc, batch, Settings(max_in_progress=limit), partial=partial)
+    result, after = apply(
+        doc, Batch(tuple(batch), Settings(max_in_progress=limit), partial=partial)
+    )
     if result.errors and not partial:
         assert after.text() == text
         assert not result.written
@@ -84,7 +86,7 @@ def test_a_status_op_changes_only_the_lines_of_tasks_whose_status_changed(
         if seg in doc.index.values():
             lines_of[seg.content] = line  # type: ignore[attr-defined]
         line += len(seg.lines)
-    result, after = apply(doc, [Op(kind, task=target.content)])
+    result, after = apply(doc, Batch((Op(kind, task=target.content),)))
     assert result.ok
     before_lines, after_lines = split_lines(text), split_lines(after.text())
     assert len(before_lines) == len(after_lines)

@@ -26,7 +26,7 @@ WRITE_ONLY = {"todocli.engine.ops", "todocli.engine.dialects", "fcntl", "_sha2",
 # What only several agents or dependencies need: a list with neither pays for none of it.
 AGENTS_ONLY = {"todocli.engine.claims", "todocli.app.agent_state"}
 # What only a list a person edits by hand needs: the swap that catches a save racing
-# the write (through _ctypes). A list no one edits by hand pays for none of it.
+# the write (through ctypes). A list no one edits by hand pays for none of it.
 PERSON_ONLY = {"todocli.storage.swap", "_ctypes", "ctypes"}
 TODO_WRITE = {
     "todos": [

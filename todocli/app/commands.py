@@ -361,7 +361,7 @@ def run_batch(
 
 
 def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object, tool: str | None) -> Outcome:
-    from todocli.engine.ops import OpKind, apply
+    from todocli.engine.ops import Batch, OpKind, apply
 
     opts, settings, store = ctx.options, ctx.settings, ctx.store
     text = store.read()
@@ -425,19 +425,18 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object, tool: str
     if any(op.after for op in ops):  # --after may give a task an id
         state = state or store.state()
         id_floor = _id_mark(state)
-    stale = None
+    stale: tuple[tuple[str, float], ...] = ()
     if agent is not None and now is not None:
         from todocli.app.agent_state import stale_claims
 
-        stale = stale_claims(state, doc, agent, now, settings.claim_timeout, ops)
-    result, doc = apply(
-        doc,
-        ops,
+        stale = tuple(stale_claims(state, doc, agent, now, settings.claim_timeout, ops).items())
+    batch = Batch(
+        tuple(ops),
         settings,
         partial=opts.partial,
         baseline=baseline,
         wipe=wipe,
-        expired=_expired(state, settings.clear_delay, now) if now is not None else (),
+        expired=frozenset(_expired(state, settings.clear_delay, now) if now is not None else ()),
         merge_base=merge_base,
         agent=agent,
         stale=stale,
@@ -446,6 +445,7 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object, tool: str
         tool=tool,
         unseen=unseen,
     )
+    result, doc = apply(doc, batch)
     if result.query:
         return ctx.outcome(
             result.new,
@@ -831,7 +831,7 @@ def apply_input(
             remember_failure(ctx, error)
             raise
         if outcome.result is not None and outcome.result.errors:
-            _explain_unknown_ids(outcome.result, req.dialect)
+            outcome.result = _explain_unknown_ids(outcome.result, req.dialect)
     outcome.warnings[:0] = req.warnings
     outcome.request = req  # the renderers answer in the shape of the tool that sent it
     return outcome
@@ -872,19 +872,19 @@ def _rejected_input(
     return outcome
 
 
-def _explain_unknown_ids(result: Result, dialect: str) -> None:
+def _explain_unknown_ids(result: Result, dialect: str) -> Result:
     """An id no task has, from a tool whose ids todo can only learn: say how."""
-    from todocli.document.model import OpError
     from todocli.engine.agents import unknown_id_hint
 
     hint = unknown_id_hint(dialect)
-    if hint:
-        result.errors = tuple(
-            OpError(e.index, e.message + hint, e.code, e.path)
-            if e.message.startswith("No task has id")
-            else e
+    if not hint:
+        return result
+    return result.replace(
+        errors=tuple(
+            e.replace(message=e.message + hint) if e.message.startswith("No task has id") else e
             for e in result.errors
         )
+    )
 
 
 def _hook_session(ctx: Context, session: str) -> Context:

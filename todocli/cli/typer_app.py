@@ -16,7 +16,6 @@ from collections.abc import Callable, Sequence
 from typing import Annotated, Any
 
 import typer
-from typer._click.exceptions import ClickException
 
 from todocli.app.commands import Options
 from todocli.app.output import OutputError, write
@@ -185,11 +184,15 @@ def run(argv: Sequence[str]) -> int:
         args = hoist(argv)
         try:
             code = app(args=args, prog_name="todo", standalone_mode=False)
-        except ClickException as exc:
+        except typer.TyperException as exc:  # Click's errors, as Typer's public name has them
             # Click echoes the offending argument: its words go out through the same
             # escaping as everything else, never straight to the terminal.
             words = _Words()
-            exc.show(file=words)
+            show = getattr(exc, "show", None)  # every Click error has it; the base does not
+            if show is None:
+                words.write(f"Error: {exc.format_message()}\n")
+            else:
+                show(file=words)
             raise CommandLineError(exc.format_message(), words.getvalue()) from None
         except (BrokenPipeError, TodoError):
             raise

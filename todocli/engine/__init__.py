@@ -40,9 +40,3 @@ class Settings(Value):
     lock_timeout: float = 10.0
     remind_every: int = 3
     claim_timeout: float = 1800.0  # seconds an agent may go without writing before its claim lapses
-
-    def replace(self, **changes: object) -> Settings:
-        """A copy with some fields changed."""
-        values = {name: getattr(self, name) for name in self.__slots__}
-        values.update(changes)
-        return Settings(**values)

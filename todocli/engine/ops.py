@@ -36,7 +36,7 @@ from todocli.escapes import first_unsafe, one_line, quoted
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
-    from collections.abc import Callable, Collection, Mapping, Sequence
+    from collections.abc import Callable, Collection, Sequence
     from typing import ClassVar
 
     from todocli.document.model import Merged
@@ -124,24 +124,9 @@ _MISREAD = (
 )
 
 
-def apply(
-    doc: Document,
-    ops: Sequence[Op],
-    settings: Settings | None = None,
-    *,
-    partial: bool = False,
-    baseline: TodoList | None = None,
-    wipe: bool = False,
-    expired: Collection[str] = (),
-    merge_base: TodoList | None = None,
-    agent: str | None = None,
-    stale: Mapping[str, float] | None = None,
-    id_floor: int = 0,
-    view: TodoList | None = None,
-    tool: str | None = None,
-    unseen: bool = False,
-) -> tuple[Result, Document]:
-    """Apply a batch. Returns the result and the document to store.
+class Batch(Value):
+    """One batch for the engine: what to apply, for whom, with which settings, and
+    what the list was before.
 
     ``baseline`` is the list as the tool last wrote it when the file differs from
     it (to detect hand edits); a full snapshot is merged against ``merge_base``
@@ -158,40 +143,38 @@ def apply(
     ``tool``: the agent tool whose shape the batch's writes came in; a value its
     reply shows for a task, sent back, reads as no change (see ``echo``).
     """
-    engine = Engine(
-        doc, settings or Settings(), agent=agent, stale=stale, id_floor=id_floor, tool=tool
-    )
-    return engine.run(
-        ops,
-        partial=partial,
-        baseline=baseline,
-        wipe=wipe,
-        expired=expired,
-        merge_base=merge_base,
-        view=view,
-        unseen=unseen,
-    )
+
+    ops: tuple[Op, ...]
+    settings: Settings = Settings()
+    partial: bool = False
+    baseline: TodoList | None = None
+    wipe: bool = False
+    expired: frozenset[str] = frozenset()
+    merge_base: TodoList | None = None
+    agent: str | None = None
+    stale: tuple[tuple[str, float], ...] = ()  # (agent, seconds since it wrote)
+    id_floor: int = 0
+    view: TodoList | None = None
+    tool: str | None = None
+    unseen: bool = False
+
+
+def apply(doc: Document, batch: Batch) -> tuple[Result, Document]:
+    """Apply a batch. Returns the result and the document to store."""
+    return Engine(doc, batch).run()
 
 
 class Engine:
     """Runs one batch over one document."""
 
-    def __init__(
-        self,
-        doc: Document,
-        settings: Settings,
-        careful: bool = False,
-        agent: str | None = None,
-        stale: Mapping[str, float] | None = None,
-        id_floor: int = 0,
-        tool: str | None = None,
-    ) -> None:
+    def __init__(self, doc: Document, batch: Batch, careful: bool = False) -> None:
         self.doc = doc
-        self.id_floor = id_floor
-        self.tool = tool  # the agent tool whose shape the writes came in
-        self.settings = settings
-        self.agent = agent  # the agent this batch is for (None: one agent, today's rules)
-        self.stale = stale or {}  # agents whose claims lapsed: seconds since each wrote
+        self.batch = batch
+        self.id_floor = batch.id_floor
+        self.tool = batch.tool  # the agent tool whose shape the writes came in
+        self.settings = batch.settings
+        self.agent = batch.agent  # the agent this batch is for (None: one agent, today's rules)
+        self.stale = dict(batch.stale)  # agents whose claims lapsed: seconds since each wrote
         self.claimed: str | None = None  # the task a claim took
         self.released: list[tuple[str, str, float]] = []  # (task, agent, idle seconds)
         # The careful pass (see ``run``): every edit that adds or removes lines is
@@ -223,18 +206,15 @@ class Engine:
 
     # -- the batch -----------------------------------------------------------------
 
-    def run(
-        self,
-        ops: Sequence[Op],
-        *,
-        partial: bool,
-        baseline: TodoList | None,
-        wipe: bool,
-        expired: Collection[str],
-        merge_base: TodoList | None = None,
-        view: TodoList | None = None,
-        unseen: bool = False,
-    ) -> tuple[Result, Document]:
+    def run(self) -> tuple[Result, Document]:
+        batch = self.batch
+        ops, partial, baseline, wipe = batch.ops, batch.partial, batch.baseline, batch.wipe
+        expired, merge_base, view, unseen = (
+            batch.expired,
+            batch.merge_base,
+            batch.view,
+            batch.unseen,
+        )
         doc = self.doc
         self.merge_base = merge_base if merge_base is not None else baseline
         self.view_base = view if merge_base is None else None
@@ -251,25 +231,7 @@ class Engine:
 
         def again_carefully() -> tuple[Result, Document]:
             """The batch again from the start, each edit checked as it is made."""
-            careful = Engine(
-                parse(original_text),
-                self.settings,
-                careful=True,
-                agent=self.agent,
-                stale=self.stale,
-                id_floor=self.id_floor,
-                tool=self.tool,
-            )
-            return careful.run(
-                ops,
-                partial=partial,
-                baseline=baseline,
-                wipe=wipe,
-                expired=expired,
-                merge_base=merge_base,
-                view=view,
-                unseen=unseen,
-            )
+            return Engine(parse(original_text), batch, careful=True).run()
 
         errors: list[OpError] = []
         last_growth = -1

@@ -149,9 +149,10 @@ def _model(doc: Document, items: Sequence[Item], summary: str | None) -> TodoLis
         if item.keep_active_form:
             active = node.active_form if node else None
         meta = item.meta if item.meta is not None else node.meta if node else None
-        task = Task(item.content, item.status, active, notes)
-        if meta is not None:
-            task.meta = meta
+        if meta is None:
+            task = Task(item.content, item.status, active, notes)
+        else:
+            task = Task(item.content, item.status, active, notes, meta)
         phases.setdefault(name, []).append(task)
     return TodoList(
         summary=doc.summary if summary is None else summary,

@@ -6,10 +6,9 @@ that lands between a writer's last look and its replace is gone, unseen. Linux's
 is still there, under the temporary name, to be checked (and put back).
 
 Python's standard library does not offer it; this calls the C library's through
-``_ctypes`` (the module under ``ctypes``, whose own import costs about 2 ms: this
-costs a fifth of that, and is loaded only for a write a person may race). Where
-the call is missing (not Linux, an old C library) or refused (a file system that
-cannot swap), ``exchange`` says so and the caller replaces as before.
+``ctypes``, imported only for a write a person may race. Where the call is missing
+(not Linux, an old C library) or refused (a file system that cannot swap),
+``exchange`` says so and the caller replaces as before.
 """
 
 from __future__ import annotations
@@ -36,19 +35,16 @@ def _renameat2() -> Renameat2 | None:
     if "renameat2" not in _found:
         _found["renameat2"] = None
         try:
-            import _ctypes
+            import ctypes
 
-            class _Int(_ctypes._SimpleCData):  # type: ignore[type-arg]
-                _type_ = "i"
-
-            class _Function(_ctypes.CFuncPtr):
-                _flags_ = _ctypes.FUNCFLAG_CDECL | _ctypes.FUNCFLAG_USE_ERRNO
-                _restype_ = _Int
-
-            libc = _ctypes.dlopen(None, os.RTLD_NOW)  # type: ignore[arg-type]  # the program
-            _found["renameat2"] = _Function(_ctypes.dlsym(libc, "renameat2"))
+            function = ctypes.CDLL(None, use_errno=True).renameat2
         except (ImportError, OSError, AttributeError):
             pass
+        else:
+            at, name = ctypes.c_int, ctypes.c_char_p
+            function.argtypes = [at, name, at, name, ctypes.c_uint]
+            function.restype = ctypes.c_int
+            _found["renameat2"] = function
     return _found["renameat2"]
 
 
@@ -58,11 +54,11 @@ def exchange(a: str, b: str) -> bool:
     call = _renameat2()
     if call is None:
         return False
-    import _ctypes
-
     if call(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
         return True
-    code = _ctypes.get_errno()
+    import ctypes
+
+    code = ctypes.get_errno()
     if code in _UNSUPPORTED:
         return False
     raise OSError(code, os.strerror(code), a, None, b)
