@@ -525,3 +525,38 @@ def test_a_journal_that_is_not_a_file_is_named_and_nothing_is_written(
         added.err
     )
     assert listing.read_bytes() == before
+
+
+def test_a_list_edited_in_place_after_a_write_killed_just_after_landing_keeps_its_log(
+    tmp_path: Path,
+) -> None:
+    """Killed just after the list was replaced, then a person edits it in place before
+    any other call: the write did land (the list is the file it wrote), so its
+    completion log block, revision and state stay; the person's line too."""
+    for n in range(1, MAX_POINTS):
+        root = tmp_path / f"run{n}"
+        path = root / "TODO.md"
+        env = {
+            "TODOCLI_HOME": str(root / "home"),
+            "TODOCLI_FILE": str(path),
+            "TODOCLI_NOW": NOW,
+            "TODOCLI_CONFIG": str(root / "none.toml"),
+        }
+        root.mkdir()
+        ok("init", "A", "B", env=env)
+        before = path.read_text()
+        killed = todo_process("done", "A", "B", env={**env, "TODOCLI_KILL_AT": f"replace:{n}"})
+        assert killed.code == KILLED, f"the write has no replace after point {n - 1}"
+        if path.read_text() != before:
+            break  # killed just after the list's own replace
+    with path.open("a") as edit:  # in place: the same file, another content
+        edit.write("- [ ] typed after\n")
+    ok("show", env=env)
+    text = path.read_text()
+    assert "- [x] B" in text and "- [ ] typed after\n" in text
+    memory = root / "home" / "memory" / "todos"
+    assert log_blocks(memory) == ["# task1-20261122-100000"], "the write landed: its block stays"
+    (state,) = (root / "home" / "state").glob("*/*")
+    assert not (state / "journal").exists()
+    revs = revisions(state)
+    assert sorted(revs) == [1, 2] and "- [x] B" in revs[2], "the write's revision is kept"

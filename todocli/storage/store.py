@@ -549,8 +549,16 @@ class Store:
         target = os.path.realpath(self.loc.list_file)
         final = self.revision_path(job.rev)
         new = self._kept(final + PENDING)
-        parked = self._put_back_parked(temp_path(target, job.tag), target, new)
-        landed = os.path.exists(final) or (new is not None and self._kept(target) == new)
+        tmp = temp_path(target, job.tag)
+        # The list was replaced when it is another file than before and the write's
+        # temporary file is gone (it became the list): a person may have edited it
+        # since, in place or by rename, so its content need not be ``new`` any more.
+        replaced = bool(job.was) and _file_id(stat_signature(target)) != job.was
+        replaced = replaced and not os.path.lexists(tmp)
+        parked = self._put_back_parked(tmp, target, new)
+        landed = (
+            os.path.exists(final) or replaced or (new is not None and self._kept(target) == new)
+        )
         done = self._finish(job) if landed else self._undo(job)
         self._sweep(self.revs_dir)
         self._sweep(self.views_dir)
@@ -751,6 +759,7 @@ class Store:
             forget,
             [(_size(path), path) for path in appends],
             hand=hand is not None,
+            was=_file_id(stat_signature(self.loc.list_file)),
         )
         make_dir(self.revs_dir)
         self._write_journal(job)
@@ -919,14 +928,20 @@ def _unescaped(text: str) -> str:
     return text.replace("\\\\", "\0").replace("\\n", "\n").replace("\0", "\\")
 
 
+def _file_id(signature: tuple[int, int, int, int] | None) -> str:
+    """Which file a signature is (device and inode), "-" for none: for ``Journal.was``."""
+    return "-" if signature is None else f"{signature[0]}:{signature[1]}"
+
+
 class Journal:
     """What a write is about to do (see the module's docstring): the tag of its
     temporary files, the revision it makes, the agents' views it stages, whether
     it stages the state, forgets every view or records the list as a person left it
     (``hand``: the revision before its own), the files it appends to with their
-    length before; or (``gc``) that the list is being removed."""
+    length before, and which file the list was before it (``was``: device and
+    inode, "-" for none, "" unknown); or (``gc``) that the list is being removed."""
 
-    __slots__ = ("appends", "forget", "gc", "hand", "rev", "state", "tag", "views")
+    __slots__ = ("appends", "forget", "gc", "hand", "rev", "state", "tag", "views", "was")
 
     def __init__(
         self,
@@ -938,9 +953,11 @@ class Journal:
         appends: Sequence[tuple[int, str]] = (),
         gc: bool = False,
         hand: bool = False,
+        was: str = "",
     ) -> None:
         self.tag, self.rev, self.views, self.state = tag, rev, list(views), state
         self.forget, self.appends, self.gc, self.hand = forget, list(appends), gc, hand
+        self.was = was
 
     def text(self) -> str:
         lines = [JOURNAL_HEAD]
@@ -951,6 +968,7 @@ class Journal:
             lines += [f"view {_escaped(name)}" for name in self.views]
             lines += ["state"] * self.state + ["forget"] * self.forget + ["hand"] * self.hand
             lines += [f"append {size} {_escaped(path)}" for size, path in self.appends]
+            lines += [f"was {self.was}"] * bool(self.was)
         return "\n".join([*lines, "end"]) + "\n"
 
     @classmethod
@@ -969,6 +987,8 @@ class Journal:
                 job.tag = value  # a part of a file name: nothing else is taken
             elif key == "rev" and value.isdigit():
                 job.rev = int(value)
+            elif key == "was":
+                job.was = value
             elif key == "view":
                 job.views.append(_unescaped(value))
             elif key in ("state", "forget", "hand"):
