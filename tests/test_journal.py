@@ -347,6 +347,59 @@ def test_a_save_parked_by_a_killed_swap_is_put_back_not_removed_as_stale(
     assert not parked[0].exists()
 
 
+def test_a_save_parked_by_a_killed_swap_survives_another_homes_write_and_sweep(
+    tmp_path: Path,
+) -> None:
+    """Two homes (two journals, two locks) write one --file list. Home A is killed at
+    its swap: the person's save is parked beside the list, under A's temporary name.
+    Home B writes next, over 30 s later (its sweep of old temporary files saw the
+    parked save as stale and removed it), and A's recovery found B's newer list and
+    removed the parked save as older. Now: B spares it, and A keeps it as a revision
+    by hand, says so, and `todo undo` brings it back."""
+    listing = tmp_path / "project" / "TODO.md"
+    skip_unless_swapping(listing.parent)
+    env_a = {
+        "TODOCLI_HOME": str(tmp_path / "a"),
+        "TODOCLI_LOCK_DIR": str(tmp_path / "locks-a"),
+        "TODOCLI_FILE": str(listing),
+        "TODOCLI_NOW": NOW,
+        "ROOT": str(tmp_path),
+    }
+    env_b = {
+        **env_a,
+        "TODOCLI_HOME": str(tmp_path / "b"),
+        "TODOCLI_LOCK_DIR": str(tmp_path / "locks-b"),
+    }
+    ok("init", "A", "B", env=env_a)
+    listing.write_text(listing.read_text() + "- [ ] typed by hand\n")
+    ok("start", "B", env=env_a)
+    killed = editor_process("done", "A", env={**env_a, "TODOCLI_KILL_AT": "swap:1"})
+    assert killed.code == KILLED, killed.err
+    parked = [p for p in listing.parent.iterdir() if p.name.endswith(".todo-tmp")]
+    assert len(parked) == 1  # the save, parked
+    assert "- [ ] saved in the window\n" in parked[0].read_text()
+    old = time.time() - 3600  # B writes over 30 s after the save (a swap keeps its time)
+    os.utime(parked[0], (old, old))
+    ok("add", "y", env=env_b)
+    assert parked[0].exists(), "another home's write removed the parked save"
+    assert "- [ ] y\n" in listing.read_text()
+    shown = ok("show", env=env_a)  # A settles its killed write
+    assert "- [ ] y\n" in listing.read_text()  # B's newer list stays the list
+    assert not parked[0].exists()
+    hint = "get it back with: todo undo"
+    assert hint in shown.err, shown.err
+    state = tmp_path / "a" / "state" / "files"
+    (folder,) = state.iterdir()
+    revs = revisions(folder)
+    kept = max(revs)
+    assert "- [ ] saved in the window\n" in revs[kept]
+    assert (folder / "revs" / f"{kept:08d}.hand").exists()  # marked as by hand
+    history = json.loads(ok("history", "--json", env=env_a).out)["data"]
+    assert any(r["rev"] == kept and r["by_hand"] for r in history["revisions"]), history
+    ok("undo", env=env_a)
+    assert "- [ ] saved in the window\n" in listing.read_text()
+
+
 # -- the completion log and revs/ ----------------------------------------------------------
 
 

@@ -194,17 +194,47 @@ def _canonical_of(k: int) -> str:
     return todocli.dumps(TodoList("", (Phase("Todos", tasks),))) if k else ""
 
 
-def test_a_stale_temp_file_is_cleared_by_the_next_write(todo: Todo, home: Path) -> None:
+def test_an_old_temp_file_beside_the_list_is_left_to_the_journal_that_names_it(
+    todo: Todo, home: Path
+) -> None:
+    """Beside a list, an old temporary file no journal of this home names may be a
+    person's save another home's killed swap parked there (tests/test_journal.py):
+    a write never removes it; only the journal of the write that made it does."""
     todo("add", "A")
     stale = home / "sessions" / ".default.md.dead1234.todo-tmp"
-    stale.write_text("half a writ")
+    stale.write_text("a person's save, parked")
     old = time.time() - 3600
     os.utime(stale, (old, old))
     fresh = home / "sessions" / ".default.md.live5678.todo-tmp"
     fresh.write_text("another home's writer, mid-write")
-    todo("add", "B")
+    assert todo("add", "B").code == 0
+    assert stale.read_text() == "a person's save, parked"
+    assert fresh.exists()
+
+
+def test_an_old_temp_file_of_a_bookkeeping_file_is_cleared_by_its_next_write(
+    tmp_path: Path,
+) -> None:
+    """The home's own files are written with no journal: a killed writer's old
+    temporary file is removed by the next write of that file (a new one is spared:
+    it may be a live writer's through another home); a journaled write (a tag)
+    leaves them to its journal."""
+    from todocli.storage.files import atomic_write
+
+    target = tmp_path / "remind"
+    stale = tmp_path / ".remind.dead1234.todo-tmp"
+    fresh = tmp_path / ".remind.live5678.todo-tmp"
+    for path in (stale, fresh):
+        path.write_text("half a writ")
+    old = time.time() - 3600
+    os.utime(stale, (old, old))
+    atomic_write(str(target), "1", False, tag="abc")
+    assert stale.exists()
+    assert fresh.exists()
+    atomic_write(str(target), "2", False)
     assert not stale.exists()
     assert fresh.exists()
+    assert target.read_text() == "2"
 
 
 def test_a_lock_held_by_a_killed_process_does_not_deadlock(tmp_path: Path) -> None:

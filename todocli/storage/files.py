@@ -248,7 +248,11 @@ def atomic_write(
         owner = (info.st_uid, info.st_gid)
     folder, name = os.path.split(target)
     make_dir(folder)
-    _remove_stale_temps(folder, name)
+    if tag is None:
+        # A journaled write's temporary files are its journal's to clear; beside a
+        # list, an old one may be a person's save a killed swap parked (see
+        # ``Store._put_back_parked``): nothing but that journal may remove it.
+        _remove_stale_temps(folder, name)
     tmp = ""
     made: os.stat_result | None = None
     try:
@@ -395,9 +399,11 @@ def _make_temp(folder: str, name: str, tag: str | None = None) -> tuple[int, str
 
 
 def _remove_stale_temps(folder: str, name: str) -> None:
-    """Remove temp files a killed writer of this file left behind.
+    """Remove temp files a killed writer of this file left behind: for the home's
+    own bookkeeping files, written with no journal (a list and its staged files
+    are journaled: ``atomic_write`` with a tag never sweeps).
 
-    Writers hold the list's lock, so another writer's temp file can only be a
+    Writers hold the file's lock, so another writer's temp file can only be a
     dead one's; the age check spares a writer that reached the same file through
     another home (and so another lock).
     """

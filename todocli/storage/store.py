@@ -555,11 +555,13 @@ class Store:
         # since, in place or by rename, so its content need not be ``new`` any more.
         replaced = bool(job.was) and _file_id(stat_signature(target)) != job.was
         replaced = replaced and not os.path.lexists(tmp)
-        parked = self._put_back_parked(tmp, target, new)
+        parked, aside = self._put_back_parked(tmp, target, new)
         landed = (
             os.path.exists(final) or replaced or (new is not None and self._kept(target) == new)
         )
         done = self._finish(job) if landed else self._undo(job)
+        if aside:
+            parked = self._keep_aside(tmp, target)
         self._sweep(self.revs_dir)
         self._sweep(self.views_dir)
         return parked and done
@@ -578,26 +580,54 @@ class Store:
             if name.endswith((TEMP_SUFFIX, PENDING)):
                 remove(os.path.join(folder, name))
 
-    def _put_back_parked(self, tmp: str, target: str, new: str | None) -> bool:
+    def _put_back_parked(self, tmp: str, target: str, new: str | None) -> tuple[bool, bool]:
         """The killed writer's temporary file beside the list, if it is still there:
         its own (it holds the text being written) is removed; anything else is the
         person's save a swap parked there, and it goes back to the list, unless the
-        list holds a newer save of theirs (as ``files._swap_in`` leaves it)."""
+        list holds a newer file (their later save, as ``files._swap_in`` leaves it,
+        or another home's write). Returns whether that was done, and whether the
+        parked save is still to be kept aside (``_keep_aside``, once the journal's
+        revisions are settled): it is never removed unseen."""
         if not os.path.lexists(tmp):
-            return True
+            return True, False
         if new is not None and self._kept(tmp) == new:
             remove(tmp)
-            return True
+            return True, False
         ours = new is not None and self._kept(target) == new
         now = stat_signature(target)
         try:
-            if ours or now is None or os.lstat(tmp).st_mtime_ns > now[3]:
-                os.replace(tmp, target)
-            else:
-                remove(tmp)  # the newer save is in the list
+            if not (ours or now is None or os.lstat(tmp).st_mtime_ns > now[3]):
+                return True, True  # the list holds a newer file
+            os.replace(tmp, target)
         except OSError:
-            return False  # the journal stays: the next call tries again
+            return False, False  # the journal stays: the next call tries again
         kill_point("put-back")
+        return True, False
+
+    def _keep_aside(self, tmp: str, target: str) -> bool:
+        """A person's save parked at ``tmp`` that the list no longer holds (it holds
+        a newer file): kept as the next revision, marked as by hand, so ``todo
+        history`` lists it and ``todo undo`` brings it back; the call says so on
+        stderr. Whether it was done (if not, the journal stays: the next call tries
+        again). A save too big to read stays where it is."""
+        text = self._kept(tmp)
+        if text is None:
+            return True
+        rev = self.rev() + 1
+        try:
+            make_dir(self.revs_dir)
+            atomic_write(self.hand_path(rev), "", False)  # the mark first: a kill
+            atomic_write(self.revision_path(rev), text, False)  # between: the same rev
+        except TodoError:
+            return False
+        kill_point("keep")
+        remove(tmp)
+        os.write(
+            2,
+            f"todo: a save of {target} that a killed write had set aside is kept as "
+            f"revision #{rev}, by hand: the list holds a newer file "
+            "(see: todo history; get it back with: todo undo)\n".encode("utf-8", ENCODING_ERRORS),
+        )
         return True
 
     def _staged(self, job: Journal) -> list[tuple[str, str]]:
@@ -798,8 +828,12 @@ class Store:
             # An editor that saved twice in the swap's window leaves its older save
             # under the temporary name (see ``files._swap_in``): the newer one is kept.
             target = os.path.realpath(self.loc.list_file)
-            parked = self._put_back_parked(temp_path(target, job.tag), target, text)
-            if self._undo(job) and parked:
+            tmp = temp_path(target, job.tag)
+            parked, aside = self._put_back_parked(tmp, target, text)
+            undone = self._undo(job)
+            if aside:
+                parked = self._keep_aside(tmp, target)
+            if undone and parked:
                 remove(self.journal_file)
             raise
         if self._finish(job):
