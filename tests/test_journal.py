@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
 import subprocess
 import sys
 import time
@@ -386,8 +388,8 @@ def test_a_save_parked_by_a_killed_swap_survives_another_homes_write_and_sweep(
     shown = ok("show", env=env_a)  # A settles its killed write
     assert "- [ ] y\n" in listing.read_text()  # B's newer list stays the list
     assert not parked[0].exists()
-    hint = "get it back with: todo undo"
-    assert hint in shown.err, shown.err
+    hint = re.search(r"get it back with: (todo [^)]*undo)\)", shown.err)
+    assert hint, shown.err
     state = tmp_path / "a" / "state" / "files"
     (folder,) = state.iterdir()
     revs = revisions(folder)
@@ -396,7 +398,11 @@ def test_a_save_parked_by_a_killed_swap_survives_another_homes_write_and_sweep(
     assert (folder / "revs" / f"{kept:08d}.hand").exists()  # marked as by hand
     history = json.loads(ok("history", "--json", env=env_a).out)["data"]
     assert any(r["rev"] == kept and r["by_hand"] for r in history["revisions"]), history
-    ok("undo", env=env_a)
+    # The hint as typed in a shell of the person's own: no home, no list in its
+    # environment; it names both.
+    typed = shlex.split(hint.group(1))[1:]
+    clean = {k: v for k, v in env_a.items() if k not in ("TODOCLI_HOME", "TODOCLI_FILE")}
+    ok(*typed, env=clean)
     assert "- [ ] saved in the window\n" in listing.read_text()
 
 
@@ -606,10 +612,12 @@ def test_a_list_edited_in_place_after_a_write_killed_just_after_landing_keeps_it
         edit.write("- [ ] typed after\n")
     ok("show", env=env)
     text = path.read_text()
-    assert "- [x] B" in text and "- [ ] typed after\n" in text
+    assert "- [x] B" in text
+    assert "- [ ] typed after\n" in text
     memory = root / "home" / "memory" / "todos"
     assert log_blocks(memory) == ["# task1-20261122-100000"], "the write landed: its block stays"
     (state,) = (root / "home" / "state").glob("*/*")
     assert not (state / "journal").exists()
     revs = revisions(state)
-    assert sorted(revs) == [1, 2] and "- [x] B" in revs[2], "the write's revision is kept"
+    assert sorted(revs) == [1, 2], "the write's revision is kept"
+    assert "- [x] B" in revs[2]

@@ -622,13 +622,26 @@ class Store:
             return False
         kill_point("keep")
         remove(tmp)
+        todo = self._command()
         os.write(
             2,
             f"todo: a save of {target} that a killed write had set aside is kept as "
             f"revision #{rev}, by hand: the list holds a newer file "
-            "(see: todo history; get it back with: todo undo)\n".encode("utf-8", ENCODING_ERRORS),
+            f"(see: {todo} history; get it back with: {todo} undo)\n".encode(
+                "utf-8", ENCODING_ERRORS
+            ),
         )
         return True
+
+    def _command(self) -> str:
+        """``todo`` with the options that reach this very list and its history from
+        any shell (the home holds the history; a list is a session or a file)."""
+        import shlex
+
+        loc = self.loc
+        where = f"--session {shlex.quote(loc.session)}" if loc.is_session else "--file"
+        where = where if loc.is_session else f"--file {shlex.quote(loc.list_file)}"
+        return f"todo --home {shlex.quote(loc.home)} {where}"
 
     def _staged(self, job: Journal) -> list[tuple[str, str]]:
         """The files ``job`` stages, each as (staged path, its place)."""
