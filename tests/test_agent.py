@@ -14,7 +14,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from tests.support_cli import Todo, todo_process
+from tests.support_cli import Todo, read_until, todo_process
 
 from .test_cli import DIALECTS
 
@@ -481,12 +481,11 @@ def test_watch_shows_a_change_made_by_another_process_within_a_second(tmp_path: 
         started = time.monotonic()
         assert _wait_for(name, "second task", 5)
         assert time.monotonic() - started < 1.5
+        # The pane stays when watch ends, so its end and its screen can be read.
+        subprocess.run(["tmux", "set-option", "-w", "-t", name, "remain-on-exit", "on"], check=True)
         subprocess.run(["tmux", "send-keys", "-t", name, "C-c"], check=True)
-        time.sleep(0.5)
-        alive = subprocess.run(["tmux", "has-session", "-t", name], check=False).returncode == 0
-        if alive:  # the pane may linger; the watch itself must have ended
-            screen = _screen(name)
-            assert "Traceback" not in screen
+        assert _wait_for_end(name, 20) == "0"
+        assert "Traceback" not in _screen(name)
     finally:
         subprocess.run(["tmux", "kill-session", "-t", name], check=False, capture_output=True)
 
@@ -506,6 +505,22 @@ def _wait_for(name: str, text: str, seconds: float) -> bool:
     return False
 
 
+def _wait_for_end(name: str, seconds: float) -> str:
+    """The exit status of the pane's command, once it has ended."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        dead, _, status = subprocess.run(
+            ["tmux", "display-message", "-p", "-t", name, "#{pane_dead} #{pane_dead_status}"],
+            capture_output=True,
+            text=True,
+            check=False,
+        ).stdout.strip().partition(" ")
+        if dead == "1":
+            return status
+        time.sleep(0.05)
+    raise AssertionError(f"the watch in {name} did not end within {seconds} s of Ctrl-C")
+
+
 def test_watch_off_a_terminal_prints_the_plain_view(tmp_path: Path) -> None:
     env = {"TODOCLI_HOME": str(tmp_path / "h"), "TODOCLI_CONFIG": str(tmp_path / "none.toml")}
     todo_process("add", "A", env=env)
@@ -515,14 +530,15 @@ def test_watch_off_a_terminal_prints_the_plain_view(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
-    time.sleep(1.0)
+    assert proc.stdout is not None
+    shown = read_until(proc.stdout, b"#1 [/] A")  # watching: the first view is out
     todo_process("add", "B", env=env)
-    time.sleep(1.0)
+    shown += read_until(proc.stdout, b"#2 [ ] B")  # and the change seen
     proc.send_signal(2)  # SIGINT, as Ctrl-C
-    out, err = proc.communicate(timeout=10)
+    out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0
-    assert b"#1 [/] A" in out
-    assert b"#2 [ ] B" in out
+    assert b"#1 [/] A" in shown
+    assert b"#2 [ ] B" in shown + out
     assert b"Traceback" not in err
 
 
