@@ -509,12 +509,13 @@ def _wait_for_end(name: str, seconds: float) -> str:
     """The exit status of the pane's command, once it has ended."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        dead, _, status = subprocess.run(
+        shown = subprocess.run(
             ["tmux", "display-message", "-p", "-t", name, "#{pane_dead} #{pane_dead_status}"],
             capture_output=True,
             text=True,
             check=False,
-        ).stdout.strip().partition(" ")
+        )
+        dead, _, status = shown.stdout.strip().partition(" ")
         if dead == "1":
             return status
         time.sleep(0.05)
