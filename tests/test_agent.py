@@ -533,11 +533,15 @@ def test_watch_off_a_terminal_prints_the_plain_view(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
     )
     assert proc.stdout is not None
-    shown = read_until(proc.stdout, b"#1 [/] A")  # watching: the first view is out
-    todo_process("add", "B", env=env)
-    shown += read_until(proc.stdout, b"#2 [ ] B")  # and the change seen
-    proc.send_signal(2)  # SIGINT, as Ctrl-C
-    out, err = proc.communicate(timeout=60)
+    try:
+        shown = read_until(proc.stdout, b"#1 [/] A")  # watching: the first view is out
+        todo_process("add", "B", env=env)
+        shown += read_until(proc.stdout, b"#2 [ ] B")  # and the change seen
+        proc.send_signal(2)  # SIGINT, as Ctrl-C
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()  # when it failed: no watch left running
+        proc.wait()
     assert proc.returncode == 0
     assert b"#1 [/] A" in shown
     assert b"#2 [ ] B" in shown + out
