@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import io
 import os
+import select
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import IO, Protocol
 
 import pytest
 
@@ -80,6 +82,25 @@ def todo_process(
         proc.stdout.decode("utf-8", "replace"),
         proc.stderr.decode("utf-8", "replace"),
     )
+
+
+def read_until(stream: IO[bytes], text: bytes, seconds: float = 60) -> bytes:
+    """What a running process writes to ``stream`` (its stdout pipe), read until
+    ``text`` appears in it: the process has reached the state that output shows.
+    Fails after ``seconds`` (generous: a loaded machine is slow, never wrong)."""
+    seen = b""
+    deadline = time.monotonic() + seconds
+    while text not in seen:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            pytest.fail(f"waited {seconds} s for {text!r}; the process wrote {seen!r}")
+        ready, _, _ = select.select([stream], [], [], left)
+        if ready:
+            chunk = os.read(stream.fileno(), 65536)
+            if not chunk:
+                pytest.fail(f"the process closed its output before {text!r}; it wrote {seen!r}")
+            seen += chunk
+    return seen
 
 
 # The keys of the versioned --json envelope every command prints (SPEC section 6).

@@ -14,7 +14,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from tests.support_cli import Todo, todo_process
+from tests.support_cli import Todo, read_until, todo_process
 
 from .test_cli import DIALECTS
 
@@ -476,17 +476,17 @@ def test_watch_shows_a_change_made_by_another_process_within_a_second(tmp_path: 
         ["tmux", "new-session", "-d", "-s", name, "-x", "100", "-y", "30", command], check=True
     )
     try:
-        assert _wait_for(name, "first task", 20)
+        assert _wait_for(name, "first task", 60)  # watching (a busy machine starts slowly)
         todo_process("add", "second task", env=env)
         started = time.monotonic()
-        assert _wait_for(name, "second task", 5)
+        assert _wait_for(name, "second task", 30)
         assert time.monotonic() - started < 1.5
+        # The pane stays when watch ends, so its end and its screen can be read.
+        subprocess.run(["tmux", "set-option", "-w", "-t", name, "remain-on-exit", "on"], check=True)
         subprocess.run(["tmux", "send-keys", "-t", name, "C-c"], check=True)
-        time.sleep(0.5)
-        alive = subprocess.run(["tmux", "has-session", "-t", name], check=False).returncode == 0
-        if alive:  # the pane may linger; the watch itself must have ended
-            screen = _screen(name)
-            assert "Traceback" not in screen
+        _wait_for_end(name, 30)
+        screen = _screen(name)
+        assert "Traceback" not in screen, screen
     finally:
         subprocess.run(["tmux", "kill-session", "-t", name], check=False, capture_output=True)
 
@@ -506,6 +506,23 @@ def _wait_for(name: str, text: str, seconds: float) -> bool:
     return False
 
 
+def _wait_for_end(name: str, seconds: float) -> str:
+    """The exit status of the pane's command once it has ended ("" if a signal ended it)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        shown = subprocess.run(
+            ["tmux", "display-message", "-p", "-t", name, "#{pane_dead} #{pane_dead_status}"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        dead, _, status = shown.stdout.strip().partition(" ")
+        if dead == "1":
+            return status
+        time.sleep(0.05)
+    raise AssertionError(f"the watch in {name} did not end within {seconds} s of Ctrl-C")
+
+
 def test_watch_off_a_terminal_prints_the_plain_view(tmp_path: Path) -> None:
     env = {"TODOCLI_HOME": str(tmp_path / "h"), "TODOCLI_CONFIG": str(tmp_path / "none.toml")}
     todo_process("add", "A", env=env)
@@ -515,14 +532,19 @@ def test_watch_off_a_terminal_prints_the_plain_view(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
-    time.sleep(1.0)
-    todo_process("add", "B", env=env)
-    time.sleep(1.0)
-    proc.send_signal(2)  # SIGINT, as Ctrl-C
-    out, err = proc.communicate(timeout=10)
+    assert proc.stdout is not None
+    try:
+        shown = read_until(proc.stdout, b"#1 [/] A")  # watching: the first view is out
+        todo_process("add", "B", env=env)
+        shown += read_until(proc.stdout, b"#2 [ ] B")  # and the change seen
+        proc.send_signal(2)  # SIGINT, as Ctrl-C
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()  # when it failed: no watch left running
+        proc.wait()
     assert proc.returncode == 0
-    assert b"#1 [/] A" in out
-    assert b"#2 [ ] B" in out
+    assert b"#1 [/] A" in shown
+    assert b"#2 [ ] B" in shown + out
     assert b"Traceback" not in err
 
 

@@ -87,3 +87,45 @@ def test_the_table_is_cheap_to_import() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     ).stdout.split()
     assert out == ["todocli.cli", "todocli.cli.command_table"]
+
+
+def test_only_the_table_spells_an_option() -> None:
+    """The parsers read every option from the table: no other module of the command
+    line names one (``"--json"``, ``"-s"``) to decide anything by itself."""
+    import ast
+    from pathlib import Path
+
+    spelled = {n for o in command_table.GLOBAL_OPTIONS for n in o.names}
+    spelled |= {n for c in command_table.COMMANDS for o in c.options for n in o.names}
+    cli = Path(command_table.__file__).parent
+    found = [
+        f"{module.name}:{node.lineno} {node.value}"
+        for module in sorted(cli.glob("*.py"))
+        if module.name != "command_table.py"
+        for node in ast.walk(ast.parse(module.read_text()))
+        if isinstance(node, ast.Constant) and node.value in spelled
+    ]
+    assert found == []
+
+
+def test_a_usage_error_answers_in_the_form_the_table_s_switches_ask_for(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before the options are read, the output switches are those of the table: a
+    spelling the table gives --json (here a made-up ``-J``) picks the JSON envelope."""
+    import json
+
+    from todocli.cli import typer_app
+
+    json_option = next(o for o in command_table.GLOBAL_OPTIONS if o.dest == "json")
+    also_j = command_table.Option(*json_option.names, "-J", dest="json", help=json_option.help)
+    table = tuple(also_j if o is json_option else o for o in command_table.GLOBAL_OPTIONS)
+    monkeypatch.setattr(typer_app, "GLOBAL_OPTIONS", table)
+    assert typer_app.run(["-J", "show"]) == 2  # Click does not know -J: a usage error
+    envelope = json.loads(capsys.readouterr().out)
+    assert envelope["status"] == "error"
+    assert typer_app.run(["show", "--no-such-option", "--json"]) == 2
+    assert json.loads(capsys.readouterr().out)["status"] == "error"
+    assert typer_app.run(["show", "--no-such-option"]) == 2
+    plain = capsys.readouterr()
+    assert (plain.out, "No such option: --no-such-option" in plain.err) == ("", True)

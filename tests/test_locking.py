@@ -29,20 +29,23 @@ def test_our_lock_blocks_a_filelock_in_another_process(tmp_path: Path) -> None:
         [
             sys.executable,
             "-c",
-            "import sys, time\n"
+            "import sys\n"
             "from todocli.storage.store import ListLock\n"
             f"with ListLock({path!r}, 5):\n"
             "    print('held', flush=True)\n"
-            "    time.sleep(2)\n",
+            "    sys.stdin.read()\n",  # until the test lets go
         ],
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
     )
+    assert holder.stdin is not None
     assert holder.stdout is not None
     assert holder.stdout.readline().strip() == "held"
     with pytest.raises(Timeout):
         FileLock(path, timeout=0.3).acquire()
-    holder.wait(timeout=10)
+    holder.stdin.close()
+    holder.wait(timeout=60)
     lock = FileLock(path, timeout=1)
     lock.acquire()
     lock.release()

@@ -77,12 +77,12 @@ def test_the_lock_folder_does_not_move_with_the_environment(
 
 HOLD = textwrap.dedent(
     """
-    import sys, time
+    import sys
     from todocli.app.commands import Context, Options
     ctx = Context(Options(file=sys.argv[1]))
     with ctx.store.locked():
         print("held", flush=True)
-        time.sleep(5)
+        sys.stdin.read()  # until the test is done with it
     """
 )
 
@@ -95,7 +95,11 @@ def test_processes_with_different_environments_share_the_lock(
     login = {**os.environ, "XDG_RUNTIME_DIR": str(tmp_path), "TMPDIR": str(tmp_path)}
     cron = {k: v for k, v in os.environ.items() if k not in ("XDG_RUNTIME_DIR", "TMPDIR")}
     holder = subprocess.Popen(
-        [sys.executable, "-c", HOLD, str(listing)], env=login, stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", HOLD, str(listing)],
+        env=login,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         assert holder.stdout is not None

@@ -100,12 +100,20 @@ def hoist(argv: Sequence[str]) -> list[str]:
                 i += 1
             else:
                 front.append(arg)
-        elif arg.startswith("-s") and len(arg) > 2 and not arg.startswith("--"):
+        elif _glued(arg) is not None:
             front.append(arg)  # -sNAME
         else:
             rest.append(arg)
         i += 1
     return front + rest
+
+
+def _glued(token: str) -> Option | None:
+    """The global option of a short name glued to its value (``-sNAME``), if any."""
+    if len(token) <= 2 or token.startswith("--"):
+        return None
+    option = GLOBAL.get(token[:2])
+    return option if option is not None and option.takes_value else None
 
 
 def _take(
@@ -117,8 +125,9 @@ def _take(
     name, eq, inline = token.partition("=") if token.startswith("--") else (token, "", "")
     option = table.get(name)
     if option is None:
-        if token.startswith("-s") and len(token) > 2 and table is GLOBAL:
-            into["session"] = token[2:]
+        glued = _glued(token) if table is GLOBAL else None
+        if glued is not None:
+            into[glued.dest] = token[2:]
             return i + 1
         return None
     if not option.takes_value:

@@ -175,10 +175,18 @@ class _Words(io.StringIO):
         return True
 
 
+def _output_before_parsing(argv: Sequence[str]) -> Output:
+    """The output switches of the table's global options that ``argv`` spells, read
+    before any parsing: a usage error answers in JSON if --json is there."""
+    given: dict[str, object] = {
+        o.dest: True for o in GLOBAL_OPTIONS if not o.takes_value and set(o.names) & set(argv)
+    }
+    return split_globals(given)[1]
+
+
 def run(argv: Sequence[str]) -> int:
     """Run the command line through Typer; return the exit status."""
-    # Until the options are read, a usage error answers in JSON if --json is there.
-    _state.call = Call(None, Options(), Output(json="--json" in argv, plain="--plain" in argv))
+    _state.call = Call(None, Options(), _output_before_parsing(argv))
 
     def body() -> int:
         args = hoist(argv)
