@@ -11,7 +11,7 @@ from todocli.errors import UsageError
 
 def schema(kind: str | None = None) -> Report:
     """``ops``, ``snapshot``, an agent's tool name, or None (either of the first two)."""
-    from todocli.engine.schema import TOOL_NAMES, tool_schema
+    from todocli.agents import TOOL_NAMES, tool_schema
     from todocli.engine.schema import schema as build
 
     if kind in TOOL_NAMES:

@@ -1,0 +1,33 @@
+"""Claude Code's ``TodoWrite``: the whole list as ``todos``, each item with its
+``content``, ``status`` and ``activeForm``. Its payload is todocli's own snapshot
+shape, so nothing here reads it; its reply is the shape a reply falls back to."""
+
+from __future__ import annotations
+
+from todocli.agents.common import BASIC, BASIC3, S, array, obj, tasks
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from typing import Any
+
+    from todocli.document.model import TodoList
+
+
+def reply(todo: TodoList) -> dict[str, Any]:
+    return {
+        "todos": [
+            {
+                "content": t.content,
+                "status": BASIC[t.status],
+                "activeForm": t.active_form or t.content,
+            }
+            for t in tasks(todo)
+        ]
+    }
+
+
+def schema() -> dict[str, Any]:
+    item = obj(
+        {"content": S, "status": BASIC3, "activeForm": S}, ["content", "status", "activeForm"]
+    )
+    return obj({"todos": array(item)}, ["todos"])
