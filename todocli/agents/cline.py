@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from todocli.agents.common import CHECKLIST, Parsed, S, checklist, lines, obj
+from todocli.agents.common import S, checklist, obj
+from todocli.agents.reading import CHECKLIST, Parsed, lines
 from todocli.document.model import Status
 from todocli.engine.dialects import InputError
 

@@ -3,7 +3,8 @@ oh-my-pi's ``todo_write`` sends: read here, answered as ops, schema ``ops``."""
 
 from __future__ import annotations
 
-from todocli.agents.common import expect, kind_of, opt_str, snapshot_items, str_list, tasks
+from todocli.agents.common import tasks
+from todocli.agents.reading import expect, kind_of, opt_str, snapshot_items, str_list
 from todocli.document.model import Status
 from todocli.engine.dialects import InputError
 from todocli.engine.ops import Op, OpKind, PhaseItems

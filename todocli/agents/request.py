@@ -15,7 +15,7 @@ Errors name the JSON path: ``todos[2].status: unknown status "working"``.
 from __future__ import annotations
 
 from todocli.agents import detect, is_todo_tool
-from todocli.agents.common import Parsed, expect, kind_of, opt_str, patch, snapshot_items, string
+from todocli.agents.reading import Parsed, expect, kind_of, opt_str, patch, snapshot_items, string
 from todocli.document.model import Meta
 from todocli.engine.dialects import Hook, InputError, Request
 from todocli.engine.ops import Op, OpKind

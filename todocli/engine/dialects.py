@@ -28,7 +28,7 @@ class Request(Value):
     """A parsed input: the ops to run and what the input was."""
 
     ops: tuple[Op, ...]
-    dialect: str  # which shape it was: "ops", "snapshot", "copilot", "roo"...
+    dialect: str  # which shape it was: "ops", "snapshot", "markdown", or an agent tool's
     params: object = None  # the input as parsed (JSON context.params_input)
     hook: Hook | None = None  # the hook envelope it came in, if any
     ignored: bool = False  # a hook envelope of a tool that is not a todo tool
@@ -254,7 +254,7 @@ def from_markdown(text: str) -> Request:
         for phase, t in todo.tasks()
     )
     if not items and text.strip():
-        # Never empty a list with text that holds no task (Roo's "[-] x" lines,
+        # Never empty a list with text that holds no task ("[-] x" lines,
         # which have no bullet): an empty list is sent as an empty input.
         raise InputError(
             'the markdown holds no task item ("- [ ] task"), so nothing was written; '
