@@ -232,3 +232,36 @@ def test_the_engine_names_no_agent_tool() -> None:
             if found:
                 named.append(f"{path.name}:{n}: {found.group(0)}")
     assert not named, "the engine names agent tools:\n" + "\n".join(named)
+
+
+# -- values: a request is made once ------------------------------------------------------------
+
+
+def test_a_request_is_made_once_and_never_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from todocli.agents.request import request
+    from todocli.engine.dialects import Request, from_markdown
+
+    def set_once(self: Request, name: str, value: object) -> None:
+        if hasattr(self, name):
+            raise AssertionError(f"Request.{name} changed after it was made")
+        object.__setattr__(self, name, value)
+
+    monkeypatch.setattr(Request, "__setattr__", set_once)
+    created = {
+        "tool_name": "TaskCreate",
+        "tool_input": {"subject": "a", "description": "d"},
+        "tool_response": {"task": {"id": "7", "subject": "a"}},
+        "session_id": "s1",
+    }
+    made = request(created)
+    assert made.hook is not None
+    assert made.hook.session == "s1"
+    assert made.ops[0].todos is not None
+    assert made.ops[0].todos[0].meta is not None
+    assert made.ops[0].todos[0].meta.id == "7"
+    other = request({"tool_name": "Bash", "tool_input": {"command": "ls"}})
+    assert other.ignored
+    roo = request({"todos": "[ ] a\nnot an item"})
+    assert roo.dialect == "roo"
+    assert roo.warnings
+    assert from_markdown("# Todos\n- [ ] a\n").ops
