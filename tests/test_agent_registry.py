@@ -24,7 +24,7 @@ from tests.test_layers import PACKAGE, imports_of, modules
 
 PROBE_TOOL = """
 from todocli.agents.common import S, checklist, obj
-from todocli.agents.reading import CHECKLIST, lines
+from todocli.agents.request import CHECKLIST, lines
 from todocli.document.model import Status
 
 
@@ -128,7 +128,7 @@ PROBE = (
     "sys.stderr.write('\\nMODULES ' + ' '.join(sorted(sys.modules)))\n"
 )
 SHARED = {"todocli.agents", "todocli.agents.common", "todocli.agents.request"}
-SHARED |= {"todocli.agents.echo", "todocli.agents.reading"}
+SHARED |= {"todocli.agents.echo"}
 
 
 def tool_modules_loaded(args: list[str], payload: object, home: Path) -> set[str]:

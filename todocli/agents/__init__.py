@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from types import ModuleType
     from typing import Any
 
-    from todocli.agents.reading import Parsed
+    from todocli.agents.common import Parsed
     from todocli.document.model import TodoList
 
 # The tools todo answers as (``todo show --as``, ``todo schema``), in the order
@@ -169,7 +169,7 @@ def detect(value: dict[str, Any], tool: str | None = None) -> Parsed | None:
     """The payload of an agent's tool, or None when it is one of todocli's own
     shapes (ops, ``todos`` / ``plan`` / ``items`` snapshots)."""
     if tool in READS:
-        from todocli.agents.reading import Parsed
+        from todocli.agents.common import Parsed
 
         return Parsed(tool)
     keys = set(value)
