@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from types import ModuleType
     from typing import Any
 
-    from todocli.agents.common import Parsed
     from todocli.document.model import TodoList
 
 # The tools todo answers as (``todo show --as``, ``todo schema``), in the order
@@ -163,23 +162,6 @@ def register(tool: str, module_name: str, hooks: tuple[str, ...], *detectors: De
 
 def _module_of(tool: str) -> ModuleType:
     return module(TOOLS[tool][0])
-
-
-def detect(value: dict[str, Any], tool: str | None = None) -> Parsed | None:
-    """The payload of an agent's tool, or None when it is one of todocli's own
-    shapes (ops, ``todos`` / ``plan`` / ``items`` snapshots)."""
-    if tool in READS:
-        from todocli.agents.common import Parsed
-
-        return Parsed(tool)
-    keys = set(value)
-    for detector in DETECTORS:
-        if detector.asked(keys, value, tool):
-            found = module(detector.module)
-            parsed: Parsed | None = getattr(found, detector.function)(value, tool)
-            if parsed is not None:
-                return parsed
-    return None
 
 
 def is_todo_tool(name: object) -> bool:

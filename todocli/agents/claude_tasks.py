@@ -5,9 +5,9 @@
 
 from __future__ import annotations
 
-from todocli.agents.common import BASIC, STR_LIST, Parsed, S, enum, ids, obj
+from todocli.agents.common import BASIC, STR_LIST, S, enum, ids, obj
 from todocli.agents.common import tasks as tasks_of
-from todocli.agents.request import item, only, patch
+from todocli.agents.request import Parsed, item, only, patch
 from todocli.document.model import Meta
 from todocli.engine.dialects import InputError
 from todocli.escapes import quoted

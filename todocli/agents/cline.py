@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from todocli.agents.common import Parsed, S, checklist, obj
-from todocli.agents.request import CHECKLIST, lines
+from todocli.agents.common import S, checklist, obj
+from todocli.agents.request import CHECKLIST, Parsed, lines
 from todocli.document.model import Status
 from todocli.engine.dialects import InputError
 

@@ -1,7 +1,7 @@
-"""What several agent tools share: what a payload asks for (``Parsed``), status
-words, ids, checklists of a list, and the pieces of their published input
-schemas. It imports none of the engine: a reply (every JSON answer has one) loads
-no payload reader. The readers they share are in ``request``.
+"""What several agent tools share to answer: status words, ids, checklists of a
+list, and the pieces of their published input schemas. It imports none of the
+engine: a reply loads no payload reader (the readers they share are in
+``request``).
 """
 
 from __future__ import annotations
@@ -13,28 +13,6 @@ if TYPE_CHECKING:
     from typing import Any
 
     from todocli.document.model import Task, TodoList
-    from todocli.engine.snapshot import Item
-
-
-class Parsed:
-    """What a tool's payload asks for: a query (``items`` None), a whole list, or
-    updates (``merge``). Made once, never changed."""
-
-    __slots__ = ("dialect", "items", "merge", "summary", "warnings")
-
-    def __init__(
-        self,
-        dialect: str,
-        items: list[Item] | None = None,
-        summary: str | None = None,
-        merge: bool = False,
-        warnings: list[str] | None = None,
-    ) -> None:
-        self.dialect = dialect
-        self.items = items  # None: a read
-        self.summary = summary
-        self.merge = merge
-        self.warnings = tuple(warnings or ())
 
 
 # -- replies: the list in a tool's words -------------------------------------------------------

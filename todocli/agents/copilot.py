@@ -3,8 +3,8 @@ numbers, statuses ``not-started`` / ``in-progress`` / ``completed``."""
 
 from __future__ import annotations
 
-from todocli.agents.common import Parsed, S, array, enum, ids, obj, tasks, words
-from todocli.agents.request import only, snapshot_items
+from todocli.agents.common import S, array, enum, ids, obj, tasks, words
+from todocli.agents.request import Parsed, only, snapshot_items
 from todocli.document.model import Status, id_number
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types

@@ -3,8 +3,8 @@ the items are updates by id, else the whole list."""
 
 from __future__ import annotations
 
-from todocli.agents.common import CANCELLED, Parsed, S, array, enum, ids, obj, tasks
-from todocli.agents.request import only, patch, snapshot_items
+from todocli.agents.common import CANCELLED, S, array, enum, ids, obj, tasks
+from todocli.agents.request import Parsed, only, patch, snapshot_items
 from todocli.engine.dialects import InputError
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types

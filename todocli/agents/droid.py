@@ -4,8 +4,8 @@ Kilo's)."""
 
 from __future__ import annotations
 
-from todocli.agents.common import BASIC, Parsed, S, obj, tasks
-from todocli.agents.request import lines, only
+from todocli.agents.common import BASIC, S, obj, tasks
+from todocli.agents.request import Parsed, lines, only
 from todocli.document.model import Status
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types

@@ -4,8 +4,8 @@ array written in a JSON string."""
 from __future__ import annotations
 
 from todocli.agents import opencode
-from todocli.agents.common import Parsed, S
-from todocli.agents.request import only, snapshot_items
+from todocli.agents.common import S
+from todocli.agents.request import Parsed, only, snapshot_items
 from todocli.engine.dialects import loads_json
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types

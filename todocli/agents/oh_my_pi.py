@@ -4,7 +4,6 @@ schema is ``ops``."""
 
 from __future__ import annotations
 
-from todocli.agents.common import tasks
 from todocli.document.model import Status
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
@@ -24,7 +23,7 @@ def reply(todo: TodoList) -> dict[str, Any]:
         out.append(init)
     verbs = {Status.COMPLETED: "done", Status.ABANDONED: "drop", Status.BLOCKED: "block"}
     verbs |= {Status.IN_PROGRESS: "start"}
-    every = tasks(todo)
+    every = [task for _, task in todo.tasks()]
     started = [t for t in every if t.status is Status.IN_PROGRESS]
     # init replaces the list: its notes come back as note ops (a block's reason is
     # one of them, so the block op carries none).

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from todocli.agents.common import Parsed, S, array, enum, ids, obj, tasks, words
-from todocli.agents.request import only, snapshot_items
+from todocli.agents.common import S, array, enum, ids, obj, tasks, words
+from todocli.agents.request import Parsed, only, snapshot_items
 from todocli.engine.dialects import InputError
 from todocli.escapes import quoted
 

@@ -17,8 +17,7 @@ Errors name the JSON path: ``todos[2].status: unknown status "working"``.
 
 from __future__ import annotations
 
-from todocli.agents import detect, is_todo_tool
-from todocli.agents.common import Parsed
+from todocli import agents as registry
 from todocli.document.model import Meta, Status
 from todocli.engine.dialects import Hook, InputError, Request
 from todocli.engine.ops import Op, OpKind, PhaseItems
@@ -29,6 +28,27 @@ if TYPE_CHECKING:
     from typing import Any
 
     from todocli.engine.snapshot import Item
+
+
+class Parsed:
+    """What a tool's payload asks for: a query (``items`` None), a whole list, or
+    updates (``merge``). Made once, never changed."""
+
+    __slots__ = ("dialect", "items", "merge", "summary", "warnings")
+
+    def __init__(
+        self,
+        dialect: str,
+        items: list[Item] | None = None,
+        summary: str | None = None,
+        merge: bool = False,
+        warnings: list[str] | None = None,
+    ) -> None:
+        self.dialect = dialect
+        self.items = items  # None: a read
+        self.summary = summary
+        self.merge = merge
+        self.warnings = tuple(warnings or ())
 
 
 def only(value: dict[str, Any], allowed: set[str], tool: str) -> None:
@@ -395,7 +415,7 @@ OP_FIELDS: dict[str, frozenset[str]] = {
 }
 
 
-def _only(value: dict[str, Any], allowed: tuple[str, ...], path: str) -> None:
+def _only_keys(value: dict[str, Any], allowed: tuple[str, ...], path: str) -> None:
     for key in value:
         if key not in allowed:
             where = f"{path}: " if path else ""
@@ -440,7 +460,7 @@ def _op(kind: OpKind, raw: dict[str, Any], path: str) -> Op:
             for k, group in enumerate(raw["list"]):
                 where = f"{path}.list[{k}]"
                 expect(group, "object", where)
-                _only(group, ("phase", "items"), where)
+                _only_keys(group, ("phase", "items"), where)
                 name = opt_str(group, "phase", where) or ""
                 items = group.get("items")
                 groups.append(
@@ -534,23 +554,39 @@ def request(value: object, tool: str | None = None) -> Request:
         if key not in TOP_LEVEL_KEYS:
             raise InputError(_unknown_top(key))
     if "ops" in value:
-        _only(value, ("ops",), "")
+        _only_keys(value, ("ops",), "")
         expect(value["ops"], "array", "ops")
         if not value["ops"]:
             raise InputError("ops: expected at least one op")
         return Request(_ops(value["ops"], "ops", root=""), "ops", value)
     if "plan" in value:
-        _only(value, ("plan", "explanation"), "")
+        _only_keys(value, ("plan", "explanation"), "")
         summary = opt_str(value, "explanation", "")
         return Request((_snapshot(value["plan"], "plan", summary, "explanation"),), "plan", value)
     if "items" in value:
-        _only(value, ("items", "summary"), "")
+        _only_keys(value, ("items", "summary"), "")
         summary = opt_str(value, "summary", "")
         return Request((_snapshot(value["items"], "items", summary),), "items", value)
     if value.get("todos") is None:
         return Request((Op(OpKind.VIEW),), "query", value)
     summary = opt_str(value, "summary", "")
     return Request((_snapshot(value["todos"], "todos", summary),), "snapshot", value)
+
+
+def detect(value: dict[str, Any], tool: str | None = None) -> Parsed | None:
+    """The payload of an agent's tool, read by the first of the registry's readers
+    that takes it; None when it is one of todocli's own shapes."""
+    if tool in registry.READS:
+        return Parsed(tool)
+    keys = set(value)
+    for detector in registry.DETECTORS:
+        if detector.asked(keys, value, tool):
+            parsed: Parsed | None = getattr(registry.module(detector.module), detector.function)(
+                value, tool
+            )
+            if parsed is not None:
+                return parsed
+    return None
 
 
 def _id_only(value: dict[str, Any]) -> Parsed | None:
@@ -626,7 +662,7 @@ def envelope(value: dict[str, Any]) -> Request:
         failed = response["error"]
     if failed:  # the call failed: the agent's list is as it was
         return ignored
-    if is_todo_tool(tool):
+    if registry.is_todo_tool(tool):
         req = request(arguments, tool)
         ops, warnings = req.ops, req.warnings
         # PostToolUse: Claude Code's tool_response, Augment's tool_output
@@ -650,7 +686,7 @@ def envelope_target(value: dict[str, Any]) -> tuple[bool, str | None]:
     tool = value.get("tool_name")
     arguments = value.get("tool_input")
     session = value.get("session_id", value.get("conversation_id"))
-    todo_tool = is_todo_tool(tool) or (
+    todo_tool = registry.is_todo_tool(tool) or (
         isinstance(arguments, dict) and isinstance(arguments.get("task_progress"), str)
     )
     return todo_tool, safe_session(session) if isinstance(session, str) else None
@@ -662,9 +698,7 @@ def with_result_ids(
     """The ids a tool gave the tasks it created, read from its result (a hook's
     PostToolUse envelope carries it; the tool's module reads it), put on those
     tasks. Returns the ops and a warning for each new task the result does not name."""
-    from todocli.agents import created as created_by
-
-    found_ids = created_by(tool, result)
+    found_ids = registry.created(tool, result)
     if found_ids is None:
         return ops, []
     created, one_a_call = found_ids
@@ -712,9 +746,7 @@ def with_result_ids(
 
 def unknown_id_hint(dialect: str) -> str:
     """What to add to "No task has id" for a tool whose ids todo cannot make up."""
-    from todocli.agents import result_ids
-
-    found = result_ids(dialect)
+    found = registry.result_ids(dialect)
     if found is None:
         return ""
     maker, call, event = found
@@ -760,17 +792,15 @@ def tool_of(dialect: str, params: object, tool_name: str | None = None) -> str:
     """Which tool's shape to reply in, from the hook's tool name when it settles
     it, else from the payload: its shape, and for a plain ``todos`` array the
     keys of its items."""
-    from todocli.agents import named_by, reply_tool
-
-    named = named_by(tool_name)
+    named = registry.named_by(tool_name)
     if named is not None:
         return named
     if tool_name == "todo_write" and dialect == "snapshot":
         pass  # several tools' todo_write: the items tell
     elif dialect in OWN_SHAPES:
         return OWN_SHAPES[dialect]
-    elif reply_tool(dialect) is not None:
-        return reply_tool(dialect) or "claude"
+    elif registry.reply_tool(dialect) is not None:
+        return registry.reply_tool(dialect) or "claude"
     return guess(params)
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from todocli.agents.common import BASIC, BASIC3, Parsed, S, array, obj, tasks
-from todocli.agents.request import only, snapshot_items, string
+from todocli.agents.common import BASIC, BASIC3, S, array, obj, tasks
+from todocli.agents.request import Parsed, only, snapshot_items, string
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
