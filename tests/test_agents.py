@@ -18,8 +18,7 @@ from hypothesis import strategies as st
 
 import todocli
 from tests.support_cli import Run, Todo, todo_in_process
-from todocli.engine.replies import TOOLS
-from todocli.engine.schema import TOOL_NAMES
+from todocli.agents import TOOL_NAMES, TOOLS
 
 FIXTURES = Path(__file__).parent / "fixtures" / "agents"
 

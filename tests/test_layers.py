@@ -5,7 +5,8 @@
        app/         the commands' bodies and their plain and JSON rendering, shared
                     by both front ends (the MCP server reaches them without cli/)
       storage/      files, locks, transactions, history, settings on disk
-      engine/       operations, snapshots, merges, the agents' dialects
+      agents/       one module per agent tool (its payload, words, reply, schema)
+      engine/       operations, snapshots, merges, JSON input
       document/     the task model and the lossless markdown reader and writer
     errors, escapes, jsontext   the base every layer may use
 
@@ -30,10 +31,11 @@ RANK = {
     "jsontext": 0,
     "document": 1,
     "engine": 2,
-    "storage": 3,
-    "app": 4,
-    "cli": 5,
-    "mcp": 5,
+    "agents": 3,
+    "storage": 4,
+    "app": 5,
+    "cli": 6,
+    "mcp": 6,
     "__init__": 9,  # the package facade re-exports the document API
     "__main__": 9,  # the console script starts the command line
 }

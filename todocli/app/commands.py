@@ -430,6 +430,11 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object, tool: str
         from todocli.app.agent_state import stale_claims
 
         stale = tuple(stale_claims(state, doc, agent, now, settings.claim_timeout, ops).items())
+    echo = None
+    if tool is not None:  # a value the tool's own reply shows, sent back, changes nothing
+        from todocli.agents.echo import for_tool
+
+        echo = for_tool(tool)
     batch = Batch(
         tuple(ops),
         settings,
@@ -442,7 +447,7 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object, tool: str
         stale=stale,
         id_floor=id_floor,
         view=view,
-        tool=tool,
+        echo=echo,
         unseen=unseen,
     )
     result, doc = apply(doc, batch)
@@ -581,7 +586,7 @@ def _number_new_tasks(
     """New tasks' ids above every id this list ever had: the high-water mark is
     kept in state.json, so it outlives a deleted task and a hand edit, and it is
     written (or taken back) with the list."""
-    from todocli.engine.agents import MARK_KEY, moves_the_mark, number_new_tasks
+    from todocli.agents.numbering import MARK_KEY, moves_the_mark, number_new_tasks
 
     if not moves_the_mark(ops):
         return ops, state
@@ -594,7 +599,7 @@ def _number_new_tasks(
 
 
 def _id_mark(state: dict[str, Any]) -> int:
-    from todocli.engine.agents import MARK_KEY
+    from todocli.agents.numbering import MARK_KEY
 
     mark = state.get(MARK_KEY)
     if isinstance(mark, bool) or not isinstance(mark, int) or mark < 0:
@@ -604,7 +609,7 @@ def _id_mark(state: dict[str, Any]) -> int:
 
 def _raise_id_mark(state: dict[str, Any], todo: TodoList) -> None:
     """Ids ``--after`` gave count towards the high-water mark too."""
-    from todocli.engine.agents import MARK_KEY
+    from todocli.agents.numbering import MARK_KEY
 
     ids = [t.meta.id for _, t in todo.tasks() if t.meta.id]
     top = max([_id_mark(state), *(n for n in map(id_number, ids) if n is not None)])
@@ -791,7 +796,8 @@ def apply_input(
 ) -> Outcome:
     """``todo apply``: one JSON document (any dialect) or, with --markdown, markdown.
     ``with_rev``: a query reads the revision too (as ``show`` does)."""
-    from todocli.engine.dialects import decode, from_markdown, request
+    from todocli.agents.request import request
+    from todocli.engine.dialects import decode, from_markdown
 
     limit = ctx.settings.max_input_bytes
     req: Request
@@ -822,7 +828,7 @@ def apply_input(
         # A value the sender's own reply shows, sent back, changes nothing (echo).
         tool = None
         if req.dialect not in ("ops", "markdown"):
-            from todocli.engine.replies import sender
+            from todocli.agents.request import sender
 
             tool = sender(req)
         try:
@@ -855,7 +861,7 @@ def _rejected_input(
     a hook envelope of a tool that is not a todo tool: that stays harmless), and
     answered, as an engine's rejection is, with the list as it stands."""
     if isinstance(value, dict) and "tool_name" in value:
-        from todocli.engine.agents import envelope_target
+        from todocli.agents.request import envelope_target
 
         todo_tool, session = envelope_target(value)
         if not todo_tool:
@@ -874,7 +880,7 @@ def _rejected_input(
 
 def _explain_unknown_ids(result: Result, dialect: str) -> Result:
     """An id no task has, from a tool whose ids todo can only learn: say how."""
-    from todocli.engine.agents import unknown_id_hint
+    from todocli.agents.request import unknown_id_hint
 
     hint = unknown_id_hint(dialect)
     if not hint:

@@ -354,7 +354,7 @@ def envelope(outcome: Outcome) -> dict[str, Any]:
     }
     # Every result carries the list as an agent's own tool would give it back: the
     # tool whose payload this was, else Claude Code's TodoWrite (the most common).
-    from todocli.engine.replies import reply
+    from todocli.agents import reply
 
     tool = outcome.reply_as or _sender(outcome) or "claude"
     data["data"]["reply"] = reply(tool, todo)
@@ -371,7 +371,7 @@ def _sender(outcome: Outcome) -> str | None:
     req = outcome.request
     if req is None:
         return None
-    from todocli.engine.replies import sender
+    from todocli.agents.request import sender
 
     return sender(req)
 
@@ -461,7 +461,7 @@ def check_text(todo: TodoList, agent: str | None = None) -> str:
 def reply_text(outcome: Outcome, tool: str) -> str:
     """``todo show --as TOOL``: the list as that agent's tool gives it back (and the
     envelope's ``data.reply`` in that shape too)."""
-    from todocli.engine.replies import TOOLS, reply
+    from todocli.agents import TOOLS, reply
 
     if tool not in TOOLS:
         from todocli.errors import UsageError

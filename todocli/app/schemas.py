@@ -11,14 +11,14 @@ from todocli.errors import UsageError
 
 def schema(kind: str | None = None) -> Report:
     """``ops``, ``snapshot``, an agent's tool name, or None (either of the first two)."""
-    from todocli.engine.schema import TOOL_NAMES, tool_schema
+    from todocli.agents import TOOLS, tool_schema
     from todocli.engine.schema import schema as build
 
-    if kind in TOOL_NAMES:
+    if kind in TOOLS:
         found = tool_schema(kind)
     elif kind in (None, "ops", "snapshot"):
         found = build(kind)
     else:
-        names = ", ".join(TOOL_NAMES)
+        names = ", ".join(TOOLS)
         raise UsageError(f"schema: unknown schema {kind!r} (use ops, snapshot or {names})")
     return Report({"schema": found}, json.dumps(found, indent=2) + "\n")

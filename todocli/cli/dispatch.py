@@ -196,7 +196,7 @@ def _hook_session(options: Options) -> Options:
         and options.session is None
         and not os.environ.get("TODOCLI_SESSION")
     ):
-        from todocli.engine.agents import safe_session
+        from todocli.agents.request import safe_session
 
         options.session = safe_session(session)
     return options

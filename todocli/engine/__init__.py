@@ -1,4 +1,5 @@
-"""The engine: operations on a list, snapshots, merges and the agents' dialects.
+"""The engine: operations on a list, snapshots, merges; it knows no agent tool
+(those are ``todocli.agents``).
 
 This module holds the settings the engine and the store obey, with the spec's
 defaults (reading them from the config file and the environment is

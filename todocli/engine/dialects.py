@@ -1,75 +1,34 @@
-"""Input → operations: every agent's JSON payload shape, and markdown.
+"""Input: JSON read with one-line errors, markdown on stdin, and the request
+they become.
 
-``todo apply`` reads one JSON document and detects its dialect:
-
-- ops (seed 000): ``{"ops": [...]}``, a bare list of op objects, or one op object;
-- snapshot: ``{"todos": [...], "summary": ...}`` whose items carry their text as
-  ``content`` (Claude Code, nexo-rs, seed 004), ``title`` (Kimi), ``description``
-  (Gemini), ``text`` (learn-claude-code) or ``step`` (Codex);
-  ``{"plan": [...], "explanation": ...}`` (Codex ``update_plan``); ``{"items": [...]}``
-  (learn-claude-code); a bare list of todo items;
-- a query: ``{}`` or ``{"todos": null}`` shows the list and writes nothing.
-
-Errors name the JSON path: ``todos[2].status: unknown status "working"``.
+Which shape a JSON document has, and which agent tool sent it, is the agents'
+knowledge (``todocli.agents``); this module knows none of them.
 """
 
 from __future__ import annotations
 
 from todocli.document.markdown import parse
-from todocli.document.model import Status, Value
-from todocli.engine.ops import Op, OpKind, PhaseItems
+from todocli.document.model import Value
+from todocli.engine.ops import Op, OpKind
 from todocli.errors import InvalidParamError
-from todocli.escapes import quoted
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from typing import Any
 
-    from todocli.document.model import Meta
-    from todocli.engine.agents import Hook
-    from todocli.engine.snapshot import Item
 
-# The task's text, in the agents' words; "description" is the text only when no
-# other text key is there (Gemini), else a note (VS Code, Augment, Claude Tasks).
-TEXT_KEYS = ("content", "title", "subject", "name", "text", "step", "description")
-ITEM_KEYS = frozenset(TEXT_KEYS) | {
-    "status",
-    "activeForm",
-    "active_form",
-    "phase",
-    "notes",
-    "id",  # Qwen, Cursor, Copilot (a number), Amp, OpenHands, Claude legacy
-    "priority",  # OpenCode, Kilo, Amp 2025, Claude legacy
-    "blockedBy",  # Qwen
-    "order",  # Continue PR #11884
-    "completed",  # Continue PR #11884
-}
-TOP_LEVEL_KEYS = ("ops", "todos", "summary", "plan", "explanation", "items")
-STATUS_HELP = "use pending, in_progress, completed, abandoned or blocked"
+class Hook(Value):
+    """The hook a payload came through: its event and the session it names."""
 
-# Which fields each op takes (besides "op").
-OP_FIELDS: dict[str, frozenset[str]] = {
-    "init": frozenset({"list", "summary"}),
-    "start": frozenset({"task"}),
-    "done": frozenset({"task", "phase"}),
-    "drop": frozenset({"task", "phase"}),
-    "rm": frozenset({"task", "phase"}),
-    "append": frozenset({"phase", "items"}),
-    "note": frozenset({"task", "text"}),
-    "block": frozenset({"task", "phase", "reason"}),
-    "unblock": frozenset({"task", "phase"}),
-    "view": frozenset(),
-    "write": frozenset({"todos", "summary"}),
-    "clear": frozenset({"all"}),
-    "claim": frozenset({"task"}),
-}
+    event: str
+    session: str | None
 
 
 class Request(Value):
     """A parsed input: the ops to run and what the input was."""
 
     ops: tuple[Op, ...]
-    dialect: str  # which shape it was: "ops", "snapshot", "copilot", "roo"...
+    dialect: str  # which shape it was: "ops", "snapshot", "markdown", or an agent tool's
     params: object = None  # the input as parsed (JSON context.params_input)
     hook: Hook | None = None  # the hook envelope it came in, if any
     ignored: bool = False  # a hook envelope of a tool that is not a todo tool
@@ -82,45 +41,6 @@ class Request(Value):
 
 class InputError(InvalidParamError):
     """Input that is not one of the dialects, with the JSON path of the problem."""
-
-
-def _kind(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
-
-
-def _expect(value: object, kind: str, path: str) -> None:
-    if _kind(value) != kind:
-        raise InputError(f"{path}: expected {_article(kind)}, got {_kind(value)}")
-
-
-def _article(kind: str) -> str:
-    return f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"
-
-
-def _opt_str(data: dict[str, Any], key: str, path: str) -> str | None:
-    value = data.get(key)
-    if value is None:
-        return None
-    _expect(value, "string", f"{path}.{key}")
-    return str(value)
-
-
-def _str_list(value: object, path: str) -> tuple[str, ...]:
-    _expect(value, "array", path)
-    assert isinstance(value, list)
-    for i, item in enumerate(value):
-        _expect(item, "string", f"{path}[{i}]")
-    return tuple(value)
 
 
 def decode(data: bytes, limit: int) -> object:
@@ -323,296 +243,6 @@ def _bounded(text: str, where: str) -> object:
     return value
 
 
-def request(value: object, tool: str | None = None) -> Request:
-    """Detect the dialect of a JSON value and turn it into ops. ``tool`` is the
-    tool's name when a hook envelope gave it."""
-    if isinstance(value, dict) and ("tool_name" in value or "tool_input" in value):
-        from todocli.engine.agents import envelope
-
-        return envelope(value)
-    if isinstance(value, dict) and "op" not in value and "ops" not in value:
-        from todocli.engine.agents import detect, to_request
-
-        parsed = detect(value, tool)
-        if parsed is not None:
-            return to_request(parsed, value)
-    if isinstance(value, list):
-        if value and isinstance(value[0], dict) and "op" in value[0]:
-            return Request(_ops(value, "ops", root=""), "ops", value)
-        return Request((_snapshot(value, "", None),), "snapshot", value)
-    if not isinstance(value, dict):
-        raise InputError(f"expected a JSON object or array, got {_kind(value)}")
-    if "op" in value:
-        return Request(_ops([value], "", root="single"), "ops", value)
-    for key in value:
-        if key not in TOP_LEVEL_KEYS:
-            raise InputError(_unknown_top(key))
-    if "ops" in value:
-        _only(value, ("ops",), "")
-        _expect(value["ops"], "array", "ops")
-        if not value["ops"]:
-            raise InputError("ops: expected at least one op")
-        return Request(_ops(value["ops"], "ops", root=""), "ops", value)
-    if "plan" in value:
-        _only(value, ("plan", "explanation"), "")
-        summary = _opt_str(value, "explanation", "")
-        return Request((_snapshot(value["plan"], "plan", summary, "explanation"),), "plan", value)
-    if "items" in value:
-        _only(value, ("items", "summary"), "")
-        summary = _opt_str(value, "summary", "")
-        return Request((_snapshot(value["items"], "items", summary),), "items", value)
-    if value.get("todos") is None:
-        return Request((Op(OpKind.VIEW),), "query", value)
-    summary = _opt_str(value, "summary", "")
-    return Request((_snapshot(value["todos"], "todos", summary),), "snapshot", value)
-
-
-# Every top-level key of a supported shape, with one example of that shape.
-SHAPES = {
-    "ops": '{"ops": [{"op": "done", "task": "x"}]}',
-    "todos": '{"todos": [{"content": "x", "status": "pending"}]}',
-    "summary": '{"summary": "s", "todos": [{"content": "x", "status": "pending"}]}',
-    "plan": '{"plan": [{"step": "x", "status": "pending"}]}',
-    "explanation": '{"explanation": "e", "plan": [{"step": "x", "status": "pending"}]}',
-    "items": '{"items": [{"text": "x", "status": "pending"}]}',
-    "todoList": '{"todoList": [{"id": 1, "title": "x", "status": "not-started"}]}',
-    "operation": '{"operation": "read"}',
-    "merge": '{"merge": true, "todos": [{"id": "a", "status": "completed"}]}',
-    "steps": '{"steps": [{"title": "x", "status": "pending"}]}',
-    "command": '{"command": "plan", "task_list": [{"title": "x", "status": "todo"}]}',
-    "task_list": '{"command": "plan", "task_list": [{"title": "x", "status": "todo"}]}',
-    "checklist": '{"checklist": "- [ ] x"}',
-    "markdown": '{"markdown": "- [ ] x"}',
-    "task_progress": '{"task_progress": "- [ ] x"}',
-    "content": '{"content": "- [ ] x"}',
-    "tasks": '{"tasks": [{"name": "x", "description": "d"}]}',
-    "subject": '{"subject": "x", "description": "d"}',
-    "taskId": '{"taskId": "1", "status": "completed"}',
-    "tool_name": '{"tool_name": "TodoWrite", "tool_input": {"todos": []}}',
-}
-
-
-def _unknown_top(key: str) -> str:
-    from difflib import get_close_matches
-
-    near = get_close_matches(key, list(SHAPES), n=1, cutoff=0.6)
-    if near:
-        return f'unknown key {quoted(key)}: did you mean "{near[0]}"? (e.g. {SHAPES[near[0]]})'
-    return f"unknown key {quoted(key)} (e.g. {SHAPES['todos']}; see: todo schema)"
-
-
-def _only(value: dict[str, Any], allowed: tuple[str, ...], path: str) -> None:
-    for key in value:
-        if key not in allowed:
-            where = f"{path}: " if path else ""
-            raise InputError(
-                f"{where}unexpected key {quoted(key)} here (expected: {', '.join(allowed)})"
-            )
-
-
-def _ops(values: list[Any], name: str, root: str) -> tuple[Op, ...]:
-    ops = []
-    for i, raw in enumerate(values):
-        path = f"{name}[{i}]" if root != "single" else "op"
-        _expect(raw, "object", path)
-        kind_name = raw.get("op")
-        where = f"{path}.op" if root != "single" else "op"
-        if not isinstance(kind_name, str):
-            raise InputError(f"{where}: expected a string, got {_kind(kind_name)}")
-        if kind_name not in OP_FIELDS:
-            known = ", ".join(OP_FIELDS)
-            raise InputError(f"{where}: unknown op {quoted(kind_name)} (use {known})")
-        prefix = path if root != "single" else ""
-        for key in raw:
-            if key != "op" and key not in OP_FIELDS[kind_name]:
-                allowed = ", ".join(sorted(OP_FIELDS[kind_name])) or "no other fields"
-                head = f"{prefix}: " if prefix else ""
-                raise InputError(
-                    f'{head}unknown key {quoted(key)} for op "{kind_name}" ({allowed})'
-                )
-        ops.append(_op(OpKind.of(kind_name), raw, prefix or "op"))
-    return tuple(ops)
-
-
-def _op(kind: OpKind, raw: dict[str, Any], path: str) -> Op:
-    task = _opt_str(raw, "task", path)
-    phase = _opt_str(raw, "phase", path)
-    if kind is OpKind.INIT:
-        groups = None
-        if raw.get("list") is not None:
-            _expect(raw["list"], "array", f"{path}.list")
-            groups = []
-            for k, group in enumerate(raw["list"]):
-                where = f"{path}.list[{k}]"
-                _expect(group, "object", where)
-                _only(group, ("phase", "items"), where)
-                name = _opt_str(group, "phase", where) or ""
-                items = group.get("items")
-                groups.append(
-                    PhaseItems(name, () if items is None else _str_list(items, f"{where}.items"))
-                )
-        return Op(
-            kind,
-            phases=None if groups is None else tuple(groups),
-            summary=_opt_str(raw, "summary", path),
-            path=path,
-            summary_path=f"{path}.summary",
-        )
-    if kind is OpKind.APPEND:
-        items = raw.get("items")
-        return Op(
-            kind,
-            phase=phase,
-            path=path,
-            items=None if items is None else _str_list(items, f"{path}.items"),
-        )
-    if kind is OpKind.NOTE:
-        return Op(kind, task=task, text=_opt_str(raw, "text", path), path=path)
-    if kind is OpKind.BLOCK:
-        return Op(kind, task=task, phase=phase, text=_opt_str(raw, "reason", path), path=path)
-    if kind is OpKind.WRITE:
-        if raw.get("todos") is None:
-            return Op(kind, path=path)
-        snapshot = _snapshot(raw["todos"], f"{path}.todos", _opt_str(raw, "summary", path))
-        return Op(
-            kind,
-            todos=snapshot.todos,
-            summary=snapshot.summary,
-            path=path,
-            summary_path=f"{path}.summary",
-        )
-    if kind is OpKind.CLEAR:
-        everything = raw.get("all", False)
-        _expect(everything, "boolean", f"{path}.all")
-        return Op(kind, all=bool(everything), path=path)
-    return Op(kind, task=task, phase=phase, path=path)
-
-
-def _snapshot(values: object, name: str, summary: str | None, summary_key: str = "summary") -> Op:
-    items = _snapshot_items(values, name)
-    return Op(
-        OpKind.WRITE, todos=tuple(items), summary=summary, path=name, summary_path=summary_key
-    )
-
-
-def _snapshot_items(values: object, name: str) -> list[Item]:
-    where = name or "input"
-    _expect(values, "array", where)
-    assert isinstance(values, list)
-    items = []
-    orders: list[float] = []
-    for i, raw in enumerate(values):
-        path = f"{name}[{i}]" if name else f"[{i}]"
-        items.append(_item(raw, path))
-        order = raw.get("order") if isinstance(raw, dict) else None
-        if order is not None and _kind(order) != "number":
-            raise InputError(f"{path}.order: expected a number, got {_kind(order)}")
-        # As given: an integer too large for a float still sorts among the others.
-        orders.append(order if order is not None else i)
-    if any(isinstance(raw, dict) and "order" in raw for raw in values):
-        items = [item for _, item in sorted(zip(orders, items, strict=True), key=lambda p: p[0])]
-    return items
-
-
-def _item(raw: object, path: str) -> Item:
-    from todocli.engine.snapshot import Item  # snapshots only: op batches need none of it
-
-    if isinstance(raw, str):  # a bare string is a pending task
-        return Item(raw, path=path, key="", keep_active_form=True)
-    _expect(raw, "object", path)
-    assert isinstance(raw, dict)
-    for key in raw:
-        if key not in ITEM_KEYS:
-            from difflib import get_close_matches
-
-            near = get_close_matches(key, sorted(ITEM_KEYS), n=1, cutoff=0.6)
-            hint = f': did you mean "{near[0]}"?' if near else ""
-            raise InputError(
-                f'{path}: unknown key "{key}"{hint} (e.g. {{"content": "x", "status": "pending"}})'
-            )
-    keys = [k for k in TEXT_KEYS if k in raw]
-    if not keys:
-        raise InputError(
-            f"{path}: missing the task text (content, title, description, text or step)"
-        )
-    key = keys[0]
-    content = raw[key]
-    _expect(content, "string", f"{path}.{key}")
-    note_from: str | None = None
-    for other in keys[1:]:
-        _expect(raw[other], "string", f"{path}.{other}")
-        if other == "description":
-            note_from = raw[other] or None  # a description beside the text: a note
-        elif raw[other] != content:
-            raise InputError(f'{path}: "{key}" and "{other}" differ; send one of them')
-    status = Status.PENDING
-    if raw.get("status") is not None:
-        _expect(raw["status"], "string", f"{path}.status")
-        try:
-            status = Status.parse(raw["status"])
-        except ValueError:
-            raise InputError(
-                f"{path}.status: unknown status {quoted(raw['status'])} ({STATUS_HELP})"
-            ) from None
-    elif raw.get("completed") is not None:  # Continue PR #11884
-        _expect(raw["completed"], "boolean", f"{path}.completed")
-        status = Status.COMPLETED if raw["completed"] else Status.PENDING
-    active_key = "activeForm" if "activeForm" in raw else "active_form"
-    has_active = active_key in raw
-    active = _opt_str(raw, active_key, path) if has_active else None
-    notes: tuple[str, ...] | None = None
-    if raw.get("notes") is not None:
-        value = raw["notes"]
-        if isinstance(value, str):
-            notes = (value,) if value else ()  # OpenHands sends "" for none
-        else:
-            notes = _str_list(value, f"{path}.notes")
-    if note_from is not None:
-        notes = (*(notes or ()), note_from)
-    meta = _meta(raw, path) if {"id", "priority", "blockedBy"} & raw.keys() else None
-    # Which of the metadata the item gives: what it leaves out is kept from the
-    # task it names (Qwen: "preserve omitted dependencies for existing IDs").
-    given = frozenset(
-        f for f, k in (("priority", "priority"), ("blocked_by", "blockedBy")) if k in raw
-    )
-    return Item(
-        content=content,
-        status=status,
-        active_form=active,
-        phase=_opt_str(raw, "phase", path),
-        notes=notes,
-        keep_active_form=not has_active,
-        path=path,
-        key=key,
-        active_key=active_key,
-        meta=meta,
-        given=given,
-    )
-
-
-def _meta(raw: dict[str, Any], path: str) -> Meta:
-    from todocli.document.model import Meta
-
-    task_id = raw.get("id")
-    if task_id is not None:
-        if isinstance(task_id, int) and not isinstance(task_id, bool):
-            task_id = str(task_id)  # VS Code's ids are numbers (a long one: too long below)
-        elif isinstance(task_id, float) and task_id.is_integer():
-            task_id = str(int(task_id))
-        _expect(task_id, "string", f"{path}.id")
-        if len(task_id.encode("utf-8")) > 500:
-            raise InputError(f"{path}.id: over 500 bytes")
-    priority = _opt_str(raw, "priority", path)
-    if priority is not None and len(priority.encode("utf-8")) > 500:
-        raise InputError(f"{path}.priority: over 500 bytes")
-    blocked: tuple[str, ...] = ()
-    if raw.get("blockedBy") is not None:
-        blocked = _str_list(raw["blockedBy"], f"{path}.blockedBy")
-        if len(blocked) > 100 or any(len(d.encode("utf-8")) > 500 for d in blocked):
-            raise InputError(f"{path}.blockedBy: at most 100 ids of at most 500 bytes")
-    return Meta(task_id or None, priority or None, blocked)
-
-
 def from_markdown(text: str) -> Request:
     from todocli.engine.snapshot import Item
 
@@ -624,13 +254,11 @@ def from_markdown(text: str) -> Request:
         for phase, t in todo.tasks()
     )
     if not items and text.strip():
-        # Never empty a list with text that holds no task (Roo's "[-] x" lines,
+        # Never empty a list with text that holds no task ("[-] x" lines,
         # which have no bullet): an empty list is sent as an empty input.
         raise InputError(
             'the markdown holds no task item ("- [ ] task"), so nothing was written; '
             "to clear the list send an empty input"
         )
     op = Op(OpKind.WRITE, todos=items, summary=todo.summary)
-    req = Request((op,), "markdown", None)
-    req.warnings = tuple(doc.warnings)
-    return req
+    return Request((op,), "markdown", None, warnings=tuple(doc.warnings))

@@ -42,6 +42,10 @@ if TYPE_CHECKING:
     from todocli.document.model import Merged
     from todocli.engine.snapshot import Item
 
+    # A write's items as its agent tool meant them: (the list as the agent last
+    # saw it, the items, whether they are updates) → the items.
+    Echo = Callable[[TodoList, Sequence[Item], bool], list[Item]]
+
 
 class OpKind(Choice):
     __slots__ = ()
@@ -140,8 +144,9 @@ class Batch(Value):
     for (see ``claims``): its one-in-progress rule is its own; ``stale`` gives the
     agents whose claims a ``claim`` releases, with the seconds since each wrote;
     ``id_floor`` the highest id the list ever had (an id ``--after`` gives is above).
-    ``tool``: the agent tool whose shape the batch's writes came in; a value its
-    reply shows for a task, sent back, reads as no change (see ``echo``).
+    ``echo``: for writes in an agent tool's shape, the items as the tool meant
+    them: a value its reply shows for a task, sent back, reads as no change
+    (``todocli.agents.echo``).
     """
 
     ops: tuple[Op, ...]
@@ -155,7 +160,7 @@ class Batch(Value):
     stale: tuple[tuple[str, float], ...] = ()  # (agent, seconds since it wrote)
     id_floor: int = 0
     view: TodoList | None = None
-    tool: str | None = None
+    echo: Echo | None = None  # the writes' items as their agent tool meant them
     unseen: bool = False
 
 
@@ -171,7 +176,7 @@ class Engine:
         self.doc = doc
         self.batch = batch
         self.id_floor = batch.id_floor
-        self.tool = batch.tool  # the agent tool whose shape the writes came in
+        self.echo = batch.echo  # the writes' items as their agent tool meant them
         self.settings = batch.settings
         self.agent = batch.agent  # the agent this batch is for (None: one agent, today's rules)
         self.stale = dict(batch.stale)  # agents whose claims lapsed: seconds since each wrote
@@ -854,12 +859,10 @@ class Engine:
         if op.todos is None:
             raise OpFailure("Missing todos for write operation")
         todos: Sequence[Item] = op.todos
-        if self.tool is not None:
-            from todocli.engine.echo import as_sent
-
+        if self.echo is not None:
             # The list as the agent last saw it: what todo last wrote (or --base).
             seen = self.merge_base if self.merge_base is not None else self.doc.model()
-            todos = as_sent(self.tool, seen, todos, op.merge)
+            todos = self.echo(seen, todos, op.merge)
         todos = self._merged(todos) if op.merge else self._kept_meta(todos)
         items: list[Item] = []
         for item in todos:

@@ -1,7 +1,7 @@
 """A reply sent back changes nothing: what a tool's reply had to approximate or
 fill in reads, when it comes back unchanged, as the task's own value.
 
-A reply (``replies``) gives the list in a tool's own words, and some tools have
+A reply (each tool's ``reply``) gives the list in a tool's own words, and some tools have
 fewer words than todocli: Codex shows an abandoned task as completed and a blocked
 one as pending, Continue's checklist an in-progress one as ``[ ]``; Claude Code's
 reply fills in ``activeForm`` with the task's text, OpenCode's a ``medium``
@@ -11,7 +11,7 @@ such values back on its next write without meaning any of them: a person's
 
 So, for a write in a tool's shape, each item that names a task already in the
 list is compared, field by field, with what reading that tool's reply of the list
-gives for the task (the reply, read back through ``dialects.request``: one
+gives for the task (the reply, read back through ``agents.request``: one
 mechanism for every tool, with no table of its own). A field equal to it is the
 task's own value; a field that differs is a change the agent made, and applies.
 """
@@ -22,10 +22,19 @@ from todocli.document.model import Meta
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from todocli.document.model import Task, TodoList
     from todocli.engine.snapshot import Item
+
+
+def for_tool(tool: str) -> Callable[[TodoList, Sequence[Item], bool], list[Item]]:
+    """The engine's ``echo`` for writes in ``tool``'s shape (see ``as_sent``)."""
+
+    def echo(todo: TodoList, items: Sequence[Item], merge: bool) -> list[Item]:
+        return as_sent(tool, todo, items, merge)
+
+    return echo
 
 
 def as_sent(tool: str, todo: TodoList, items: Sequence[Item], merge: bool) -> list[Item]:
@@ -84,9 +93,10 @@ def _shown(tool: str, todo: TodoList, tasks: list[Task]) -> list[Item | None] | 
     """Each task as the tool's reply of the list reads back (None for a task it
     does not show as itself); None when the reply is not one item per task (an
     ops reply)."""
-    from todocli.engine.dialects import InputError, request
+    from todocli.agents import reply
+    from todocli.agents.request import request
+    from todocli.engine.dialects import InputError
     from todocli.engine.ops import OpKind
-    from todocli.engine.replies import reply
 
     try:
         req = request(reply(tool, todo))

@@ -1,0 +1,267 @@
+"""The agent tools' registry: one module per tool, found by the registry, imported
+on demand; the engine imports in no circle and names no tool.
+
+A tool's module holds everything about it (``todocli/agents/<tool>.py``); the
+tests here pin that shape, not any one tool's behaviour (``test_agents``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from importlib import import_module
+from pathlib import Path
+
+import pytest
+
+import todocli.agents as agents
+from tests.support_cli import Run, Todo, todo_in_process
+from tests.test_layers import PACKAGE, imports_of, modules
+
+# -- one module per tool ---------------------------------------------------------------------
+
+PROBE_TOOL = """
+from todocli.agents.common import S, checklist, obj
+from todocli.agents.request import CHECKLIST, lines
+from todocli.document.model import Status
+
+
+def detect(value, tool):
+    if "probe_list" not in value:
+        return None
+    return lines(value["probe_list"], "probe_list", CHECKLIST, "probe")
+
+
+def reply(todo):
+    marks = {s: s.marker for s in Status.ALL}
+    return {"probe_list": checklist(todo, marks)}
+
+
+def schema():
+    return obj({"probe_list": S}, ["probe_list"])
+"""
+
+
+@pytest.fixture
+def todo(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Todo:
+    def call(*args: str, stdin: bytes | str | None = None) -> Run:
+        return todo_in_process(capsys, monkeypatch, *args, stdin=stdin)
+
+    return call
+
+
+@pytest.fixture
+def probe_tool(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A new agent tool, in a module of its own outside the package, registered."""
+    folder = tmp_path / "probe_tools"  # a package of its own, outside todocli
+    folder.mkdir()
+    (folder / "__init__.py").write_text("", encoding="utf-8")
+    (folder / "probe_agent_tool.py").write_text(PROBE_TOOL, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(agents, "TOOLS", dict(agents.TOOLS))
+    monkeypatch.setattr(agents, "DETECTORS", list(agents.DETECTORS))
+    for name in ("probe_tools", "probe_tools.probe_agent_tool"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    module = "probe_tools.probe_agent_tool"
+    agents.register(
+        "probe", module, ("probe_write",), agents.Detector("probe", module, ("probe_list",))
+    )
+    return "probe"
+
+
+def test_a_tool_in_a_module_of_its_own_is_read_answered_and_described(
+    todo: Todo, probe_tool: str
+) -> None:
+    sent = {"probe_list": "- [ ] one\n- [x] two"}
+    run = todo("apply", "--json", stdin=json.dumps(sent))
+    assert run.code == 0, run.err
+    data = json.loads(run.out)["data"]
+    # detection: its payload became the list
+    assert [(t["content"], t["status"]) for t in data["todos"]] == [
+        ("one", "pending"),
+        ("two", "completed"),
+    ]
+    # reply: the answer is in its own shape
+    assert data["reply_tool"] == "probe"
+    assert data["reply"] == sent
+    shown = todo("show", "--as", "probe")
+    assert json.loads(shown.out) == sent
+    # schema: `todo schema` gives its own
+    schema = json.loads(todo("schema", "probe").out)
+    assert schema["title"] == "probe"
+    assert schema["required"] == ["probe_list"]
+    # a hook naming its tool is a todo tool's call, answered in its shape
+    hook = {"tool_name": "probe_write", "tool_input": {"probe_list": "- [x] one\n- [ ] two"}}
+    run = todo("apply", "--json", stdin=json.dumps(hook))
+    assert run.code == 0, run.err
+    data = json.loads(run.out)["data"]
+    assert data["reply_tool"] == "probe"
+    assert [t["status"] for t in data["todos"]] == ["completed", "pending"]
+
+
+@pytest.mark.parametrize("tool", list(agents.TOOLS))
+def test_every_listed_tool_has_its_module_with_reply_and_schema(tool: str) -> None:
+    found = import_module(f"todocli.agents.{agents.TOOLS[tool][0]}")
+    assert callable(found.reply), f"{tool}: no reply in its module"
+    assert callable(found.schema), f"{tool}: no schema in its module"
+
+
+@pytest.mark.parametrize(
+    "detector", agents.DETECTORS, ids=[f"{d.tool}.{d.function}" for d in agents.DETECTORS]
+)
+def test_every_reader_the_registry_asks_is_in_its_tools_module(
+    detector: agents.Detector,
+) -> None:
+    found = import_module(f"todocli.agents.{detector.module}")
+    assert callable(getattr(found, detector.function, None))
+
+
+# -- start-up: a payload loads only the module of the tool it is --------------------------------
+
+PROBE = (
+    "import sys\n"
+    "sys.argv = ['todo', *sys.argv[1:]]\n"
+    "from todocli.__main__ import main\n"
+    "try:\n    main()\nexcept SystemExit:\n    pass\n"
+    "sys.stderr.write('\\nMODULES ' + ' '.join(sorted(sys.modules)))\n"
+)
+SHARED = {"todocli.agents", "todocli.agents.common", "todocli.agents.request"}
+SHARED |= {"todocli.agents.echo"}
+
+
+def tool_modules_loaded(args: list[str], payload: object, home: Path) -> set[str]:
+    env = {**os.environ, "TODOCLI_HOME": str(home), "TODOCLI_CONFIG": str(home / "c.toml")}
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *args],
+        input=json.dumps(payload).encode(),
+        capture_output=True,
+        env=env,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    names = done.stderr.decode().rsplit("MODULES ", 1)[1].split()
+    return {n for n in names if n.startswith("todocli.agents")} - SHARED
+
+
+@pytest.mark.parametrize(
+    ("payload", "loaded"),
+    [
+        ({"todos": [{"content": "a", "status": "pending"}]}, {"claude_todowrite"}),
+        ({"plan": [{"step": "a", "status": "pending"}]}, {"codex"}),
+        ({"ops": [{"op": "init", "list": [{"phase": "P", "items": ["a"]}]}]}, {"oh_my_pi"}),
+        ({"task_progress": "- [ ] a"}, {"cline"}),
+    ],
+    ids=["TodoWrite", "Codex plan", "ops", "Cline"],
+)
+def test_a_payload_loads_only_its_own_tools_module(
+    payload: object, loaded: set[str], tmp_path: Path
+) -> None:
+    got = tool_modules_loaded(["apply", "--json"], payload, tmp_path)
+    assert got == {f"todocli.agents.{name}" for name in loaded}
+
+
+# -- the engine: no circle, no tool ------------------------------------------------------------
+
+
+def import_graph(prefixes: tuple[str, ...]) -> dict[str, set[str]]:
+    """Each module under ``prefixes`` → the modules under them it imports
+    (anywhere in the file, type-only imports too)."""
+    found = {name: path for name, path in modules() if name.startswith(prefixes)}
+    graph: dict[str, set[str]] = {}
+    for name, path in found.items():
+        package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+        graph[name] = {t for t in imports_of(path, package) if t in found and t != name}
+    return graph
+
+
+def cycle_in(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import circle of the graph, if it has any (depth-first, with a stack)."""
+    state: dict[str, int] = {}  # 1: on the path, 2: done
+    for start in sorted(graph):
+        if start in state:
+            continue
+        path = [start]
+        todo = [iter(sorted(graph[start]))]
+        state[start] = 1
+        while todo:
+            step = next(todo[-1], None)
+            if step is None:
+                state[path.pop()] = 2
+                todo.pop()
+            elif state.get(step) == 1:
+                return [*path[path.index(step) :], step]
+            elif step not in state:
+                state[step] = 1
+                path.append(step)
+                todo.append(iter(sorted(graph[step])))
+    return None
+
+
+def test_the_engine_and_the_agents_import_in_no_circle() -> None:
+    circle = cycle_in(import_graph(("todocli.engine", "todocli.agents")))
+    assert circle is None, "import circle: " + " -> ".join(circle or [])
+
+
+def test_the_circle_check_finds_a_circle() -> None:
+    assert cycle_in({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert cycle_in({"a": {"b"}, "b": set()}) is None
+
+
+# Tools and their calls, as products and hooks name them.
+TOOL_WORDS = {
+    "Claude", "TodoWrite", "TaskCreate", "TaskUpdate", "Codex", "Gemini", "Qwen", "Kimi",
+    "Cursor", "Copilot", "VS Code", "Amp", "OpenCode", "Kilo", "Roo", "Cline", "OpenHands",
+    "Goose", "Crush", "Zed", "Augment", "Droid", "oh-my-pi", "Factory",
+}  # fmt: skip
+TOOL_WORDS |= {
+    name for _, hooks in agents.TOOLS.values() for name in hooks if name not in ("todos",)
+}
+
+
+def test_the_engine_names_no_agent_tool() -> None:
+    import re
+
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, sorted(TOOL_WORDS))) + r")\b")
+    named = []
+    for path in sorted((PACKAGE / "engine").glob("*.py")):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            found = pattern.search(line)
+            if found:
+                named.append(f"{path.name}:{n}: {found.group(0)}")
+    assert not named, "the engine names agent tools:\n" + "\n".join(named)
+
+
+# -- values: a request is made once ------------------------------------------------------------
+
+
+def test_a_request_is_made_once_and_never_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from todocli.agents.request import request
+    from todocli.engine.dialects import Request, from_markdown
+
+    def set_once(self: Request, name: str, value: object) -> None:
+        if hasattr(self, name):
+            raise AssertionError(f"Request.{name} changed after it was made")
+        object.__setattr__(self, name, value)
+
+    monkeypatch.setattr(Request, "__setattr__", set_once)
+    created = {
+        "tool_name": "TaskCreate",
+        "tool_input": {"subject": "a", "description": "d"},
+        "tool_response": {"task": {"id": "7", "subject": "a"}},
+        "session_id": "s1",
+    }
+    made = request(created)
+    assert made.hook is not None
+    assert made.hook.session == "s1"
+    assert made.ops[0].todos is not None
+    assert made.ops[0].todos[0].meta is not None
+    assert made.ops[0].todos[0].meta.id == "7"
+    other = request({"tool_name": "Bash", "tool_input": {"command": "ls"}})
+    assert other.ignored
+    roo = request({"todos": "[ ] a\nnot an item"})
+    assert roo.dialect == "roo"
+    assert roo.warnings
+    assert from_markdown("# Todos\n- [ ] a\n").ops

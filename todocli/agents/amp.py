@@ -1,0 +1,36 @@
+"""Amp's ``todo_write``: ``todos`` with ids, statuses ``todo`` / ``in-progress`` /
+``completed``, and a priority."""
+
+from __future__ import annotations
+
+from todocli.agents.common import S, array, enum, ids, obj, tasks, words
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from typing import Any
+
+    from todocli.document.model import TodoList
+
+STATUSES = words(pending="todo", in_progress="in-progress", blocked="todo")
+
+
+def reply(todo: TodoList) -> dict[str, Any]:
+    return {
+        "todos": [
+            {"id": i, "content": t.content, "status": STATUSES[t.status]}
+            for i, t in zip(ids(todo), tasks(todo), strict=True)
+        ]
+    }
+
+
+def schema() -> dict[str, Any]:
+    item = obj(
+        {
+            "id": S,
+            "content": S,
+            "status": enum("completed", "in-progress", "todo"),
+            "priority": enum("medium", "low", "high"),
+        },
+        ["id", "content", "status"],
+    )
+    return obj({"todos": array(item)}, ["todos"])

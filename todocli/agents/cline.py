@@ -1,0 +1,33 @@
+"""Cline's ``task_progress``: a checklist string, a parameter of any of its tools."""
+
+from __future__ import annotations
+
+from todocli.agents.common import S, checklist, obj
+from todocli.agents.request import CHECKLIST, Parsed, lines
+from todocli.document.model import Status
+from todocli.engine.dialects import InputError
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from typing import Any
+
+    from todocli.document.model import TodoList
+
+
+def detect(value: dict[str, Any], tool: str | None) -> Parsed | None:
+    if "task_progress" not in value:
+        return None
+    text = value["task_progress"]
+    if not isinstance(text, str):
+        raise InputError("task_progress: expected a string")
+    return lines(text, "task_progress", CHECKLIST, "cline")
+
+
+def reply(todo: TodoList) -> dict[str, Any]:
+    marks = {Status.PENDING: " ", Status.IN_PROGRESS: " ", Status.COMPLETED: "x"}
+    marks |= {Status.ABANDONED: "x", Status.BLOCKED: " "}
+    return {"task_progress": checklist(todo, marks)}
+
+
+def schema() -> dict[str, Any]:
+    return obj({"task_progress": S}, ["task_progress"])

@@ -1,0 +1,22 @@
+"""Codex's ``update_plan``: ``{"plan": [{"step", "status"}], "explanation"}``, one
+of todocli's own snapshot shapes (read by ``todocli.agents.request``)."""
+
+from __future__ import annotations
+
+from todocli.agents.common import BASIC, BASIC3, S, array, obj, tasks
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from typing import Any
+
+    from todocli.document.model import TodoList
+
+
+def reply(todo: TodoList) -> dict[str, Any]:
+    plan = [{"step": t.content, "status": BASIC[t.status]} for t in tasks(todo)]
+    return ({"explanation": todo.summary} if todo.summary else {}) | {"plan": plan}
+
+
+def schema() -> dict[str, Any]:
+    step = obj({"step": S, "status": BASIC3}, ["step", "status"])
+    return obj({"explanation": S, "plan": array(step)}, ["plan"])

@@ -1,0 +1,47 @@
+"""Continue: ``cn``'s ``Checklist`` (``{"checklist": "<markdown>"}``) and the
+``todo_write`` of its PR #6714 (``{"markdown": "<markdown>"}``, where ``[*]`` is in
+progress and ``[~]`` abandoned). (``continue`` is a Python keyword: the module is
+``continue_``.)"""
+
+from __future__ import annotations
+
+from todocli.agents.common import S, checklist, obj
+from todocli.agents.request import CHECKLIST, Parsed, lines, only, string
+from todocli.document.model import Status
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from typing import Any
+
+    from todocli.document.model import TodoList
+
+MARKERS = {" ": Status.PENDING, "x": Status.COMPLETED, "X": Status.COMPLETED}
+MARKERS |= {"*": Status.IN_PROGRESS, "~": Status.ABANDONED}
+
+
+def detect(value: dict[str, Any], tool: str | None) -> Parsed | None:
+    if "checklist" in value:
+        only(value, {"checklist"}, "Checklist")
+        return lines(string(value, "checklist") or "", "checklist", CHECKLIST, "continue")
+    return None
+
+
+def detect_markdown(value: dict[str, Any], tool: str | None) -> Parsed | None:
+    """``{"markdown": ...}``, unless it is Augment's task tree (asked next)."""
+    if "markdown" not in value:
+        return None
+    only(value, {"markdown"}, "todo_write")
+    text = string(value, "markdown") or ""
+    if tool == "reorganize_tasklist" or "UUID:" in text:
+        return None
+    return lines(text, "markdown", MARKERS, "continue")
+
+
+def reply(todo: TodoList) -> dict[str, Any]:
+    marks = {Status.PENDING: " ", Status.IN_PROGRESS: " ", Status.COMPLETED: "x"}
+    marks |= {Status.ABANDONED: "x", Status.BLOCKED: " "}
+    return {"checklist": checklist(todo, marks)}
+
+
+def schema() -> dict[str, Any]:
+    return obj({"checklist": S}, ["checklist"])

@@ -1,0 +1,31 @@
+"""Crush's ``todos``: ``todos`` with ``content``, ``status`` and ``active_form``."""
+
+from __future__ import annotations
+
+from todocli.agents.common import BASIC, BASIC3, S, array, obj, tasks
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from typing import Any
+
+    from todocli.document.model import TodoList
+
+
+def reply(todo: TodoList) -> dict[str, Any]:
+    return {
+        "todos": [
+            {
+                "content": t.content,
+                "status": BASIC[t.status],
+                "active_form": t.active_form or t.content,
+            }
+            for t in tasks(todo)
+        ]
+    }
+
+
+def schema() -> dict[str, Any]:
+    item = obj(
+        {"content": S, "status": BASIC3, "active_form": S}, ["content", "status", "active_form"]
+    )
+    return obj({"todos": array(item)}, ["todos"])

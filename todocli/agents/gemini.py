@@ -1,0 +1,26 @@
+"""Gemini CLI's ``write_todos``: ``todos`` whose items carry their text as
+``description``, with ``cancelled`` and ``blocked`` statuses."""
+
+from __future__ import annotations
+
+from todocli.agents.common import S, array, enum, obj, tasks, words
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from typing import Any
+
+    from todocli.document.model import TodoList
+
+STATUSES = words(abandoned="cancelled", blocked="blocked")
+
+
+def reply(todo: TodoList) -> dict[str, Any]:
+    return {
+        "todos": [{"description": t.content, "status": STATUSES[t.status]} for t in tasks(todo)]
+    }
+
+
+def schema() -> dict[str, Any]:
+    status = enum("pending", "in_progress", "completed", "cancelled", "blocked")
+    item = obj({"description": S, "status": status}, ["description", "status"])
+    return obj({"todos": array(item)}, ["todos"])

@@ -1,0 +1,27 @@
+"""Goose's ``todo_write``: ``{"content": "<markdown checklist>"}``."""
+
+from __future__ import annotations
+
+from todocli.agents.common import S, checklist, obj
+from todocli.agents.request import CHECKLIST, Parsed, lines
+from todocli.document.model import Status
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from typing import Any
+
+    from todocli.document.model import TodoList
+
+
+def detect(value: dict[str, Any], tool: str | None) -> Parsed | None:
+    if set(value) != {"content"} or not isinstance(value["content"], str):
+        return None
+    return lines(value["content"], "content", CHECKLIST, "goose")
+
+
+def reply(todo: TodoList) -> dict[str, Any]:
+    return {"content": checklist(todo, {s: s.marker for s in Status.ALL})}
+
+
+def schema() -> dict[str, Any]:
+    return obj({"content": S}, ["content"])

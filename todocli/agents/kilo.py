@@ -1,0 +1,36 @@
+"""Kilo Code's ``todowrite``: OpenCode's, whose ``todos`` may also come as the
+array written in a JSON string."""
+
+from __future__ import annotations
+
+from todocli.agents import opencode
+from todocli.agents.common import S
+from todocli.agents.request import Parsed, only, snapshot_items
+from todocli.engine.dialects import loads_json
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from typing import Any
+
+reply = opencode.reply
+
+
+def detect(value: dict[str, Any], tool: str | None) -> Parsed | None:
+    text = value.get("todos")
+    if not isinstance(text, str):
+        return None
+    only(value, {"todos"}, "todos")
+    if not text.lstrip().startswith("["):
+        return None
+    try:
+        parsed = loads_json(text, "todos: the array in the string: ")
+    except ValueError:
+        return None
+    if isinstance(parsed, list):
+        return Parsed("kilo", snapshot_items(parsed, "todos"))
+    return None
+
+
+def schema() -> dict[str, Any]:
+    base = opencode.schema()
+    return base | {"properties": {"todos": {"anyOf": [base["properties"]["todos"], S]}}}

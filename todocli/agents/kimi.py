@@ -1,0 +1,28 @@
+"""Kimi CLI's ``SetTodoList``: ``todos`` with a ``title`` each; ``done`` for completed."""
+
+from __future__ import annotations
+
+from todocli.agents.common import array, enum, obj, tasks, words
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from typing import Any
+
+    from todocli.document.model import TodoList
+
+STATUSES = words(completed="done", abandoned="done")
+
+
+def reply(todo: TodoList) -> dict[str, Any]:
+    return {"todos": [{"title": t.content, "status": STATUSES[t.status]} for t in tasks(todo)]}
+
+
+def schema() -> dict[str, Any]:
+    item = obj(
+        {
+            "title": {"type": "string", "minLength": 1},
+            "status": enum("pending", "in_progress", "done"),
+        },
+        ["title", "status"],
+    )
+    return obj({"todos": {"anyOf": [array(item), {"type": "null"}]}}, [])

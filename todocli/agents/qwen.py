@@ -1,0 +1,34 @@
+"""Qwen Code's ``todo_write``: ``todos`` with an ``id`` each and ``blockedBy``."""
+
+from __future__ import annotations
+
+from todocli.agents.common import BASIC, BASIC3, S, array, ids, obj, tasks
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from typing import Any
+
+    from todocli.document.model import TodoList
+
+
+def reply(todo: TodoList) -> dict[str, Any]:
+    return {
+        "todos": [
+            {"id": i, "content": t.content, "status": BASIC[t.status]}
+            | ({"blockedBy": list(t.meta.blocked_by)} if t.meta.blocked_by else {})
+            for i, t in zip(ids(todo), tasks(todo), strict=True)
+        ]
+    }
+
+
+def schema() -> dict[str, Any]:
+    item = obj(
+        {
+            "content": {"type": "string", "minLength": 1},
+            "status": BASIC3,
+            "id": {"type": "string", "maxLength": 500},
+            "blockedBy": {"type": "array", "items": S, "uniqueItems": True},
+        },
+        ["content", "status", "id"],
+    )
+    return obj({"todos": array(item)}, ["todos"])

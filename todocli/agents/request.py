@@ -1,0 +1,830 @@
+"""What an agent sends → a request: a hook's envelope, an agent tool's payload
+(asked of the registry's readers, ``todocli.agents``), or one of todocli's own
+shapes; and the readers the tools' modules share (task objects in any agent's
+words, updates by id, checklists in a string).
+
+todocli's own shapes:
+
+- ops: ``{"ops": [...]}``, a bare list of op objects, or one op object;
+- snapshot: ``{"todos": [...], "summary": ...}`` (items carry their text as
+  ``content``, ``title``, ``description``, ``text`` or ``step``);
+  ``{"plan": [...], "explanation": ...}``; ``{"items": [...]}``; a bare list of
+  todo items;
+- a query: ``{}`` or ``{"todos": null}`` shows the list and writes nothing.
+
+Errors name the JSON path: ``todos[2].status: unknown status "working"``.
+"""
+
+from __future__ import annotations
+
+from todocli import agents as registry
+from todocli.document.model import Meta, Status
+from todocli.engine.dialects import Hook, InputError, Request
+from todocli.engine.ops import Op, OpKind, PhaseItems
+from todocli.escapes import quoted
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from typing import Any
+
+    from todocli.engine.snapshot import Item
+
+
+class Parsed:
+    """What a tool's payload asks for: a query (``items`` None), a whole list, or
+    updates (``merge``). Made once, never changed."""
+
+    __slots__ = ("dialect", "items", "merge", "summary", "warnings")
+
+    def __init__(
+        self,
+        dialect: str,
+        items: list[Item] | None = None,
+        summary: str | None = None,
+        merge: bool = False,
+        warnings: list[str] | None = None,
+    ) -> None:
+        self.dialect = dialect
+        self.items = items  # None: a read
+        self.summary = summary
+        self.merge = merge
+        self.warnings = tuple(warnings or ())
+
+
+def only(value: dict[str, Any], allowed: set[str], tool: str) -> None:
+    """InputError for a key the tool does not take."""
+    for key in value:
+        if key not in allowed:
+            raise InputError(
+                f"unknown key {quoted(key)} for {tool} (it takes: {', '.join(sorted(allowed))})"
+            )
+
+
+def string(value: dict[str, Any], key: str) -> str | None:
+    got = value.get(key)
+    if got is None:
+        return None
+    if not isinstance(got, str):
+        raise InputError(f"{key}: expected a string")
+    return got
+
+
+# -- items: the agents' task objects -------------------------------------------------------
+
+# The task's text, in the agents' words; "description" is the text only when no
+# other text key is there, else a note.
+TEXT_KEYS = ("content", "title", "subject", "name", "text", "step", "description")
+ITEM_KEYS = frozenset(TEXT_KEYS) | {
+    "status",
+    "activeForm",
+    "active_form",
+    "phase",
+    "notes",
+    "id",  # a string, or a number
+    "priority",
+    "blockedBy",
+    "order",
+    "completed",
+}
+STATUS_HELP = "use pending, in_progress, completed, abandoned or blocked"
+
+
+def kind_of(value: object) -> str:
+    """The JSON kind of a value, as error messages name it."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+def expect(value: object, kind: str, path: str) -> None:
+    if kind_of(value) != kind:
+        article = f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"
+        raise InputError(f"{path}: expected {article}, got {kind_of(value)}")
+
+
+def opt_str(data: dict[str, Any], key: str, path: str) -> str | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    expect(value, "string", f"{path}.{key}")
+    return str(value)
+
+
+def str_list(value: object, path: str) -> tuple[str, ...]:
+    expect(value, "array", path)
+    assert isinstance(value, list)
+    for i, item in enumerate(value):
+        expect(item, "string", f"{path}[{i}]")
+    return tuple(value)
+
+
+def snapshot_items(values: object, name: str) -> list[Item]:
+    """An array of task objects (or strings), in order (``order`` sorts them)."""
+    where = name or "input"
+    expect(values, "array", where)
+    assert isinstance(values, list)
+    items = []
+    orders: list[float] = []
+    for i, raw in enumerate(values):
+        path = f"{name}[{i}]" if name else f"[{i}]"
+        items.append(item(raw, path))
+        order = raw.get("order") if isinstance(raw, dict) else None
+        if order is not None and kind_of(order) != "number":
+            raise InputError(f"{path}.order: expected a number, got {kind_of(order)}")
+        # As given: an integer too large for a float still sorts among the others.
+        orders.append(order if order is not None else i)
+    if any(isinstance(raw, dict) and "order" in raw for raw in values):
+        items = [item for _, item in sorted(zip(orders, items, strict=True), key=lambda p: p[0])]
+    return items
+
+
+def item(raw: object, path: str) -> Item:
+    """One task object in any agent's words (or a bare string: a pending task)."""
+    from todocli.engine.snapshot import Item
+
+    if isinstance(raw, str):  # a bare string is a pending task
+        return Item(raw, path=path, key="", keep_active_form=True)
+    expect(raw, "object", path)
+    assert isinstance(raw, dict)
+    for key in raw:
+        if key not in ITEM_KEYS:
+            from difflib import get_close_matches
+
+            near = get_close_matches(key, sorted(ITEM_KEYS), n=1, cutoff=0.6)
+            hint = f': did you mean "{near[0]}"?' if near else ""
+            raise InputError(
+                f'{path}: unknown key "{key}"{hint} (e.g. {{"content": "x", "status": "pending"}})'
+            )
+    keys = [k for k in TEXT_KEYS if k in raw]
+    if not keys:
+        raise InputError(
+            f"{path}: missing the task text (content, title, description, text or step)"
+        )
+    key = keys[0]
+    content = raw[key]
+    expect(content, "string", f"{path}.{key}")
+    note_from: str | None = None
+    for other in keys[1:]:
+        expect(raw[other], "string", f"{path}.{other}")
+        if other == "description":
+            note_from = raw[other] or None  # a description beside the text: a note
+        elif raw[other] != content:
+            raise InputError(f'{path}: "{key}" and "{other}" differ; send one of them')
+    status = Status.PENDING
+    if raw.get("status") is not None:
+        expect(raw["status"], "string", f"{path}.status")
+        try:
+            status = Status.parse(raw["status"])
+        except ValueError:
+            raise InputError(
+                f"{path}.status: unknown status {quoted(raw['status'])} ({STATUS_HELP})"
+            ) from None
+    elif raw.get("completed") is not None:  # a boolean instead of a status
+        expect(raw["completed"], "boolean", f"{path}.completed")
+        status = Status.COMPLETED if raw["completed"] else Status.PENDING
+    active_key = "activeForm" if "activeForm" in raw else "active_form"
+    has_active = active_key in raw
+    active = opt_str(raw, active_key, path) if has_active else None
+    notes: tuple[str, ...] | None = None
+    if raw.get("notes") is not None:
+        value = raw["notes"]
+        if isinstance(value, str):
+            notes = (value,) if value else ()  # "" for none
+        else:
+            notes = str_list(value, f"{path}.notes")
+    if note_from is not None:
+        notes = (*(notes or ()), note_from)
+    meta = _meta(raw, path) if {"id", "priority", "blockedBy"} & raw.keys() else None
+    # Which of the metadata the item gives: what it leaves out is kept from the
+    # task it names ("preserve omitted dependencies for existing IDs").
+    given = frozenset(
+        f for f, k in (("priority", "priority"), ("blocked_by", "blockedBy")) if k in raw
+    )
+    return Item(
+        content=content,
+        status=status,
+        active_form=active,
+        phase=opt_str(raw, "phase", path),
+        notes=notes,
+        keep_active_form=not has_active,
+        path=path,
+        key=key,
+        active_key=active_key,
+        meta=meta,
+        given=given,
+    )
+
+
+def _meta(raw: dict[str, Any], path: str) -> Meta:
+    task_id = raw.get("id")
+    if task_id is not None:
+        if isinstance(task_id, int) and not isinstance(task_id, bool):
+            task_id = str(task_id)  # ids may be numbers (a long one: too long below)
+        elif isinstance(task_id, float) and task_id.is_integer():
+            task_id = str(int(task_id))
+        expect(task_id, "string", f"{path}.id")
+        if len(task_id.encode("utf-8")) > 500:
+            raise InputError(f"{path}.id: over 500 bytes")
+    priority = opt_str(raw, "priority", path)
+    if priority is not None and len(priority.encode("utf-8")) > 500:
+        raise InputError(f"{path}.priority: over 500 bytes")
+    blocked: tuple[str, ...] = ()
+    if raw.get("blockedBy") is not None:
+        blocked = str_list(raw["blockedBy"], f"{path}.blockedBy")
+        if len(blocked) > 100 or any(len(d.encode("utf-8")) > 500 for d in blocked):
+            raise InputError(f"{path}.blockedBy: at most 100 ids of at most 500 bytes")
+    return Meta(task_id or None, priority or None, blocked)
+
+
+def patch(raw: object, path: str) -> Item:
+    """One update of a merge: only the fields it gives change. ``task_id`` and
+    ``state`` are the id and the status under other names."""
+    if not isinstance(raw, dict):
+        raise InputError(f"{path}: expected an object")
+    given = set()
+    texts = [k for k in ("content", "title", "name", "subject", "description") if k in raw]
+    body = dict(raw)
+    task_id = body.pop("task_id", None)
+    if task_id is not None:
+        body["id"] = short_uuid(task_id) if isinstance(task_id, str) else task_id
+    state = body.pop("state", None)
+    if state is not None:
+        body["status"] = state
+    deleted = body.get("status") == "deleted"  # a status that removes the task
+    if deleted:
+        del body["status"]
+    if texts:
+        given.add("content")
+    if "status" in body:
+        given.add("status")
+    if "activeForm" in body or "active_form" in body:
+        given.add("active_form")
+    if "priority" in body:
+        given.add("priority")
+    if "blockedBy" in body:
+        given.add("blocked_by")
+    if not texts:
+        body["content"] = ""
+    got = item(body, path)
+    if got.notes is not None:
+        given.add("notes")
+    if deleted:
+        given.add("delete")
+    return got.replace(given=frozenset(given))
+
+
+FLICKR58 = "123456789abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ"
+
+
+def short_uuid(task_id: str) -> str:
+    """A UUID shortened as short-uuid does (flickrBase58, padded to 22); any other
+    id as it is. A tool that shows either form of an id is read in the short one."""
+    digits = task_id.replace("-", "")
+    shape = [len(part) for part in task_id.split("-")]
+    if shape != [8, 4, 4, 4, 12] or not all(c in "0123456789abcdefABCDEF" for c in digits):
+        return task_id
+    number = int(digits, 16)
+    short = ""
+    while number:
+        number, digit = divmod(number, 58)
+        short = FLICKR58[digit] + short
+    return short.rjust(22, FLICKR58[0])
+
+
+# -- checklists in a string ------------------------------------------------------------------
+
+# The markers most checklist tools share.
+CHECKLIST = {" ": Status.PENDING, "": Status.PENDING, "x": Status.COMPLETED, "X": Status.COMPLETED}
+CHECKLIST |= {"/": Status.IN_PROGRESS, ">": Status.IN_PROGRESS, "-": Status.ABANDONED}
+CHECKLIST |= {"~": Status.ABANDONED, "!": Status.BLOCKED}
+
+
+def lines(text: str, key: str, markers: dict[str, Status], dialect: str) -> Parsed:
+    """A checklist in a string, read with its tool's markers: one task a line.
+    Lines that hold no item are not kept, and each is reported as a warning. A
+    fenced code block is code, as markdown reads it (``todo apply --markdown``):
+    its lines are not read, and one warning says so."""
+    from todocli.engine.snapshot import Item
+
+    items: list[Item] = []
+    warnings: list[str] = []
+    in_comment = False
+    fence = ""  # the open code fence (``` or ~~~, as long as it was), if any
+    fenced_from = 0
+    for n, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if fence:
+            if line.startswith(fence) and not line.strip(fence[0]):
+                fence = ""
+                warnings.append(f"{key}: lines {fenced_from}-{n} are a code block, not read")
+            continue
+        opening = _fence_at(line)
+        if opening and not in_comment:
+            fence, fenced_from = opening, n
+            continue
+        if in_comment or line.startswith("<!--"):
+            in_comment = "-->" not in line
+            continue
+        if not line:
+            continue
+        found = _checklist_line(line, markers)
+        if found is None:
+            warnings.append(f"{key}: line {n} is not a checklist item, ignored: {line[:60]}")
+            continue
+        status, content = found
+        if status is None:
+            warnings.append(f"{key}: line {n}: unknown status marker, read as pending")
+            status = Status.PENDING
+        items.append(Item(content, status, path=key, key=key, keep_active_form=True))
+    if fence:  # never closed: code to the end, as markdown reads it
+        warnings.append(f"{key}: lines {fenced_from}- are a code block (never closed), not read")
+    if not items and text.strip():
+        raise InputError(
+            f'{key}: no checklist item in the text: send lines like "- [ ] task" '
+            "(an empty list is cleared only by an empty string)"
+        )
+    return Parsed(dialect, items, warnings=warnings)
+
+
+def _fence_at(line: str) -> str:
+    """The code fence a (stripped) line opens: 3 or more backticks or tildes (a
+    backtick fence's info string holds no backtick), else ""."""
+    mark = line[:1]
+    if mark not in ("`", "~"):
+        return ""
+    size = len(line) - len(line.lstrip(mark))
+    if size < 3 or (mark == "`" and "`" in line[size:]):
+        return ""
+    return line[:size]
+
+
+_WORDS = {"pending": Status.PENDING, "in_progress": Status.IN_PROGRESS}
+_WORDS |= {"completed": Status.COMPLETED, "cancelled": Status.ABANDONED}
+
+
+def _checklist_line(line: str, markers: dict[str, Status]) -> tuple[Status | None, str] | None:
+    """``- [x] text``, ``[-] text``, ``1. [completed] text`` → status, text."""
+    rest = line
+    if rest[:1] in "-*+" and rest[1:2] in (" ", "["):
+        rest = rest[1:].lstrip()
+    else:
+        digits = len(rest) - len(rest.lstrip("0123456789"))
+        if digits and rest[digits : digits + 1] in (".", ")"):
+            rest = rest[digits + 1 :].lstrip()
+    if not rest.startswith("["):
+        return None
+    close = rest.find("]")
+    if close < 0:
+        return None
+    inner, content = rest[1:close].strip(), rest[close + 1 :].strip()
+    if not content:
+        return None
+    if inner in markers or (inner == "" and " " in markers):
+        return markers.get(inner, Status.PENDING), content
+    word = inner.lower().replace("-", "_")
+    if word in _WORDS:
+        return _WORDS[word], content
+    return None, content
+
+
+# -- todocli's own shapes ------------------------------------------------------------
+
+# Which fields each op takes (besides "op").
+OP_FIELDS: dict[str, frozenset[str]] = {
+    "init": frozenset({"list", "summary"}),
+    "start": frozenset({"task"}),
+    "done": frozenset({"task", "phase"}),
+    "drop": frozenset({"task", "phase"}),
+    "rm": frozenset({"task", "phase"}),
+    "append": frozenset({"phase", "items"}),
+    "note": frozenset({"task", "text"}),
+    "block": frozenset({"task", "phase", "reason"}),
+    "unblock": frozenset({"task", "phase"}),
+    "view": frozenset(),
+    "write": frozenset({"todos", "summary"}),
+    "clear": frozenset({"all"}),
+    "claim": frozenset({"task"}),
+}
+
+
+def _only_keys(value: dict[str, Any], allowed: tuple[str, ...], path: str) -> None:
+    for key in value:
+        if key not in allowed:
+            where = f"{path}: " if path else ""
+            raise InputError(
+                f"{where}unexpected key {quoted(key)} here (expected: {', '.join(allowed)})"
+            )
+
+
+def _ops(values: list[Any], name: str, root: str) -> tuple[Op, ...]:
+    """Op objects → ops; ``root`` "single": one op object on its own."""
+    out = []
+    for i, raw in enumerate(values):
+        path = f"{name}[{i}]" if root != "single" else "op"
+        expect(raw, "object", path)
+        kind_name = raw.get("op")
+        where = f"{path}.op" if root != "single" else "op"
+        if not isinstance(kind_name, str):
+            raise InputError(f"{where}: expected a string, got {kind_of(kind_name)}")
+        if kind_name not in OP_FIELDS:
+            known = ", ".join(OP_FIELDS)
+            raise InputError(f"{where}: unknown op {quoted(kind_name)} (use {known})")
+        prefix = path if root != "single" else ""
+        for key in raw:
+            if key != "op" and key not in OP_FIELDS[kind_name]:
+                allowed = ", ".join(sorted(OP_FIELDS[kind_name])) or "no other fields"
+                head = f"{prefix}: " if prefix else ""
+                raise InputError(
+                    f'{head}unknown key {quoted(key)} for op "{kind_name}" ({allowed})'
+                )
+        out.append(_op(OpKind.of(kind_name), raw, prefix or "op"))
+    return tuple(out)
+
+
+def _op(kind: OpKind, raw: dict[str, Any], path: str) -> Op:
+    task = opt_str(raw, "task", path)
+    phase = opt_str(raw, "phase", path)
+    if kind is OpKind.INIT:
+        groups = None
+        if raw.get("list") is not None:
+            expect(raw["list"], "array", f"{path}.list")
+            groups = []
+            for k, group in enumerate(raw["list"]):
+                where = f"{path}.list[{k}]"
+                expect(group, "object", where)
+                _only_keys(group, ("phase", "items"), where)
+                name = opt_str(group, "phase", where) or ""
+                items = group.get("items")
+                groups.append(
+                    PhaseItems(name, () if items is None else str_list(items, f"{where}.items"))
+                )
+        return Op(
+            kind,
+            phases=None if groups is None else tuple(groups),
+            summary=opt_str(raw, "summary", path),
+            path=path,
+            summary_path=f"{path}.summary",
+        )
+    if kind is OpKind.APPEND:
+        items = raw.get("items")
+        return Op(
+            kind,
+            phase=phase,
+            path=path,
+            items=None if items is None else str_list(items, f"{path}.items"),
+        )
+    if kind is OpKind.NOTE:
+        return Op(kind, task=task, text=opt_str(raw, "text", path), path=path)
+    if kind is OpKind.BLOCK:
+        return Op(kind, task=task, phase=phase, text=opt_str(raw, "reason", path), path=path)
+    if kind is OpKind.WRITE:
+        if raw.get("todos") is None:
+            return Op(kind, path=path)
+        summary = opt_str(raw, "summary", path)
+        todos = snapshot_items(raw["todos"], f"{path}.todos")
+        return Op(
+            kind,
+            todos=tuple(todos),
+            summary=summary,
+            path=path,
+            summary_path=f"{path}.summary",
+        )
+    if kind is OpKind.CLEAR:
+        everything = raw.get("all", False)
+        expect(everything, "boolean", f"{path}.all")
+        return Op(kind, all=bool(everything), path=path)
+    return Op(kind, task=task, phase=phase, path=path)
+
+
+TOP_LEVEL_KEYS = ("ops", "todos", "summary", "plan", "explanation", "items")
+
+# Every top-level key of a supported shape, with one example of that shape.
+SHAPES = {
+    "ops": '{"ops": [{"op": "done", "task": "x"}]}',
+    "todos": '{"todos": [{"content": "x", "status": "pending"}]}',
+    "summary": '{"summary": "s", "todos": [{"content": "x", "status": "pending"}]}',
+    "plan": '{"plan": [{"step": "x", "status": "pending"}]}',
+    "explanation": '{"explanation": "e", "plan": [{"step": "x", "status": "pending"}]}',
+    "items": '{"items": [{"text": "x", "status": "pending"}]}',
+    "todoList": '{"todoList": [{"id": 1, "title": "x", "status": "not-started"}]}',
+    "operation": '{"operation": "read"}',
+    "merge": '{"merge": true, "todos": [{"id": "a", "status": "completed"}]}',
+    "steps": '{"steps": [{"title": "x", "status": "pending"}]}',
+    "command": '{"command": "plan", "task_list": [{"title": "x", "status": "todo"}]}',
+    "task_list": '{"command": "plan", "task_list": [{"title": "x", "status": "todo"}]}',
+    "checklist": '{"checklist": "- [ ] x"}',
+    "markdown": '{"markdown": "- [ ] x"}',
+    "task_progress": '{"task_progress": "- [ ] x"}',
+    "content": '{"content": "- [ ] x"}',
+    "tasks": '{"tasks": [{"name": "x", "description": "d"}]}',
+    "subject": '{"subject": "x", "description": "d"}',
+    "taskId": '{"taskId": "1", "status": "completed"}',
+    "tool_name": '{"tool_name": "TodoWrite", "tool_input": {"todos": []}}',
+}
+
+
+def request(value: object, tool: str | None = None) -> Request:
+    """Detect the shape of a JSON value and turn it into ops. ``tool`` is the
+    tool's name when a hook envelope gave it."""
+    if isinstance(value, dict) and ("tool_name" in value or "tool_input" in value):
+        return envelope(value)
+    if isinstance(value, dict) and "op" not in value and "ops" not in value:
+        parsed = detect(value, tool)
+        if parsed is None:
+            parsed = _id_only(value)
+        if parsed is not None:
+            return to_request(parsed, value)
+    if isinstance(value, list):
+        if value and isinstance(value[0], dict) and "op" in value[0]:
+            return Request(_ops(value, "ops", root=""), "ops", value)
+        return Request((_snapshot(value, "", None),), "snapshot", value)
+    if not isinstance(value, dict):
+        raise InputError(f"expected a JSON object or array, got {kind_of(value)}")
+    if "op" in value:
+        return Request(_ops([value], "", root="single"), "ops", value)
+    for key in value:
+        if key not in TOP_LEVEL_KEYS:
+            raise InputError(_unknown_top(key))
+    if "ops" in value:
+        _only_keys(value, ("ops",), "")
+        expect(value["ops"], "array", "ops")
+        if not value["ops"]:
+            raise InputError("ops: expected at least one op")
+        return Request(_ops(value["ops"], "ops", root=""), "ops", value)
+    if "plan" in value:
+        _only_keys(value, ("plan", "explanation"), "")
+        summary = opt_str(value, "explanation", "")
+        return Request((_snapshot(value["plan"], "plan", summary, "explanation"),), "plan", value)
+    if "items" in value:
+        _only_keys(value, ("items", "summary"), "")
+        summary = opt_str(value, "summary", "")
+        return Request((_snapshot(value["items"], "items", summary),), "items", value)
+    if value.get("todos") is None:
+        return Request((Op(OpKind.VIEW),), "query", value)
+    summary = opt_str(value, "summary", "")
+    return Request((_snapshot(value["todos"], "todos", summary),), "snapshot", value)
+
+
+def detect(value: dict[str, Any], tool: str | None = None) -> Parsed | None:
+    """The payload of an agent's tool, read by the first of the registry's readers
+    that takes it; None when it is one of todocli's own shapes."""
+    if tool in registry.READS:
+        return Parsed(tool)
+    keys = set(value)
+    for detector in registry.DETECTORS:
+        if detector.asked(keys, value, tool):
+            parsed: Parsed | None = getattr(registry.module(detector.module), detector.function)(
+                value, tool
+            )
+            if parsed is not None:
+                return parsed
+    return None
+
+
+def _id_only(value: dict[str, Any]) -> Parsed | None:
+    """``todos`` whose items give an id and no text: they update only the tasks
+    they name."""
+    todos = value.get("todos")
+    if (
+        isinstance(todos, list)
+        and todos
+        and set(value) <= {"todos", "summary"}
+        and all(
+            isinstance(t, dict) and "id" in t and not any(k in t for k in TEXT_KEYS) for t in todos
+        )
+    ):
+        patches = [patch(raw, f"todos[{i}]") for i, raw in enumerate(todos)]
+        return Parsed("snapshot", patches, string(value, "summary"), merge=True)
+    return None
+
+
+def _unknown_top(key: str) -> str:
+    from difflib import get_close_matches
+
+    near = get_close_matches(key, list(SHAPES), n=1, cutoff=0.6)
+    if near:
+        return f'unknown key {quoted(key)}: did you mean "{near[0]}"? (e.g. {SHAPES[near[0]]})'
+    return f"unknown key {quoted(key)} (e.g. {SHAPES['todos']}; see: todo schema)"
+
+
+def _snapshot(values: object, name: str, summary: str | None, summary_key: str = "summary") -> Op:
+    items = snapshot_items(values, name)
+    return Op(
+        OpKind.WRITE, todos=tuple(items), summary=summary, path=name, summary_path=summary_key
+    )
+
+
+def to_request(parsed: Parsed, params: object) -> Request:
+    if parsed.items is None:
+        return Request((Op(OpKind.VIEW),), parsed.dialect, params, warnings=parsed.warnings)
+    op = Op(
+        OpKind.WRITE,
+        todos=tuple(parsed.items),
+        summary=parsed.summary,
+        merge=parsed.merge,
+        path="",
+        summary_path="summary",
+    )
+    return Request((op,), parsed.dialect, params, warnings=parsed.warnings)
+
+
+def envelope(value: dict[str, Any]) -> Request:
+    """A harness hook's stdin: ``tool_name`` + ``tool_input`` (+ ``session_id``)."""
+    tool = value.get("tool_name")
+    arguments = value.get("tool_input")
+    event = value.get("hook_event_name")
+    session = value.get("session_id", value.get("conversation_id"))  # Augment: conversation_id
+    hook = Hook(
+        str(event) if isinstance(event, str) else "",
+        safe_session(session) if isinstance(session, str) else None,
+    )
+    for key in ("tool_name", "tool_input"):
+        if key not in value:
+            raise InputError(
+                f'a hook envelope needs "tool_name" and "tool_input" (the tool\'s arguments); '
+                f'"{key}" is missing (e.g. {{"tool_name": "TodoWrite", "tool_input": '
+                '{"todos": []}})'
+            )
+    if not isinstance(tool, str) or not isinstance(arguments, dict):
+        raise InputError("tool_name and tool_input: expected a string and an object")
+    ignored = Request((Op(OpKind.VIEW),), "ignored", value, hook, ignored=True)
+    response = value.get("tool_response")
+    failed = value.get("tool_error")  # Augment; Gemini and Claude Code: tool_response.error
+    if isinstance(response, dict) and response.get("error"):
+        failed = response["error"]
+    if failed:  # the call failed: the agent's list is as it was
+        return ignored
+    if registry.is_todo_tool(tool):
+        req = request(arguments, tool)
+        ops, warnings = req.ops, req.warnings
+        # PostToolUse: Claude Code's tool_response, Augment's tool_output
+        result = value.get("tool_response", value.get("tool_output"))
+        if result is not None and not req.query:
+            ops, found = with_result_ids(req.ops, tool, result)
+            warnings += tuple(found)
+    elif tool.startswith("mcp__"):
+        return ignored
+    elif isinstance(arguments.get("task_progress"), str):  # Cline: any tool carries it
+        req = request({"task_progress": arguments["task_progress"]}, tool)
+        ops, warnings = req.ops, req.warnings
+    else:
+        return ignored
+    return Request(ops, req.dialect, value, hook, req.ignored, warnings)
+
+
+def envelope_target(value: dict[str, Any]) -> tuple[bool, str | None]:
+    """Of a hook envelope ``envelope`` could not read: whether it is a todo tool's
+    call (or Cline's ``task_progress``), and the session it names (made safe)."""
+    tool = value.get("tool_name")
+    arguments = value.get("tool_input")
+    session = value.get("session_id", value.get("conversation_id"))
+    todo_tool = registry.is_todo_tool(tool) or (
+        isinstance(arguments, dict) and isinstance(arguments.get("task_progress"), str)
+    )
+    return todo_tool, safe_session(session) if isinstance(session, str) else None
+
+
+def with_result_ids(
+    ops: tuple[Op, ...], tool: str, result: object
+) -> tuple[tuple[Op, ...], list[str]]:
+    """The ids a tool gave the tasks it created, read from its result (a hook's
+    PostToolUse envelope carries it; the tool's module reads it), put on those
+    tasks. Returns the ops and a warning for each new task the result does not name."""
+    found_ids = registry.created(tool, result)
+    if found_ids is None:
+        return ops, []
+    created, one_a_call = found_ids
+    warnings: list[str] = []
+    out = []
+    for op in ops:
+        if op.kind is not OpKind.WRITE or not op.todos:
+            out.append(op)
+            continue
+        items = []
+        for item in op.todos:
+            given = item.given or frozenset()
+            new = "new_id" in given or (not given and item.meta is None)  # NEW_UUID
+            if new:
+                found = next(
+                    (i for i, (name, _) in enumerate(created) if name == item.content), None
+                )
+                if found is None and one_a_call and created:
+                    found = 0  # one task a call: its id, whatever the subject
+                if found is None:
+                    warnings.append(
+                        f'{tool}: the tool\'s result gives no id for "{item.content}"; '
+                        "todo numbered it"
+                    )
+                else:
+                    meta = item.meta or Meta()
+                    task_id = created.pop(found)[1]
+                    meta = Meta(task_id, meta.priority, meta.blocked_by, meta.owner)
+                    item = item.replace(
+                        meta=meta, given=None if item.given is None else given - {"new_id"}
+                    )
+            items.append(item)
+        out.append(
+            Op(
+                op.kind,
+                todos=tuple(items),
+                summary=op.summary,
+                merge=op.merge,
+                path=op.path,
+                summary_path=op.summary_path,
+            )
+        )
+    return tuple(out), warnings
+
+
+def unknown_id_hint(dialect: str) -> str:
+    """What to add to "No task has id" for a tool whose ids todo cannot make up."""
+    found = registry.result_ids(dialect)
+    if found is None:
+        return ""
+    maker, call, event = found
+    return (
+        f"; {maker} gives its tasks their ids, which todo learns only from {call}'s "
+        f"result: run todo apply from {event}"
+    )
+
+
+SESSION_CHARS = 64  # the longest session name (paths.SESSION_RULE)
+
+
+def safe_session(name: str) -> str | None:
+    """A session id made into a session name (paths.SESSION_RULE): characters
+    outside ``[A-Za-z0-9._-]`` become ``-``; starting alphanumeric; at most 64. A
+    longer id keeps its first 47 characters and ends in 16 hex digits of its
+    SHA-256: two ids that differ only past the 64th character get two lists."""
+    safe = "".join(c if c.isascii() and (c.isalnum() or c in "._-") else "-" for c in name)
+    safe = safe.lstrip("._-")
+    if len(safe) > SESSION_CHARS:
+        import hashlib
+
+        digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()
+        safe = f"{safe[: SESSION_CHARS - 17]}-{digest[:16]}"
+    return safe or None
+
+
+def sender(req: Request) -> str:
+    """The tool whose shape a parsed input has (a hook's tool name settles it)."""
+    params, tool = req.params, None
+    if req.hook is not None and isinstance(params, dict):
+        tool = params.get("tool_name")
+        params = params.get("tool_input")
+    return tool_of(req.dialect, params, tool if isinstance(tool, str) else None)
+
+
+# Which tool todocli's own shapes are answered as.
+OWN_SHAPES = {"plan": "codex", "items": "claude", "ops": "oh-my-pi", "markdown": "goose"}
+OWN_SHAPES |= {"read": "claude"}
+
+
+def tool_of(dialect: str, params: object, tool_name: str | None = None) -> str:
+    """Which tool's shape to reply in, from the hook's tool name when it settles
+    it, else from the payload: its shape, and for a plain ``todos`` array the
+    keys of its items."""
+    named = registry.named_by(tool_name)
+    if named is not None:
+        return named
+    if tool_name == "todo_write" and dialect == "snapshot":
+        pass  # several tools' todo_write: the items tell
+    elif dialect in OWN_SHAPES:
+        return OWN_SHAPES[dialect]
+    elif registry.reply_tool(dialect) is not None:
+        return registry.reply_tool(dialect) or "claude"
+    return guess(params)
+
+
+def guess(params: object) -> str:
+    """The tool whose ``todos`` items these are, by their keys and statuses (the
+    one place that weighs tools against each other: each key below is the mark
+    of one tool's items)."""
+    todos = params.get("todos") if isinstance(params, dict) else params
+    first = todos[0] if isinstance(todos, list) and todos else None
+    if not isinstance(first, dict):
+        return "claude"
+    keys = set(first)
+    assert isinstance(todos, list)
+    statuses = {str(t.get("status", "")).lower() for t in todos if isinstance(t, dict)}
+    if "description" in keys and "content" not in keys:
+        return "gemini"
+    if "title" in keys:
+        return "kimi"
+    if "active_form" in keys:
+        return "crush"
+    if statuses & {"todo", "in-progress"}:
+        return "amp"
+    if "priority" in keys:
+        return "opencode" if "id" not in keys else "claude"
+    if "id" in keys:
+        return "qwen"
+    return "claude"

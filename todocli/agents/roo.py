@@ -1,0 +1,35 @@
+"""Roo Code's ``update_todo_list``: ``{"todos": "<checklist>"}`` where ``[-]`` is
+in progress (not abandoned, as in todocli's markdown)."""
+
+from __future__ import annotations
+
+from todocli.agents.common import S, checklist, obj
+from todocli.agents.request import Parsed, lines, only
+from todocli.document.model import Status
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from typing import Any
+
+    from todocli.document.model import TodoList
+
+MARKERS = {" ": Status.PENDING, "x": Status.COMPLETED, "X": Status.COMPLETED}
+MARKERS |= {"-": Status.IN_PROGRESS, "~": Status.IN_PROGRESS}
+
+
+def detect(value: dict[str, Any], tool: str | None) -> Parsed | None:
+    text = value.get("todos")
+    if not isinstance(text, str):
+        return None
+    only(value, {"todos"}, "todos")
+    return lines(text, "todos", MARKERS, "roo")
+
+
+def reply(todo: TodoList) -> dict[str, Any]:
+    marks = {Status.PENDING: " ", Status.IN_PROGRESS: "-", Status.COMPLETED: "x"}
+    marks |= {Status.ABANDONED: "x", Status.BLOCKED: " "}
+    return {"todos": checklist(todo, marks, bullet="")}
+
+
+def schema() -> dict[str, Any]:
+    return obj({"todos": S}, ["todos"])

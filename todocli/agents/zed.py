@@ -1,0 +1,30 @@
+"""Zed's ``update_plan``: ``{"title", "steps": [{"title", "status"}]}``."""
+
+from __future__ import annotations
+
+from todocli.agents.common import BASIC, BASIC3, S, array, obj, tasks
+from todocli.agents.request import Parsed, only, snapshot_items, string
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from typing import Any
+
+    from todocli.document.model import TodoList
+
+
+def detect(value: dict[str, Any], tool: str | None) -> Parsed | None:
+    if "steps" not in value:
+        return None
+    only(value, {"steps", "title"}, "update_plan")
+    summary = string(value, "title")
+    return Parsed("zed", snapshot_items(value["steps"], "steps"), summary)
+
+
+def reply(todo: TodoList) -> dict[str, Any]:
+    steps = [{"title": t.content, "status": BASIC[t.status]} for t in tasks(todo)]
+    return ({"title": todo.summary} if todo.summary else {}) | {"steps": steps}
+
+
+def schema() -> dict[str, Any]:
+    step = obj({"title": S, "status": BASIC3}, ["title", "status"])
+    return obj({"title": S, "steps": array(step)}, ["steps"])
