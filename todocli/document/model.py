@@ -6,8 +6,8 @@ mutable, lossless representation of a file; ``Document.model()`` gives one of th
 Value classes here (and elsewhere in the package) are ``Value`` subclasses rather
 than dataclasses: building a dataclass costs about half a millisecond of start-up
 each (and ``dataclasses`` pulls in ``inspect``), and the tool starts once per agent
-step. A ``Value`` is declared as a dataclass is, by annotated fields with optional
-defaults; its ``__slots__`` and ``__init__`` are made from them.
+step. A ``Value`` writes its ``__init__`` by hand; its ``__slots__`` are made from
+that ``__init__``'s parameters.
 """
 
 from __future__ import annotations
@@ -18,12 +18,7 @@ from todocli.escapes import quoted
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from collections.abc import Mapping
-    from types import FunctionType
-    from typing import Any, ClassVar, Self, dataclass_transform
-else:
-
-    def dataclass_transform() -> object:  # for mypy only: see Value
-        return lambda cls: cls
+    from typing import Any, ClassVar, Self
 
 
 DEFAULT_PHASE = "Todos"
@@ -83,56 +78,33 @@ def _annotations(namespace: Mapping[str, Any]) -> dict[str, object]:
     return found or {}
 
 
+class _Fields(type):
+    """Gives a ``Value`` class ``__slots__`` named after its ``__init__``'s
+    parameters, so each field is written once, in the ``__init__`` that sets it."""
+
+    def __new__(mcs, name: str, bases: tuple[type, ...], namespace: dict[str, Any]) -> _Fields:
+        if any(not _is_class_var(kind) for kind in _annotations(namespace).values()):
+            raise TypeError(f"{name}: a field is a parameter of __init__, not an annotation")
+        init = namespace.get("__init__")
+        if init is not None:
+            code = init.__code__  # read, as inspect.signature reads it
+            namespace["__slots__"] = tuple(sorted(code.co_varnames[1 : code.co_argcount]))
+        return super().__new__(mcs, name, bases, namespace)
+
+
 def _is_class_var(annotation: object) -> bool:
     text = annotation if isinstance(annotation, str) else repr(annotation)
     return text.startswith(("ClassVar[", "typing.ClassVar["))
 
 
-class _Fields(type):
-    """Makes a ``Value`` class's ``__slots__`` and ``__init__`` from its annotated
-    fields, in the order written, each with its default if it has one. (Kept lean:
-    it runs for every value class at start-up.)"""
-
-    def __new__(mcs, name: str, bases: tuple[type, ...], namespace: dict[str, Any]) -> _Fields:
-        fields = []
-        defaults = []
-        for field, kind in _annotations(namespace).items():
-            if _is_class_var(kind):
-                continue
-            fields.append(field)
-            if field in namespace:
-                default = namespace.pop(field)
-                if isinstance(default, (list, dict, set)):
-                    raise TypeError(f"{name}.{field}: a mutable default would be shared by all")
-                defaults.append(default)
-            elif defaults:
-                raise TypeError(f"{name}.{field}: a field without a default follows one with one")
-        namespace["__slots__"] = tuple(sorted(fields))  # sorted: eq, hash and repr follow them
-        if fields:
-            namespace["__init__"] = _init(name, fields, tuple(defaults))
-        return super().__new__(mcs, name, bases, namespace)
-
-
-def _init(name: str, fields: list[str], defaults: tuple[object, ...]) -> FunctionType:
-    """An ``__init__`` as one would write it by hand, built from its source text as
-    ``dataclasses`` and ``namedtuple`` build theirs (compiled once per class: 0.05 ms
-    each); the last fields take ``defaults``."""
-    body = "".join(f"\n    self.{field} = {field}" for field in fields)  # fields: identifiers
-    scope: dict[str, Any] = {}
-    exec(f"def __init__(self, {', '.join(fields)}):{body}\n", scope)
-    made: FunctionType = scope["__init__"]
-    made.__qualname__ = f"{name}.__init__"
-    made.__defaults__ = defaults or None
-    return made
-
-
-@dataclass_transform()
 class Value(metaclass=_Fields):
     """Equality, hashing and repr from a class's fields (its ``__slots__``).
 
-    Declared as a dataclass is: ``name: type`` or ``name: type = default`` lines,
-    in ``__init__``'s order (``typing.dataclass_transform`` tells mypy so, and it
-    checks every call)."""
+    A value class writes its ``__init__`` by hand, one parameter a field, each
+    stored as it is; ``__slots__`` is made from those parameters. (Dataclasses would
+    cost about 20 ms of every call, for ``inspect``; an ``__init__`` built from
+    source text at start-up, as dataclasses build theirs, costs 7.5 million
+    instructions, about 2 ms, of every call: 18 small compiles.)"""
 
     __slots__: ClassVar[tuple[str, ...]] = ()  # made by _Fields: the fields, sorted
 
@@ -238,10 +210,17 @@ class Meta(Value):
     (matched before the text), priority, the ids it waits on, and an owner. Held
     in the task line's trailing metadata comment, hidden in rendered markdown."""
 
-    id: str | None = None
-    priority: str | None = None
-    blocked_by: tuple[str, ...] = ()
-    owner: str | None = None
+    def __init__(
+        self,
+        id: str | None = None,
+        priority: str | None = None,
+        blocked_by: tuple[str, ...] = (),
+        owner: str | None = None,
+    ) -> None:
+        self.id = id
+        self.priority = priority
+        self.blocked_by = blocked_by
+        self.owner = owner
 
     def __bool__(self) -> bool:
         return bool(self.id or self.priority or self.blocked_by or self.owner)
@@ -267,25 +246,43 @@ class Task(Value):
     """One checklist item. Its content is its identity within a list, unless it
     carries an id (``meta.id``), which is matched first."""
 
-    content: str
-    status: Status = Status.PENDING
-    active_form: str | None = None
-    notes: tuple[str, ...] = ()
-    meta: Meta = NO_META
+    def __init__(
+        self,
+        content: str,
+        status: Status = Status.PENDING,
+        active_form: str | None = None,
+        notes: tuple[str, ...] = (),
+        meta: Meta = NO_META,
+    ) -> None:
+        self.content = content
+        self.status = status
+        self.active_form = active_form
+        self.notes = notes
+        self.meta = meta
 
 
 class Phase(Value):
     """A named group of tasks: a heading with tasks directly under it."""
 
-    name: str
-    tasks: tuple[Task, ...] = ()
+    def __init__(
+        self,
+        name: str,
+        tasks: tuple[Task, ...] = (),
+    ) -> None:
+        self.name = name
+        self.tasks = tasks
 
 
 class TodoList(Value):
     """A whole list: an optional summary and its phases in document order."""
 
-    summary: str = ""
-    phases: tuple[Phase, ...] = ()
+    def __init__(
+        self,
+        summary: str = "",
+        phases: tuple[Phase, ...] = (),
+    ) -> None:
+        self.summary = summary
+        self.phases = phases
 
     def tasks(self) -> list[tuple[Phase, Task]]:
         """Every task with its phase, in the order ``todo show`` numbers them."""
@@ -327,26 +324,46 @@ class TodoList(Value):
 class OpError(Value):
     """One failed operation of a batch: its 0-based index and the reason."""
 
-    index: int
-    message: str
-    code: str = InvalidParamError.code
-    path: str = ""  # where in the input, e.g. "todos[2].status"; empty for flag input
+    def __init__(
+        self,
+        index: int,
+        message: str,
+        code: str = InvalidParamError.code,
+        path: str = "",  # where in the input, e.g. "todos[2].status"; empty for flag input
+    ) -> None:
+        self.index = index
+        self.message = message
+        self.code = code
+        self.path = path
 
 
 class StatusChange(Value):
-    content: str
-    old: Status
-    new: Status
+    def __init__(
+        self,
+        content: str,
+        old: Status,
+        new: Status,
+    ) -> None:
+        self.content = content
+        self.old = old
+        self.new = new
 
 
 class Diff(Value):
     """What differs between two lists, task by task (content is identity, except
     for the tasks ``renamed`` names: (old text, new text) pairs matched by id)."""
 
-    added: tuple[str, ...] = ()
-    removed: tuple[str, ...] = ()
-    changed: tuple[StatusChange, ...] = ()
-    renamed: tuple[tuple[str, str], ...] = ()
+    def __init__(
+        self,
+        added: tuple[str, ...] = (),
+        removed: tuple[str, ...] = (),
+        changed: tuple[StatusChange, ...] = (),
+        renamed: tuple[tuple[str, str], ...] = (),
+    ) -> None:
+        self.added = added
+        self.removed = removed
+        self.changed = changed
+        self.renamed = renamed
 
     def __bool__(self) -> bool:
         return bool(self.added or self.removed or self.changed or self.renamed)
@@ -406,9 +423,15 @@ class Merged(Value):
     REMOVED = "removed_by_hand"  # not brought back: the person removed it
     CONFLICT = "conflict"  # both changed its status: the snapshot's stands
 
-    kind: str
-    content: str
-    status: Status | None = None  # the status the task has after the merge (None: gone)
+    def __init__(
+        self,
+        kind: str,
+        content: str,
+        status: Status | None = None,  # the status the task has after the merge (None: gone)
+    ) -> None:
+        self.kind = kind
+        self.content = content
+        self.status = status
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -421,25 +444,45 @@ class Merged(Value):
 class Result(Value):
     """What one batch did: the engine's answer, which every renderer draws from."""
 
-    old: TodoList
-    new: TodoList
-    errors: tuple[OpError, ...] = ()
-    warnings: tuple[str, ...] = ()
-    written: bool = False  # the list's text changed and is to be stored
-    query: bool = False  # the batch only asked to see the list
-    diff: Diff = NO_DIFF
-    dropped_open: tuple[str, ...] = ()  # open tasks a snapshot removed
-    hand_edit: Diff | None = None  # edits made by hand since the last write
-    overridden: tuple[str, ...] = ()  # hand-edited tasks this batch changed again
-    completed: TodoList | None = None  # the finished list, when this batch finished it
-    wiped: bool = False  # the finished list was cleared
-    left: TodoList | None = None  # closed tasks a snapshot left out (seen by its agent)
-    merged: tuple[Merged, ...] = ()  # a person's edits a snapshot did not know (see ``merge``)
-    claimed: str | None = None  # the task a claim took
-    released: tuple[tuple[str, str, float], ...] = ()  # stale claims: (task, agent, idle s)
-    # The list as the agent knows it after this batch: the last full snapshot it sent
-    # (what its next snapshot is merged against); None when the batch sent none.
-    view: TodoList | None = None
+    def __init__(
+        self,
+        old: TodoList,
+        new: TodoList,
+        errors: tuple[OpError, ...] = (),
+        warnings: tuple[str, ...] = (),
+        written: bool = False,  # the list's text changed and is to be stored
+        query: bool = False,  # the batch only asked to see the list
+        diff: Diff = NO_DIFF,
+        dropped_open: tuple[str, ...] = (),  # open tasks a snapshot removed
+        hand_edit: Diff | None = None,  # edits made by hand since the last write
+        overridden: tuple[str, ...] = (),  # hand-edited tasks this batch changed again
+        completed: TodoList | None = None,  # the finished list, when this batch finished it
+        wiped: bool = False,  # the finished list was cleared
+        left: TodoList | None = None,  # closed tasks a snapshot left out (seen by its agent)
+        merged: tuple[Merged, ...] = (),  # a person's edits a snapshot did not know (see ``merge``)
+        claimed: str | None = None,  # the task a claim took
+        released: tuple[tuple[str, str, float], ...] = (),  # stale claims: (task, agent, idle s)
+        # The list as the agent knows it after this batch: the last full snapshot it sent
+        # (what its next snapshot is merged against); None when the batch sent none.
+        view: TodoList | None = None,
+    ) -> None:
+        self.old = old
+        self.new = new
+        self.errors = errors
+        self.warnings = warnings
+        self.written = written
+        self.query = query
+        self.diff = diff
+        self.dropped_open = dropped_open
+        self.hand_edit = hand_edit
+        self.overridden = overridden
+        self.completed = completed
+        self.wiped = wiped
+        self.left = left
+        self.merged = merged
+        self.claimed = claimed
+        self.released = released
+        self.view = view
 
     @property
     def ok(self) -> bool:

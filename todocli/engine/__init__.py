@@ -29,15 +29,30 @@ class DropPolicy(Choice):
 class Settings(Value):
     """Limits and switches; every field is a config key (and a TODOCLI_<KEY> variable)."""
 
-    max_tasks: int = 50
-    max_field_bytes: int = 200
-    max_note_bytes: int = 2000
-    max_input_bytes: int = 1024 * 1024
-    max_file_bytes: int = 4 * 1024 * 1024  # the most a list (or a revision) may hold
-    max_in_progress: int = 1  # 0: unlimited
-    snapshot_drop: DropPolicy = DropPolicy.WARN
-    wipe_on_complete: bool | None = None  # None: on for sessions, off for --file lists
-    clear_delay: float = -1.0  # seconds; negative: never auto-clear
-    lock_timeout: float = 10.0
-    remind_every: int = 3
-    claim_timeout: float = 1800.0  # seconds an agent may go without writing before its claim lapses
+    def __init__(
+        self,
+        max_tasks: int = 50,
+        max_field_bytes: int = 200,
+        max_note_bytes: int = 2000,
+        max_input_bytes: int = 1024 * 1024,
+        max_file_bytes: int = 4 * 1024 * 1024,  # the most a list (or a revision) may hold
+        max_in_progress: int = 1,  # 0: unlimited
+        snapshot_drop: DropPolicy = DropPolicy.WARN,
+        wipe_on_complete: bool | None = None,  # None: on for sessions, off for --file lists
+        clear_delay: float = -1.0,  # seconds; negative: never auto-clear
+        lock_timeout: float = 10.0,
+        remind_every: int = 3,
+        claim_timeout: float = 1800.0,  # seconds an agent may not write before its claim lapses
+    ) -> None:
+        self.max_tasks = max_tasks
+        self.max_field_bytes = max_field_bytes
+        self.max_note_bytes = max_note_bytes
+        self.max_input_bytes = max_input_bytes
+        self.max_file_bytes = max_file_bytes
+        self.max_in_progress = max_in_progress
+        self.snapshot_drop = snapshot_drop
+        self.wipe_on_complete = wipe_on_complete
+        self.clear_delay = clear_delay
+        self.lock_timeout = lock_timeout
+        self.remind_every = remind_every
+        self.claim_timeout = claim_timeout

@@ -20,19 +20,33 @@ if TYPE_CHECKING:
 class Hook(Value):
     """The hook a payload came through: its event and the session it names."""
 
-    event: str
-    session: str | None
+    def __init__(
+        self,
+        event: str,
+        session: str | None,
+    ) -> None:
+        self.event = event
+        self.session = session
 
 
 class Request(Value):
     """A parsed input: the ops to run and what the input was."""
 
-    ops: tuple[Op, ...]
-    dialect: str  # which shape it was: "ops", "snapshot", "markdown", or an agent tool's
-    params: object = None  # the input as parsed (JSON context.params_input)
-    hook: Hook | None = None  # the hook envelope it came in, if any
-    ignored: bool = False  # a hook envelope of a tool that is not a todo tool
-    warnings: tuple[str, ...] = ()  # lines of a checklist string not read
+    def __init__(
+        self,
+        ops: tuple[Op, ...],
+        dialect: str,  # which shape it was: "ops", "snapshot", "markdown", or an agent tool's
+        params: object = None,  # the input as parsed (JSON context.params_input)
+        hook: Hook | None = None,  # the hook envelope it came in, if any
+        ignored: bool = False,  # a hook envelope of a tool that is not a todo tool
+        warnings: tuple[str, ...] = (),  # lines of a checklist string not read
+    ) -> None:
+        self.ops = ops
+        self.dialect = dialect
+        self.params = params
+        self.hook = hook
+        self.ignored = ignored
+        self.warnings = warnings
 
     @property
     def query(self) -> bool:

@@ -68,28 +68,51 @@ class OpKind(Choice):
 class PhaseItems(Value):
     """One phase of an ``init`` list."""
 
-    phase: str
-    items: tuple[str, ...]
+    def __init__(
+        self,
+        phase: str,
+        items: tuple[str, ...],
+    ) -> None:
+        self.phase = phase
+        self.items = items
 
 
 class Op(Value):
     """One operation. Which fields matter depends on ``kind`` (see ``Engine``)."""
 
-    kind: OpKind
-    task: str | None = None
-    phase: str | None = None
-    items: tuple[str, ...] | None = None  # append
-    phases: tuple[PhaseItems, ...] | None = None  # init
-    text: str | None = None  # note text; block reason
-    todos: tuple[Item, ...] | None = None  # write
-    summary: str | None = None  # write / init; None keeps the summary
-    all: bool = False  # clear: every task, not only the closed ones
-    default_phase: bool = False  # append without a phase: the last phase
-    current: bool = False  # done/drop with no target (flag form): the task in progress
-    path: str = ""  # where the op came from in the input, e.g. "ops[2]"
-    summary_path: str = ""  # and its summary: "summary", "explanation"...
-    merge: bool = False  # write: the todos update the tasks they name (by id, else text)
-    after: tuple[str, ...] = ()  # append: the tasks the new ones wait on (#N or text)
+    def __init__(
+        self,
+        kind: OpKind,
+        task: str | None = None,
+        phase: str | None = None,
+        items: tuple[str, ...] | None = None,  # append
+        phases: tuple[PhaseItems, ...] | None = None,  # init
+        text: str | None = None,  # note text; block reason
+        todos: tuple[Item, ...] | None = None,  # write
+        summary: str | None = None,  # write / init; None keeps the summary
+        all: bool = False,  # clear: every task, not only the closed ones
+        default_phase: bool = False,  # append without a phase: the last phase
+        current: bool = False,  # done/drop with no target (flag form): the task in progress
+        path: str = "",  # where the op came from in the input, e.g. "ops[2]"
+        summary_path: str = "",  # and its summary: "summary", "explanation"...
+        merge: bool = False,  # write: the todos update the tasks they name (by id, else text)
+        after: tuple[str, ...] = (),  # append: the tasks the new ones wait on (#N or text)
+    ) -> None:
+        self.kind = kind
+        self.task = task
+        self.phase = phase
+        self.items = items
+        self.phases = phases
+        self.text = text
+        self.todos = todos
+        self.summary = summary
+        self.all = all
+        self.default_phase = default_phase
+        self.current = current
+        self.path = path
+        self.summary_path = summary_path
+        self.merge = merge
+        self.after = after
 
 
 class OpFailure(Exception):
@@ -128,6 +151,9 @@ _MISREAD = (
 )
 
 
+DEFAULT_SETTINGS = Settings()
+
+
 class Batch(Value):
     """One batch for the engine: what to apply, for whom, with which settings, and
     what the list was before.
@@ -149,19 +175,35 @@ class Batch(Value):
     (``todocli.agents.echo``).
     """
 
-    ops: tuple[Op, ...]
-    settings: Settings = Settings()
-    partial: bool = False
-    baseline: TodoList | None = None
-    wipe: bool = False
-    expired: frozenset[str] = frozenset()
-    merge_base: TodoList | None = None
-    agent: str | None = None
-    stale: tuple[tuple[str, float], ...] = ()  # (agent, seconds since it wrote)
-    id_floor: int = 0
-    view: TodoList | None = None
-    echo: Echo | None = None  # the writes' items as their agent tool meant them
-    unseen: bool = False
+    def __init__(
+        self,
+        ops: tuple[Op, ...],
+        settings: Settings = DEFAULT_SETTINGS,
+        partial: bool = False,
+        baseline: TodoList | None = None,
+        wipe: bool = False,
+        expired: frozenset[str] = frozenset(),
+        merge_base: TodoList | None = None,
+        agent: str | None = None,
+        stale: tuple[tuple[str, float], ...] = (),  # (agent, seconds since it wrote)
+        id_floor: int = 0,
+        view: TodoList | None = None,
+        echo: Echo | None = None,  # the writes' items as their agent tool meant them
+        unseen: bool = False,
+    ) -> None:
+        self.ops = ops
+        self.settings = settings
+        self.partial = partial
+        self.baseline = baseline
+        self.wipe = wipe
+        self.expired = expired
+        self.merge_base = merge_base
+        self.agent = agent
+        self.stale = stale
+        self.id_floor = id_floor
+        self.view = view
+        self.echo = echo
+        self.unseen = unseen
 
 
 def apply(doc: Document, batch: Batch) -> tuple[Result, Document]:

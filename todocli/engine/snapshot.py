@@ -21,18 +21,33 @@ if TYPE_CHECKING:
 class Item(Value):
     """One task of a snapshot, as the engine receives it."""
 
-    content: str
-    status: Status = Status.PENDING
-    active_form: str | None = None
-    phase: str | None = None  # None: where it already is, or beside the item before it
-    notes: tuple[str, ...] | None = None  # None: keep the notes it has
-    keep_active_form: bool = False  # the input said nothing about it
-    path: str = ""  # where it came from in the input, e.g. "todos[2]"
-    key: str = "content"  # the input's name for its text: content, title, step...
-    active_key: str = "activeForm"  # and for its active form
-    meta: Meta | None = None  # id, priority, dependencies; None: keep what the task has
-    given: frozenset[str] | None = None  # for an update (a merge): the fields it gives
-    occurrence: int = 0  # which task of its text in the file (a person's copy: 1, 2...)
+    def __init__(
+        self,
+        content: str,
+        status: Status = Status.PENDING,
+        active_form: str | None = None,
+        phase: str | None = None,  # None: where it already is, or beside the item before it
+        notes: tuple[str, ...] | None = None,  # None: keep the notes it has
+        keep_active_form: bool = False,  # the input said nothing about it
+        path: str = "",  # where it came from in the input, e.g. "todos[2]"
+        key: str = "content",  # the input's name for its text: content, title, step...
+        active_key: str = "activeForm",  # and for its active form
+        meta: Meta | None = None,  # id, priority, dependencies; None: keep what the task has
+        given: frozenset[str] | None = None,  # for an update (a merge): the fields it gives
+        occurrence: int = 0,  # which task of its text in the file (a person's copy: 1, 2...)
+    ) -> None:
+        self.content = content
+        self.status = status
+        self.active_form = active_form
+        self.phase = phase
+        self.notes = notes
+        self.keep_active_form = keep_active_form
+        self.path = path
+        self.key = key
+        self.active_key = active_key
+        self.meta = meta
+        self.given = given
+        self.occurrence = occurrence
 
     def replace(self, **changes: object) -> Item:
         """A copy with some fields changed (as ``Settings.replace``)."""

@@ -22,10 +22,17 @@ LOCATION_KEYS = ("home", "session", "memory_dir")
 
 
 class Config(Value):
-    settings: Settings
-    locations: dict[str, object]  # home / session / memory_dir from the file
-    sources: dict[str, str]  # for each setting: "default", the file, or the variable
-    path: str
+    def __init__(
+        self,
+        settings: Settings,
+        locations: dict[str, object],  # home / session / memory_dir from the file
+        sources: dict[str, str],  # for each setting: "default", the file, or the variable
+        path: str,
+    ) -> None:
+        self.settings = settings
+        self.locations = locations
+        self.sources = sources
+        self.path = path
 
 
 # The range of each numeric setting: limits a person may want raised, but never

@@ -30,12 +30,21 @@ APP = "todocli"
 class Locations(Value):
     """Every path one invocation uses."""
 
-    home: str
-    session: str
-    list_file: str  # the markdown list
-    is_session: bool  # a session list (False: a --file list)
-    memory_dir: str  # completion logs
-    state_dir: str  # lock, revisions, counters: always under the home
+    def __init__(
+        self,
+        home: str,
+        session: str,
+        list_file: str,  # the markdown list
+        is_session: bool,  # a session list (False: a --file list)
+        memory_dir: str,  # completion logs
+        state_dir: str,  # lock, revisions, counters: always under the home
+    ) -> None:
+        self.home = home
+        self.session = session
+        self.list_file = list_file
+        self.is_session = is_session
+        self.memory_dir = memory_dir
+        self.state_dir = state_dir
 
     @property
     def lock_file(self) -> str:
