@@ -68,6 +68,20 @@ def test_an_atexit_callback_gets_the_usual_exit() -> None:
     assert "torn down" in proc.stderr
 
 
+def test_without_the_private_count_of_callbacks_it_is_the_usual_exit() -> None:
+    """``atexit._ncallbacks`` is CPython's; a Python without it gets ``sys.exit``."""
+    proc = python(
+        """
+        import atexit
+        del atexit._ncallbacks
+        from todocli.__main__ import exit_now
+        exit_now(5)
+        """
+    )
+    assert proc.returncode == 5
+    assert "torn down" in proc.stderr
+
+
 def test_a_running_thread_gets_the_usual_exit() -> None:
     proc = python(
         """

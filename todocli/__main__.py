@@ -54,8 +54,9 @@ def exit_now(code: int) -> NoReturn:
     """End the process with ``code`` without tearing the interpreter down.
 
     Teardown frees every module and object one by one and collects garbage a last
-    time: about 2.5 ms, a fifth of a bare Python start, spent on a process about to
-    vanish. Nothing of ours waits for it: output is flushed as it is written (the
+    time, on a process about to vanish: 9-10 million instructions, 3.3 ms (fastest
+    of 60 runs) to 3.8 ms (median) of a `todo show` (measured 2026-11-25 against
+    ``sys.exit``; ``gc.freeze()`` before ``sys.exit`` saves only 1-2 ms of it). Nothing of ours waits for it: output is flushed as it is written (the
     flush here finds the buffers empty) and every file is closed, and synced, by
     the code that writes it. What else could be owed an orderly exit (an ``atexit``
     callback, such as coverage's or a library's, or a thread still running) gets
@@ -65,7 +66,9 @@ def exit_now(code: int) -> NoReturn:
     import os
 
     threading = sys.modules.get("threading")
-    callbacks = getattr(atexit, "_ncallbacks", None)  # CPython's count of them
+    # CPython's count of them, private: the only way to know none is owed (see above
+    # for what skipping the teardown saves); without it, the usual exit.
+    callbacks = getattr(atexit, "_ncallbacks", None)
     if (
         callbacks is None
         or callbacks() != 0
