@@ -621,3 +621,39 @@ def test_a_list_edited_in_place_after_a_write_killed_just_after_landing_keeps_it
     revs = revisions(state)
     assert sorted(revs) == [1, 2], "the write's revision is kept"
     assert "- [x] B" in revs[2]
+
+
+# -- a person's save by rename after a killed write ------------------------------------
+
+
+def snapshot(count: int) -> str:
+    return json.dumps(
+        {"todos": [{"content": f"step {i}", "status": "pending"} for i in range(count)]}
+    )
+
+
+def test_a_save_by_rename_after_a_killed_snapshot_loses_no_task(tmp_path: Path) -> None:
+    """An agent's snapshot killed at any point, then a person saves the list by rename
+    (another file, with a task of theirs) before any other call, then the agent's
+    next snapshot: every task of that snapshot and the person's task are in the list.
+    (Killed before its temporary file was made, the write did not land, though the
+    list is another file than before: taken as landed, the agent would be thought
+    to have seen tasks the list never held, and the person to have removed them.)"""
+
+    def set_up(env: dict[str, str]) -> None:
+        ok("apply", env=env, stdin=snapshot(2))
+
+    def check(env: dict[str, str], _: Run) -> None:
+        listing = Path(env["TODOCLI_HOME"]) / "sessions" / "default.md"
+        saved = listing.with_name("saved.md")
+        saved.write_text(listing.read_text() + "- [ ] typed by a person\n")
+        os.replace(saved, listing)
+        ok("apply", env=env, stdin=snapshot(6))
+        tasks = [line for line in listing.read_text().splitlines() if line.startswith("- [")]
+        assert tasks == [*(f"- [ ] step {i}" for i in range(6)), "- [ ] typed by a person"]
+
+    points = each_kill(
+        tmp_path, set_up, lambda env: todo_process("apply", env=env, stdin=snapshot(4)), check
+    )
+    assert "journal" in points
+    assert "noted" in points

@@ -11,13 +11,17 @@ records in ``journal`` (in the list's state folder) what it is about to do: the
 revision it makes, the files it stages beside their places (the revision copy
 ``NNNNNNNN.md.pending``, the state, agents' view records), the logs it appends to
 and their length before, and the tag its temporary files carry. Then the staged
-files and the log, and the list last; once the list is replaced, the staged files
-are renamed into place and the journal removed. A write that fails is taken back
+files and the log, and the list last (the journal notes when the list's temporary
+file is made); once the list is replaced, the staged files are renamed into place
+and the journal removed. A write that fails is taken back
 by the same journal, so exit 6 always means nothing changed.
 
 A writer killed at any step leaves the journal, and the next call of any kind
 (``read``) settles it before it reads the list: if the list landed, the write is
-finished (staged files renamed into place); if not, it is undone (staged files
+finished (staged files renamed into place); if not, or if that cannot be told
+(the list is another file, a person's save by rename, and the write's temporary
+file was never made), it is undone: nothing the agent did not see is then taken
+as seen by it, so no task is lost (staged files
 and temporary files removed, logs cut back to their length before). A person's
 save that a swap had parked under the temporary name (see ``files.atomic_write``)
 is put back first. So a log block is there exactly when its list landed, and no
@@ -551,10 +555,12 @@ class Store:
         new = self._kept(final + PENDING)
         tmp = temp_path(target, job.tag)
         # The list was replaced when it is another file than before and the write's
-        # temporary file is gone (it became the list): a person may have edited it
-        # since, in place or by rename, so its content need not be ``new`` any more.
+        # temporary file, made (``job.temp``), is gone (it became the list): a person
+        # may have edited it since, in place or by rename, so its content need not be
+        # ``new`` any more. A temporary file never made is no sign: the other file is
+        # then a person's save by rename, and the write did not land.
         replaced = bool(job.was) and _file_id(stat_signature(target)) != job.was
-        replaced = replaced and not os.path.lexists(tmp)
+        replaced = replaced and job.temp and not os.path.lexists(tmp)
         parked, aside = self._put_back_parked(tmp, target, new)
         landed = (
             os.path.exists(final) or replaced or (new is not None and self._kept(target) == new)
@@ -699,6 +705,22 @@ class Store:
             kill_point("cut")
         return done
 
+    def _temp_made(self) -> None:
+        """The list's temporary file is made: the journal says so (see ``_settle``),
+        then the last look at the list before the replace."""
+        try:
+            fd = os.open(self.journal_file, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW)
+        except OSError as exc:
+            raise StorageError(f"cannot write {self.journal_file}: {reason(exc)}") from None
+        try:
+            os.write(fd, TEMP_MARK.encode())
+        except OSError as exc:
+            raise StorageError(f"cannot write {self.journal_file}: {reason(exc)}") from None
+        finally:
+            os.close(fd)
+        kill_point("noted")
+        self._still_seen()
+
     def _write_journal(self, job: Journal) -> None:
         """Write the journal, before the first step it names. Created exclusively:
         one still there is a killed writer's that could not be settled, and no
@@ -830,7 +852,7 @@ class Store:
             atomic_write(
                 self.loc.list_file,
                 text,
-                precondition=self._still_seen,
+                precondition=self._temp_made,
                 replaced=self._replaced_was_seen if person_near else None,
                 tag=job.tag,
             )
@@ -949,6 +971,8 @@ class Store:
 
 
 JOURNAL_HEAD = "todo journal 1"
+# Appended after "end" once the list's temporary file is made (``Store._temp_made``).
+TEMP_MARK = "temp\n"
 
 
 def _kind(path: str) -> str | None:
@@ -988,7 +1012,18 @@ class Journal:
     length before, and which file the list was before it (``was``: device and
     inode, "-" for none, "" unknown); or (``gc``) that the list is being removed."""
 
-    __slots__ = ("appends", "forget", "gc", "hand", "rev", "state", "tag", "views", "was")
+    __slots__ = (
+        "appends",
+        "forget",
+        "gc",
+        "hand",
+        "rev",
+        "state",
+        "tag",
+        "temp",
+        "views",
+        "was",
+    )
 
     def __init__(
         self,
@@ -1001,10 +1036,11 @@ class Journal:
         gc: bool = False,
         hand: bool = False,
         was: str = "",
+        temp: bool = False,
     ) -> None:
         self.tag, self.rev, self.views, self.state = tag, rev, list(views), state
         self.forget, self.appends, self.gc, self.hand = forget, list(appends), gc, hand
-        self.was = was
+        self.was, self.temp = was, temp
 
     def text(self) -> str:
         lines = [JOURNAL_HEAD]
@@ -1022,10 +1058,11 @@ class Journal:
     def parse(cls, text: str) -> Journal | None:
         """The journal ``text`` holds; None when it is not whole (its writer was killed
         while writing it)."""
-        lines = text.split("\n")
+        temp = text.endswith(TEMP_MARK)
+        lines = text[: -len(TEMP_MARK) if temp else None].split("\n")
         if lines[:1] != [JOURNAL_HEAD] or lines[-2:] != ["end", ""]:
             return None
-        job = cls()
+        job = cls(temp=temp)
         for line in lines[1:-2]:
             key, _, value = line.partition(" ")
             if key == "gc":
