@@ -411,8 +411,15 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object, tool: str
             view = parse(sent).model()
         elif sent is None:
             unseen = True
-    wipe = not opts.keep and (
-        settings.wipe_on_complete if settings.wipe_on_complete is not None else ctx.loc.is_session
+    # A project plan is the project's record: never wiped (the log still records it).
+    wipe = (
+        not opts.keep
+        and not ctx.loc.project
+        and (
+            settings.wipe_on_complete
+            if settings.wipe_on_complete is not None
+            else ctx.loc.is_session
+        )
     )
     # The clock and state.json are read only when a completion, clear_delay or an
     # agent's claims need them: an everyday write of one agent reads neither.
@@ -817,7 +824,7 @@ def apply_input(
             req = request(value)
     except InvalidParamError as error:
         return _rejected_input(ctx, error, value, with_rev=with_rev)
-    if req.hook is not None and req.hook.session and ctx.loc.is_session:
+    if req.hook is not None and req.hook.session and (ctx.loc.is_session or ctx.loc.project):
         ctx = _hook_session(ctx, req.hook.session)
     if req.ignored or req.query:  # a hook on a tool that is not a todo tool: harmless
         # A read answered to the agent (not a hook's, nor a hook on another tool)
@@ -867,7 +874,7 @@ def _rejected_input(
         if not todo_tool:
             error.remembered = True  # nothing recorded, nothing written
             raise error
-        if session and ctx.loc.is_session:
+        if session and (ctx.loc.is_session or ctx.loc.project):
             ctx = _hook_session(ctx, session)
     remember_failure(ctx, error)
     try:
