@@ -223,12 +223,9 @@ def _merge_chunk(
     versions: list[dict[Key, Unit]],
 ) -> list[Unit]:
     """A region that changed on one side or both."""
-    keys_o, keys_a, keys_b = ([u.key for u in s] for s in (o, a, b))
-    if keys_a == keys_o or keys_a == keys_b:
-        return list(b) if keys_a == keys_o else list(a)
-    if keys_b == keys_o:
-        return list(a)
-    # Both changed it. Every base unit here is gone from one side at least (else it
+    if [u.key for u in a] == [u.key for u in b]:
+        return list(a)  # the same change on both sides (its tasks are merged one by one)
+    # One side changed it, or both. Every base unit here is gone from one side at least (else it
     # would be stable): it goes, unless it is a task the other side changed and
     # the removing side does not hold elsewhere (moved). What each side added is
     # kept, placed by the base unit it follows; ours first where both add at one place.
