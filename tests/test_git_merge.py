@@ -19,6 +19,12 @@ from todocli.engine.filemerge import merge_files
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
+
+@pytest.fixture(autouse=True)
+def project_plans(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lookup on (conftest turns it off for every other test)."""
+    monkeypatch.delenv("TODOCLI_PROJECT")
+
 BASE = """\
 # Release 2.0
 
