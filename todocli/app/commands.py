@@ -763,7 +763,12 @@ def claim(ctx: Context, task: str | None) -> Outcome:
 
     if ctx.agent is None:
         raise UsageError("todo claim needs an agent name: --agent NAME or TODOCLI_AGENT")
-    outcome = run_batch(ctx, [Op(OpKind.CLAIM, task=task)])
+    if ctx.loc.project:
+        from todocli.app.shared_claims import claim_shared
+
+        outcome = claim_shared(ctx, task)
+    else:
+        outcome = run_batch(ctx, [Op(OpKind.CLAIM, task=task)])
     outcome.claim_alone = True
     return outcome
 
