@@ -25,6 +25,7 @@ def project_plans(monkeypatch: pytest.MonkeyPatch) -> None:
     """The lookup on (conftest turns it off for every other test)."""
     monkeypatch.delenv("TODOCLI_PROJECT")
 
+
 BASE = """\
 # Release 2.0
 
@@ -77,7 +78,9 @@ SCENARIOS: dict[str, tuple[str, str, str, str, bool]] = {
         BASE.replace("cache\n", "cache\n  > keyed by path\n"),
         BASE.replace("cache\n", "cache\n  > keyed by path\n  >\n  > LRU\n"),
         BASE.replace("cache\n", "cache\n  > keyed by path\n  >\n  > 64 MiB at most\n"),
-        BASE.replace("cache\n", "cache\n  > keyed by path\n  >\n  > LRU\n  >\n  > 64 MiB at most\n"),
+        BASE.replace(
+            "cache\n", "cache\n  > keyed by path\n  >\n  > LRU\n  >\n  > 64 MiB at most\n"
+        ),
         True,
     ),
     "phases": (
@@ -102,7 +105,8 @@ SCENARIOS: dict[str, tuple[str, str, str, str, bool]] = {
     "ids": (
         IDS,
         IDS + "- [ ] Add the cache <!-- id: 3 -->\n",
-        IDS + "- [ ] Add logging <!-- id: 3 -->\n- [ ] Check the logs <!-- id: 4; blocked-by: 3 -->\n",
+        IDS
+        + "- [ ] Add logging <!-- id: 3 -->\n- [ ] Check the logs <!-- id: 4; blocked-by: 3 -->\n",
         IDS
         + "- [ ] Add the cache <!-- id: 3 -->\n"
         + "- [ ] Add logging <!-- id: 5 -->\n- [ ] Check the logs <!-- id: 4; blocked-by: 5 -->\n",
@@ -261,7 +265,10 @@ def test_conflict_markers_go_around_the_tasks_lines_alone() -> None:
 
 
 def test_lines_neither_side_touched_stay_byte_for_byte() -> None:
-    base = "# Plan\r\n\r\nSome *prose*  \r\n* [ ] a\r\n* [ ] b\r\n\r\n```\r\n- [ ] not a task\r\n```\r\n"
+    base = (
+        "# Plan\r\n\r\nSome *prose*  \r\n* [ ] a\r\n* [ ] b\r\n"
+        "\r\n```\r\n- [ ] not a task\r\n```\r\n"
+    )
     ours = base.replace("* [ ] a", "* [x] a")
     theirs = base.replace("* [ ] b", "* [X] b")
     merged = merge_files(base, ours, theirs)
@@ -324,7 +331,10 @@ def test_wire_is_idempotent_and_keeps_gitattributes_bytes(tmp_path: Path, bin_di
     ]
     first = wire(str(repo.path))
     assert len(first) == 3
-    assert attributes.read_bytes() == b"*.png binary\r\n*.sh text eol=lf\r\n" + ATTRIBUTE.encode() + b"\r\n"
+    assert (
+        attributes.read_bytes()
+        == b"*.png binary\r\n*.sh text eol=lf\r\n" + ATTRIBUTE.encode() + b"\r\n"
+    )
     assert repo.git("config", "--get", "merge.todo.driver").stdout == DRIVER + "\n"
     before = attributes.read_bytes()
     assert wire(str(repo.path)) == []
@@ -337,7 +347,9 @@ def test_wire_is_idempotent_and_keeps_gitattributes_bytes(tmp_path: Path, bin_di
 
 
 def test_init_project_outside_a_work_tree_is_refused(tmp_path: Path) -> None:
-    run = todo_process("init", "--project", cwd=tmp_path, env={"GIT_CEILING_DIRECTORIES": str(tmp_path.parent)})
+    run = todo_process(
+        "init", "--project", cwd=tmp_path, env={"GIT_CEILING_DIRECTORIES": str(tmp_path.parent)}
+    )
     assert run.code == 2
     assert "not inside a git work tree" in run.err
     assert not (tmp_path / "TODO.md").exists()
@@ -347,7 +359,9 @@ def test_init_project_with_tasks_writes_the_plan_at_the_top(tmp_path: Path, bin_
     repo = Repo(tmp_path / "r", _env(bin_dir))
     (repo.path / "src").mkdir(parents=True)
     repo.git("init", "-q")
-    run = todo_process("init", "--project", "Write code", "Test it", cwd=repo.path / "src", env=repo.env)
+    run = todo_process(
+        "init", "--project", "Write code", "Test it", cwd=repo.path / "src", env=repo.env
+    )
     assert run.code == 0, run.err
     assert [c for c, _ in _parsed(repo.plan)] == ["Write code", "Test it"]
     assert "Made the project plan" in run.out

@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -119,22 +120,24 @@ def test_the_lookup_runs_no_git(repo: Path) -> None:
     assert run.stdout.strip() == str(repo / "TODO.md"), run.stderr
 
 
-def test_resolve_marks_the_plan_as_a_project_list(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_resolve_marks_the_plan_as_a_project_list(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(repo / "src")
     loc = resolve(env={"TODOCLI_HOME": "/h"})
     assert (loc.list_file, loc.project, loc.is_session) == (str(repo / "TODO.md"), True, False)
     assert project_plan(str(repo / "src"), {"GIT_CEILING_DIRECTORIES": str(repo)}) is None
 
 
-def _json(run: Run) -> dict[str, object]:
+def _json(run: Run) -> dict[str, Any]:
     assert run.code == 0, run.err
-    data: dict[str, object] = json.loads(run.out)
+    data: dict[str, Any] = json.loads(run.out)
     return data
 
 
 def test_a_finished_project_plan_is_kept_and_logged(repo: Path, home: Path) -> None:
     done = _json(todo_process("--json", "done", "Ship it", cwd=repo))
-    changes = done["changes"]  # type: ignore[index]
+    changes = done["changes"]
     assert changes["wiped_on_all_completed"] is False
     assert changes["logged_to"].startswith(str(home / "memory" / "todos"))
     assert (repo / "TODO.md").read_text() == "- [x] Ship it\n"

@@ -52,9 +52,7 @@ def test_four_worktrees_claim_concurrently_and_merge_into_one_plan(repo: Repo) -
     # claim the next task, finish it, until nothing is left to claim.
     loop = "while todo claim >/dev/null 2>&1; do todo done >/dev/null || exit 3; done"
     agents = [
-        subprocess.Popen(
-            ["sh", "-c", loop], cwd=tree, env={**repo.env, "TODOCLI_AGENT": f"a{n}"}
-        )
+        subprocess.Popen(["sh", "-c", loop], cwd=tree, env={**repo.env, "TODOCLI_AGENT": f"a{n}"})
         for n, tree in enumerate(trees, 1)
     ]
     assert [agent.wait(timeout=120) for agent in agents] == [0] * AGENTS  # 3: a done failed

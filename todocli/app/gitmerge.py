@@ -39,7 +39,8 @@ def merge_driver(
         raise StorageError(f"merge-driver: cannot write {ours}: {exc.strerror}") from None
     name = path or "the list"
     messages = [
-        f"todo merge-driver: {name}: their task id {old} is now {new} (both sides added an id {old})"
+        f"todo merge-driver: {name}: their task id {old} is now {new} "
+        f"(both sides added an id {old})"
         for old, new in merged.renumbered
     ]
     if merged.conflicts:

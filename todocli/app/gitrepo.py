@@ -83,7 +83,9 @@ def problems(top: str) -> list[str]:
     found = []
     attribute = _git(top, "check-attr", "merge", "--", PLAN).stdout
     if not attribute.rstrip("\n").endswith(": merge: todo"):
-        found.append(f"{PLAN} is not marked 'merge=todo' in .gitattributes (fix: todo init --project)")
+        found.append(
+            f"{PLAN} is not marked 'merge=todo' in .gitattributes (fix: todo init --project)"
+        )
     if _git(top, "config", "--get", "merge.todo.driver").returncode != 0:
         found.append(
             "this clone lacks merge.todo.driver: git merges TODO.md as text "

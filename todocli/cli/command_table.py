@@ -398,7 +398,9 @@ COMMANDS = (
         "Merge two versions of a list as git's merge driver (todo init --project registers it).",
         (
             Argument("base", "The common ancestor's version (git's %O).", complete="files"),
-            Argument("ours", "Our version; the merge is written here (git's %A).", complete="files"),
+            Argument(
+                "ours", "Our version; the merge is written here (git's %A).", complete="files"
+            ),
             Argument("theirs", "Their version (git's %B).", complete="files"),
             Argument("path", "The file's path in the repository (git's %P).", optional=True),
         ),
@@ -413,6 +415,7 @@ COMMANDS = (
             ),
         ),
         failure=PROTOCOL,
+        hidden=True,  # git runs it, not people: `todo init --project` registers it
     ),
     Command(
         "__complete",

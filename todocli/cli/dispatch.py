@@ -96,7 +96,9 @@ def init(
         from todocli.app.gitrepo import init_project
 
         outcome, report = init_project(call.options, tasks, phase, summary=summary)
-        return emit(outcome, call.output) if outcome is not None else emit_report(report, call.output)
+        return (
+            emit(outcome, call.output) if outcome is not None else emit_report(report, call.output)
+        )
     return emit(commands.init(_context(call), tasks, phase, summary=summary), call.output)
 
 
@@ -308,8 +310,11 @@ def merge_driver(
     from todocli.app.gitmerge import merge_driver as run_driver
 
     report = run_driver(base, ours, theirs, path, marker_size=marker_size)
-    for line in report.data["messages"]:
-        sys.stderr.write(line + "\n")
+    if call.output.json:
+        emit_report(report, call.output)
+    else:
+        for line in report.data["messages"]:
+            sys.stderr.write(line + "\n")
     return 1 if report.data["conflicts"] else 0
 
 

@@ -141,11 +141,11 @@ def _renumber_collisions(base: Document, ours: Document, theirs: Document) -> li
     task (agents' tools number from 1 in every clone); theirs' ``blocked-by``
     references to it follow. The ids stay unique in the merged file."""
     in_base = {t.meta.id for t in base.tasks() if t.meta.id}
-    ours_new = {t.meta.id: t.content for t in ours.tasks() if t.meta.id and t.meta.id not in in_base}
+    ours_new = {
+        t.meta.id: t.content for t in ours.tasks() if t.meta.id and t.meta.id not in in_base
+    }
     clash = [
-        t
-        for t in theirs.tasks()
-        if t.meta.id in ours_new and ours_new[t.meta.id] != t.content
+        t for t in theirs.tasks() if t.meta.id in ours_new and ours_new[t.meta.id] != t.content
     ]
     if not clash:
         return []
@@ -245,7 +245,8 @@ def _merge_chunk(
     for n, unit in enumerate(o):
         if unit.node is None:
             continue
-        for keeps, remover, keeper in ((kept_a, versions[2], versions[1]), (kept_b, versions[1], versions[2])):
+        sides = ((kept_a, versions[2], versions[1]), (kept_b, versions[1], versions[2]))
+        for keeps, remover, keeper in sides:
             kept = keeper.get(unit.key)
             if n in keeps and unit.key not in remover and kept and kept.lines != unit.lines:
                 placed.append((n, 0, 0, kept))  # changed on one side, removed on the other
@@ -255,7 +256,7 @@ def _merge_chunk(
 
 def _merge_task(o: Unit | None, a: Unit | None, b: Unit | None) -> list[str] | None:
     """A task's merged lines, or None for a conflict."""
-    if a is None or b is None:  # one side's task: added there, or changed where the other removed it
+    if a is None or b is None:  # added on one side, or changed where the other removed it
         kept = a or b
         assert kept is not None
         return list(kept.lines)
@@ -267,26 +268,25 @@ def _merge_task(o: Unit | None, a: Unit | None, b: Unit | None) -> list[str] | N
         return list(b.lines)
     if b.lines == o.lines:
         return list(a.lines)
-    assert o.node is not None and a.node is not None and b.node is not None
-    head = _three(*(_line_parts(u.node) for u in (o, a, b)))
+    head = _three(_line_parts(o), _line_parts(a), _line_parts(b))
     if head is None:
         return None
-    tail = _merge_tail(o.lines[1:], a.lines[1:], b.lines[1:], b.node)
+    tail = _merge_tail(o.lines[1:], a.lines[1:], b.lines[1:], b)
     if tail is None:
         return None
     return ["".join(head), *tail]
 
 
-def _line_parts(node: TaskNode) -> tuple[str, str, str]:
+def _line_parts(unit: Unit) -> tuple[str, str, str]:
     """The task line as what comes before its marker, the marker, and the rest."""
-    line = node.lines[0]
+    node = unit.node
+    assert node is not None  # a task's unit
+    line = unit.lines[0]
     at, size = node.marker_pos, node.marker_len
     return line[:at], line[at : at + size], line[at + size :]
 
 
-def _three(
-    o: tuple[str, ...], a: tuple[str, ...], b: tuple[str, ...]
-) -> list[str] | None:
+def _three(o: tuple[str, ...], a: tuple[str, ...], b: tuple[str, ...]) -> list[str] | None:
     out = []
     for po, pa, pb in zip(o, a, b, strict=True):
         if pa == pb or pb == po:
@@ -298,7 +298,7 @@ def _three(
     return out
 
 
-def _merge_tail(o: list[str], a: list[str], b: list[str], theirs: TaskNode) -> list[str] | None:
+def _merge_tail(o: list[str], a: list[str], b: list[str], theirs: Unit) -> list[str] | None:
     """A task's notes and continuation lines: one side's change, or notes appended
     on both sides (ours, then theirs, as separate notes)."""
     if a == b or b == o:
@@ -310,15 +310,13 @@ def _merge_tail(o: list[str], a: list[str], b: list[str], theirs: TaskNode) -> l
     mine, yours = a[len(o) :], b[len(o) :]
     if mine and not eol_of(mine[-1]):
         mine = [*mine[:-1], mine[-1] + (eol_of(yours[0]) or "\n")]
-    prefix = theirs.note_prefix.rstrip(" \t")
+    prefix = theirs.node.note_prefix.rstrip(" \t") if theirs.node is not None else ""
     if prefix and strip_eol(yours[0]).strip() != prefix.strip():
         yours = [prefix + (eol_of(yours[0]) or "\n"), *yours]
     return o + mine + yours
 
 
-def _conflict(
-    ours: list[str], theirs: list[str], size: int, labels: tuple[str, str]
-) -> list[str]:
+def _conflict(ours: list[str], theirs: list[str], size: int, labels: tuple[str, str]) -> list[str]:
     eol = eol_of(ours[0]) or "\n"
 
     def ended(lines: list[str]) -> list[str]:
