@@ -365,3 +365,22 @@ def test_init_project_with_tasks_writes_the_plan_at_the_top(tmp_path: Path, bin_
     assert run.code == 0, run.err
     assert [c for c, _ in _parsed(repo.plan)] == ["Write code", "Test it"]
     assert "Made the project plan" in run.out
+
+
+def test_the_set_up_in_the_docs_works_as_written(tmp_path: Path, bin_dir: Path) -> None:
+    text = (Path(__file__).resolve().parent.parent / "docs" / "git.md").read_text()
+    block = text.split("## Set it up", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    repo = Repo(tmp_path / "r", _env(bin_dir))
+    (repo.path / "src").mkdir(parents=True)
+    repo.git("init", "-q")
+    done = subprocess.run(
+        ["bash", "-euc", block],
+        cwd=repo.path,
+        env=repo.env,
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert repo.git("ls-files").stdout == ".gitattributes\nTODO.md\n"
+    assert repo.git("check-attr", "merge", "--", "TODO.md").stdout == "TODO.md: merge: todo\n"
+    assert problems(str(repo.path)) == []

@@ -75,3 +75,16 @@ def test_four_worktrees_claim_concurrently_and_merge_into_one_plan(repo: Repo) -
     assert [(t.content, t.status) for t in plan.tasks()] == [(t, Status.COMPLETED) for t in TASKS]
     owners = {t.content: t.meta.owner for t in plan.tasks()}
     assert owners == {task: agent for agent, tasks in done_in.items() for task in tasks}
+
+
+def test_a_task_claimed_in_another_worktree_is_refused_by_name(repo: Repo) -> None:
+    other = repo.path.parent / "other"
+    repo.git("worktree", "add", "-q", "-b", "other", str(other))
+    first = todo_process("--agent", "a1", "claim", cwd=repo.path, env=repo.env)
+    assert first.out == "#1 [/] Task 1 (owner: a1)\n"
+    taken = todo_process("--agent", "a2", "claim", "Task 1", cwd=other, env=repo.env)
+    assert taken.code == 1
+    assert 'Task "Task 1" is claimed by agent "a1" in another worktree' in taken.err
+    assert "- [ ] Task 1\n" in (other / "TODO.md").read_text()  # nothing written there
+    nxt = todo_process("--agent", "a2", "claim", cwd=other, env=repo.env)
+    assert nxt.out == "#2 [/] Task 2 (owner: a2)\n"
