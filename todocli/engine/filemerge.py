@@ -93,7 +93,9 @@ def merge_files(
             out += _conflict(ours_unit.lines, theirs_unit.lines, marker_size, labels)
         else:
             out += merged
-    return Merge(_fix_ends(out, ours), conflicts, renumbered)
+    ends = [text.endswith(("\n", "\r")) for text in (base, ours, theirs)]
+    final = ends[2] if ends[1] == ends[0] else ends[1]  # the side that changed it
+    return Merge(_fix_ends(out, final), conflicts, renumbered)
 
 
 def _task_key(node: TaskNode, seen: dict[str, int]) -> Key:
@@ -331,15 +333,11 @@ def _conflict(ours: list[str], theirs: list[str], size: int, labels: tuple[str, 
     ]
 
 
-def _fix_ends(lines: list[str], ours: str) -> str:
+def _fix_ends(lines: list[str], final: bool) -> str:
     """Lines joined: a line that lost its end (it was last in its file and is not
-    now) gets one; the file ends with a newline when ours did."""
-    out = []
-    for n, line in enumerate(lines):
-        if not eol_of(line) and n < len(lines) - 1:
-            line += "\n"
-        out.append(line)
-    text = "".join(out)
-    if ours and text and ours.endswith("\n") and not text.endswith("\n"):
-        text += "\n"
-    return text
+    now) gets one; the last line ends as ``final`` says."""
+    eol = next((eol_of(line) for line in lines if eol_of(line)), "\n")
+    out = [line if eol_of(line) else line + eol for line in lines]
+    if out and not final:
+        out[-1] = strip_eol(out[-1])
+    return "".join(out)
