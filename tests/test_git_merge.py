@@ -319,7 +319,28 @@ def test_todo_reads_a_file_with_conflict_markers_keeping_both_sides(tmp_path: Pa
     assert plan.read_bytes().decode() == text
 
 
-def test_wire_is_idempotent_and_keeps_gitattributes_bytes(tmp_path: Path, bin_dir: Path) -> None:
+def test_problems_names_a_path_without_todo(
+    tmp_path: Path, bin_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = Repo(tmp_path / "r", _env(bin_dir))
+    repo.path.mkdir()
+    repo.git("init", "-q")
+    git_only = tmp_path / "git-only"
+    git_only.mkdir()
+    (git_only / "git").symlink_to(str(shutil.which("git")))
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{git_only}")
+    wire(str(repo.path))
+    assert problems(str(repo.path)) == []
+    monkeypatch.setenv("PATH", str(git_only))
+    assert problems(str(repo.path)) == [
+        "git runs the merge driver as 'todo', which is not on this PATH"
+    ]
+
+
+def test_wire_is_idempotent_and_keeps_gitattributes_bytes(
+    tmp_path: Path, bin_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", _env(bin_dir)["PATH"])
     repo = Repo(tmp_path / "r", _env(bin_dir))
     repo.path.mkdir()
     repo.git("init", "-q")

@@ -91,6 +91,10 @@ def problems(top: str) -> list[str]:
             "this clone lacks merge.todo.driver: git merges TODO.md as text "
             "(fix: todo init --project)"
         )
+    import shutil
+
+    if shutil.which("todo") is None:
+        found.append("git runs the merge driver as 'todo', which is not on this PATH")
     return found
 
 
