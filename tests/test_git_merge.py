@@ -388,7 +388,10 @@ def test_init_project_with_tasks_writes_the_plan_at_the_top(tmp_path: Path, bin_
     assert "Made the project plan" in run.out
 
 
-def test_the_set_up_in_the_docs_works_as_written(tmp_path: Path, bin_dir: Path) -> None:
+def test_the_set_up_in_the_docs_works_as_written(
+    tmp_path: Path, bin_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", _env(bin_dir)["PATH"])
     text = (Path(__file__).resolve().parent.parent / "docs" / "git.md").read_text()
     block = text.split("## Set it up", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
     repo = Repo(tmp_path / "r", _env(bin_dir))
