@@ -88,3 +88,18 @@ def test_a_task_claimed_in_another_worktree_is_refused_by_name(repo: Repo) -> No
     assert "- [ ] Task 1\n" in (other / "TODO.md").read_text()  # nothing written there
     nxt = todo_process("--agent", "a2", "claim", cwd=other, env=repo.env)
     assert nxt.out == "#2 [/] Task 2 (owner: a2)\n"
+
+
+def test_a_task_started_and_finished_without_a_claim_is_not_offered_elsewhere(
+    repo: Repo,
+) -> None:
+    other = repo.path.parent / "other"
+    repo.git("worktree", "add", "-q", "-b", "other", str(other))
+    for args in (("start", "Task 1"), ("done",), ("start", "Task 2")):
+        run = todo_process("--agent", "a1", *args, cwd=repo.path, env=repo.env)
+        assert run.code == 0, run.err
+    offered = todo_process("--agent", "a2", "claim", cwd=other, env=repo.env)
+    assert offered.out == "#3 [/] Task 3 (owner: a2)\n"
+    for task in ("Task 1", "Task 2"):
+        taken = todo_process("--agent", "a2", "claim", task, cwd=other, env=repo.env)
+        assert f'"{task}" is claimed by agent "a1" in another worktree' in taken.err

@@ -711,13 +711,23 @@ def done(
         if not tasks:
             raise UsageError("done: --note needs the TASK it is about")
         ops = [Op(OpKind.NOTE, task=t, text=note) for t in tasks] + ops
-    return run_batch(ctx, ops)
+    return _shared(ctx, run_batch(ctx, ops))
+
+
+def _shared(ctx: Context, outcome: Outcome) -> Outcome:
+    """A named agent's write to a project plan: what it holds goes on the claims
+    the repository's worktrees share."""
+    if ctx.loc.project and ctx.agent is not None:
+        from todocli.app.shared_claims import record_owned
+
+        record_owned(ctx, outcome)
+    return outcome
 
 
 def drop(
     ctx: Context, tasks: Sequence[str], phase: str | None = None, *, everything: bool = False
 ) -> Outcome:
-    return run_batch(ctx, _target_ops("drop", tasks, phase, everything, "drop"))
+    return _shared(ctx, run_batch(ctx, _target_ops("drop", tasks, phase, everything, "drop")))
 
 
 def remove(
@@ -776,7 +786,7 @@ def claim(ctx: Context, task: str | None) -> Outcome:
 def start(ctx: Context, task: str) -> Outcome:
     from todocli.engine.ops import Op, OpKind
 
-    return run_batch(ctx, [Op(OpKind.START, task=task)])
+    return _shared(ctx, run_batch(ctx, [Op(OpKind.START, task=task)]))
 
 
 def note(ctx: Context, task: str, text: str) -> Outcome:

@@ -43,3 +43,26 @@ def claim_shared(ctx: Context, task: str | None) -> Outcome:
             ledger[key(held)] = {"agent": ctx.agent or "", "worktree": top}
             shared.write(ledger)
     return outcome
+
+
+def record_owned(ctx: Context, outcome: Outcome) -> None:
+    """After ``start``, ``done`` or ``drop`` by a named agent on a project plan: the
+    tasks it holds or closed go on the ledger, claimed or not, so another worktree
+    does not offer them."""
+    from todocli.engine.claims import key
+    from todocli.storage.worktrees import SharedClaims, common_dir
+
+    if outcome.failed or ctx.agent is None:
+        return
+    top = os.path.dirname(ctx.loc.list_file)
+    common = common_dir(top)
+    if common is None:
+        return
+    owned = [t for _, t in outcome.todo.tasks() if t.meta.owner == ctx.agent]
+    if not owned:
+        return
+    with SharedClaims(common, ctx.settings.lock_timeout) as shared:
+        ledger = shared.read()
+        new = {key(t): {"agent": ctx.agent, "worktree": top} for t in owned if key(t) not in ledger}
+        if new:
+            shared.write(ledger | new)
