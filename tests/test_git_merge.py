@@ -408,3 +408,11 @@ def test_the_set_up_in_the_docs_works_as_written(
     assert repo.git("ls-files").stdout == ".gitattributes\nTODO.md\n"
     assert repo.git("check-attr", "merge", "--", "TODO.md").stdout == "TODO.md: merge: todo\n"
     assert problems(str(repo.path)) == []
+
+
+def test_a_task_replaced_by_an_unlike_one_is_no_rename() -> None:
+    base = "- [ ] a\n- [ ] Write the loader\n- [ ] c\n"
+    ours = "- [ ] a\n- [ ] Publish the wheel\n- [ ] c\n"  # one removed, another added
+    theirs = "- [ ] a\n- [x] Write the loader\n- [ ] c\n"
+    merged = merge_files(base, ours, theirs)
+    assert merged.text == "- [ ] a\n- [ ] Publish the wheel\n- [x] Write the loader\n- [ ] c\n"

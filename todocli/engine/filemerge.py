@@ -20,7 +20,7 @@ both sides with one id and different texts keeps both, and theirs gets a new id
 (its ``blocked-by`` references on their side follow it). A task one side removed
 is removed, unless the other side changed it (then it stays). A task without an
 id that one side renamed, where the other left its text as it was, is matched by
-its place.
+its place and a text much like the old one.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
 Key = tuple[str, ...]
+RENAMED = 0.6  # how alike (difflib's ratio) a new text is to the one it renames
 
 
 class Unit:
@@ -132,7 +133,9 @@ def _renamed(base: list[Unit], side: list[Unit]) -> list[Unit]:
             continue
         for was, now in zip(o_tasks[i1:i2], s_tasks[j1:j2], strict=True):
             if was.key[0] == now.key[0] == "text" and was.key not in s_keys:
-                rekey[id(now)] = was.key
+                # A new text much like the old one: a rename, not a task for another
+                if SequenceMatcher(None, was.key[1], now.key[1]).ratio() >= RENAMED:
+                    rekey[id(now)] = was.key
     if not rekey:
         return side
     return [Unit(rekey[id(u)], u.lines, u.node) if id(u) in rekey else u for u in side]
