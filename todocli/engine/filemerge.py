@@ -132,10 +132,13 @@ def _renamed(base: list[Unit], side: list[Unit]) -> list[Unit]:
         if tag != "replace" or i2 - i1 != j2 - j1:
             continue
         for was, now in zip(o_tasks[i1:i2], s_tasks[j1:j2], strict=True):
-            if was.key[0] == now.key[0] == "text" and was.key not in s_keys:
-                # A new text much like the old one: a rename, not a task for another
-                if SequenceMatcher(None, was.key[1], now.key[1]).ratio() >= RENAMED:
-                    rekey[id(now)] = was.key
+            # A new text much like the old one: a rename, not a task for another.
+            if (
+                was.key[0] == now.key[0] == "text"
+                and was.key not in s_keys
+                and SequenceMatcher(None, was.key[1], now.key[1]).ratio() >= RENAMED
+            ):
+                rekey[id(now)] = was.key
     if not rekey:
         return side
     return [Unit(rekey[id(u)], u.lines, u.node) if id(u) in rekey else u for u in side]
