@@ -64,7 +64,7 @@ _todo() {
     case "$cmd" in
         show) opts="--all -a --as" ;;
         ls) opts="--all -a --as" ;;
-        init) opts="--phase -p --summary" ;;
+        init) opts="--phase -p --summary --project" ;;
         add) opts="--phase -p --after" ;;
         a) opts="--phase -p --after" ;;
         start) opts="" ;;

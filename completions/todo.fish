@@ -24,7 +24,7 @@ end
 complete -c todo -f
 complete -c todo -n __fish_use_subcommand -a show -d 'Show the list.'
 complete -c todo -n __fish_use_subcommand -a ls -d 'Show the list (alias of show).'
-complete -c todo -n __fish_use_subcommand -a init -d 'Replace the list with these tasks.'
+complete -c todo -n __fish_use_subcommand -a init -d 'Replace the list with these tasks (--project: the repository\'s TODO.md).'
 complete -c todo -n __fish_use_subcommand -a add -d 'Append tasks (to --phase, else the last phase).'
 complete -c todo -n __fish_use_subcommand -a a -d 'Append tasks (alias of add).'
 complete -c todo -n __fish_use_subcommand -a start -d 'Mark a task in progress.'
@@ -73,6 +73,7 @@ complete -c todo -n '__fish_seen_subcommand_from ls' -l all -s a -d 'Do not coll
 complete -c todo -n '__fish_seen_subcommand_from ls' -l as -r -d 'Print the list in an agent tool\'s own shape (claude, codex, copilot, ...).'
 complete -c todo -n '__fish_seen_subcommand_from init' -l phase -s p -r -a '(__todo_candidates phases)' -d 'A phase name.'
 complete -c todo -n '__fish_seen_subcommand_from init' -l summary -r -d 'What the list is for.'
+complete -c todo -n '__fish_seen_subcommand_from init' -l project -d 'Make TODO.md at the top of this git work tree (the project plan) and register git\'s merge driver for it; no TASK: keep the plan it has.'
 complete -c todo -n '__fish_seen_subcommand_from add' -l phase -s p -r -a '(__todo_candidates phases)' -d 'A phase name.'
 complete -c todo -n '__fish_seen_subcommand_from add' -l after -r -a '(__todo_candidates tasks)' -d 'A task (#N or text) the new ones wait on; again for more.'
 complete -c todo -n '__fish_seen_subcommand_from a' -l phase -s p -r -a '(__todo_candidates phases)' -d 'A phase name.'

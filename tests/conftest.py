@@ -18,6 +18,9 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     runtime.mkdir(mode=0o700)
     monkeypatch.setenv("TODOCLI_LOCK_DIR", str(runtime))
     monkeypatch.setenv("TODOCLI_CONFIG", str(tmp_path / "config.toml"))
+    # No test writes a TODO.md at the top of the checkout it runs in (the project
+    # plan): the tests of the plan turn the lookup back on.
+    monkeypatch.setenv("TODOCLI_PROJECT", "0")
     names = ("TODOCLI_SESSION", "TODOCLI_FILE", "TODOCLI_MEMORY_DIR", "TODOCLI_AGENT", "NO_COLOR")
     for name in names:
         monkeypatch.delenv(name, raising=False)

@@ -411,8 +411,15 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object, tool: str
             view = parse(sent).model()
         elif sent is None:
             unseen = True
-    wipe = not opts.keep and (
-        settings.wipe_on_complete if settings.wipe_on_complete is not None else ctx.loc.is_session
+    # A project plan is the project's record: never wiped (the log still records it).
+    wipe = (
+        not opts.keep
+        and not ctx.loc.project
+        and (
+            settings.wipe_on_complete
+            if settings.wipe_on_complete is not None
+            else ctx.loc.is_session
+        )
     )
     # The clock and state.json are read only when a completion, clear_delay or an
     # agent's claims need them: an everyday write of one agent reads neither.
@@ -704,13 +711,23 @@ def done(
         if not tasks:
             raise UsageError("done: --note needs the TASK it is about")
         ops = [Op(OpKind.NOTE, task=t, text=note) for t in tasks] + ops
-    return run_batch(ctx, ops)
+    return _shared(ctx, run_batch(ctx, ops))
+
+
+def _shared(ctx: Context, outcome: Outcome) -> Outcome:
+    """A named agent's write to a project plan: what it holds goes on the claims
+    the repository's worktrees share."""
+    if ctx.loc.project and ctx.agent is not None:
+        from todocli.app.shared_claims import record_owned
+
+        record_owned(ctx, outcome)
+    return outcome
 
 
 def drop(
     ctx: Context, tasks: Sequence[str], phase: str | None = None, *, everything: bool = False
 ) -> Outcome:
-    return run_batch(ctx, _target_ops("drop", tasks, phase, everything, "drop"))
+    return _shared(ctx, run_batch(ctx, _target_ops("drop", tasks, phase, everything, "drop")))
 
 
 def remove(
@@ -756,7 +773,12 @@ def claim(ctx: Context, task: str | None) -> Outcome:
 
     if ctx.agent is None:
         raise UsageError("todo claim needs an agent name: --agent NAME or TODOCLI_AGENT")
-    outcome = run_batch(ctx, [Op(OpKind.CLAIM, task=task)])
+    if ctx.loc.project:
+        from todocli.app.shared_claims import claim_shared
+
+        outcome = claim_shared(ctx, task)
+    else:
+        outcome = run_batch(ctx, [Op(OpKind.CLAIM, task=task)])
     outcome.claim_alone = True
     return outcome
 
@@ -764,7 +786,7 @@ def claim(ctx: Context, task: str | None) -> Outcome:
 def start(ctx: Context, task: str) -> Outcome:
     from todocli.engine.ops import Op, OpKind
 
-    return run_batch(ctx, [Op(OpKind.START, task=task)])
+    return _shared(ctx, run_batch(ctx, [Op(OpKind.START, task=task)]))
 
 
 def note(ctx: Context, task: str, text: str) -> Outcome:
@@ -817,7 +839,7 @@ def apply_input(
             req = request(value)
     except InvalidParamError as error:
         return _rejected_input(ctx, error, value, with_rev=with_rev)
-    if req.hook is not None and req.hook.session and ctx.loc.is_session:
+    if req.hook is not None and req.hook.session and (ctx.loc.is_session or ctx.loc.project):
         ctx = _hook_session(ctx, req.hook.session)
     if req.ignored or req.query:  # a hook on a tool that is not a todo tool: harmless
         # A read answered to the agent (not a hook's, nor a hook on another tool)
@@ -867,7 +889,7 @@ def _rejected_input(
         if not todo_tool:
             error.remembered = True  # nothing recorded, nothing written
             raise error
-        if session and ctx.loc.is_session:
+        if session and (ctx.loc.is_session or ctx.loc.project):
             ctx = _hook_session(ctx, session)
     remember_failure(ctx, error)
     try:

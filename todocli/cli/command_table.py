@@ -206,9 +206,18 @@ COMMANDS = (
     ),
     Command(
         "init",
-        "Replace the list with these tasks.",
+        "Replace the list with these tasks (--project: the repository's TODO.md).",
         (NEW_TASKS,),
-        (PHASE, Option("--summary", dest="summary", kind=str, help="What the list is for.")),
+        (
+            PHASE,
+            Option("--summary", dest="summary", kind=str, help="What the list is for."),
+            Option(
+                "--project",
+                dest="project",
+                help="Make TODO.md at the top of this git work tree (the project plan) and "
+                "register git's merge driver for it; no TASK: keep the plan it has.",
+            ),
+        ),
         fast=True,
         writes=True,
     ),
@@ -384,6 +393,30 @@ COMMANDS = (
         ),
     ),
     Command("config", "Print the effective settings and where each came from."),
+    Command(
+        "merge-driver",
+        "Merge two versions of a list as git's merge driver (todo init --project registers it).",
+        (
+            Argument("base", "The common ancestor's version (git's %O).", complete="files"),
+            Argument(
+                "ours", "Our version; the merge is written here (git's %A).", complete="files"
+            ),
+            Argument("theirs", "Their version (git's %B).", complete="files"),
+            Argument("path", "The file's path in the repository (git's %P).", optional=True),
+        ),
+        (
+            Option(
+                "--marker-size",
+                dest="marker_size",
+                kind=int,
+                default=7,
+                metavar="N",
+                help="Length of the conflict markers (git's %L).",
+            ),
+        ),
+        failure=PROTOCOL,
+        hidden=True,  # git runs it, not people: `todo init --project` registers it
+    ),
     Command(
         "__complete",
         "Candidates for shell completion, one a line (used by the completion scripts).",

@@ -89,7 +89,16 @@ def show(call: Call, *, show_all: bool, tool: str | None) -> int:
     return emit(outcome, output, show_all=show_all)
 
 
-def init(call: Call, *, tasks: list[str], phase: str | None, summary: str | None) -> int:
+def init(
+    call: Call, *, tasks: list[str], phase: str | None, summary: str | None, project: bool
+) -> int:
+    if project:
+        from todocli.app.gitrepo import init_project
+
+        outcome, report = init_project(call.options, tasks, phase, summary=summary)
+        return (
+            emit(outcome, call.output) if outcome is not None else emit_report(report, call.output)
+        )
     return emit(commands.init(_context(call), tasks, phase, summary=summary), call.output)
 
 
@@ -293,6 +302,20 @@ def gc(call: Call, *, older_than: str) -> int:
     from todocli.app.sessions import gc as collect
 
     return emit_report(collect(_context(call), older_than), call.output)
+
+
+def merge_driver(
+    call: Call, *, base: str, ours: str, theirs: str, path: str | None, marker_size: int
+) -> int:
+    from todocli.app.gitmerge import merge_driver as run_driver
+
+    report = run_driver(base, ours, theirs, path, marker_size=marker_size)
+    if call.output.json:
+        emit_report(report, call.output)
+    else:
+        for line in report.data["messages"]:
+            sys.stderr.write(line + "\n")
+    return 1 if report.data["conflicts"] else 0
 
 
 def complete(call: Call, *, kind: str) -> int:
@@ -525,6 +548,7 @@ HANDLERS: dict[str, Callable[..., int]] = {
     "sessions": sessions,
     "gc": gc,
     "config": config,
+    "merge-driver": merge_driver,
     "__complete": complete,
     "edit": edit,
     "watch": watch,

@@ -794,11 +794,24 @@ def parse(text: str) -> Document:
     infos = scanner.scan(lines)
     doc = _Builder(lines, infos).build()
     doc.eof_closer = scanner.eof_closer()
+    if "<<<<<<<" in text:
+        doc.warnings += _conflict_warnings(lines)
     for dup in doc.reindex():
         doc.warnings.append(
             f'Line {dup.line_no}: duplicate task "{dup.content}" (operations address the first one)'
         )
     return doc
+
+
+def _conflict_warnings(lines: list[str]) -> list[str]:
+    """Where git left a merge conflict in the file: its markers stay text, and the
+    tasks of both sides between them are read as tasks (both kept)."""
+    return [
+        f"Line {n}: a merge conflict (git's <<<<<<< markers): both sides' tasks are read; "
+        "keep one side and remove the markers"
+        for n, line in enumerate(lines, 1)
+        if line.startswith("<<<<<<<") and not line.startswith("<<<<<<<<")
+    ]
 
 
 class _Builder:

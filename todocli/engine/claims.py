@@ -244,3 +244,15 @@ def nothing_to_claim(doc: Document, waits: Mapping[int, list[int]]) -> str:
             count = f"1 task {one}" if len(names) == 1 else f"{len(names)} tasks {many}"
             parts.append(f"{count} ({shown}{more})")
     return "Nothing to claim: " + "; ".join(parts)
+
+
+def key(task: Task | TaskNode) -> str:
+    """A task's name in the claims shared by worktrees: its id, else its text."""
+    return f"id:{task.meta.id}" if task.meta.id else f"text:{task.content}"
+
+
+def named(contents: Sequence[str]) -> str:
+    """Tasks by their text, the first few: ``"a", "b", +3 more``."""
+    shown = ", ".join(f'"{c}"' for c in contents[:MOST_NAMED])
+    more = len(contents) - MOST_NAMED
+    return shown + (f", +{more} more" if more > 0 else "")

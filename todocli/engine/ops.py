@@ -97,6 +97,7 @@ class Op(Value):
         summary_path: str = "",  # and its summary: "summary", "explanation"...
         merge: bool = False,  # write: the todos update the tasks they name (by id, else text)
         after: tuple[str, ...] = (),  # append: the tasks the new ones wait on (#N or text)
+        taken: tuple[tuple[str, str], ...] = (),  # claim: (task key, agent) held in other worktrees
     ) -> None:
         self.kind = kind
         self.task = task
@@ -113,6 +114,7 @@ class Op(Value):
         self.summary_path = summary_path
         self.merge = merge
         self.after = after
+        self.taken = taken
 
 
 class OpFailure(Exception):
@@ -766,11 +768,13 @@ class Engine:
             # lost track of its claim asks again and gets it back).
             self.claimed = held[0].content
             return
+        elsewhere = dict(op.taken)
         if op.task is None:
-            found = next(
-                (i for i, t in enumerate(tasks) if t.status is Status.PENDING and i not in waits),
-                None,
-            )
+            free = [i for i, t in enumerate(tasks) if t.status is Status.PENDING and i not in waits]
+            found = next((i for i in free if claims.key(tasks[i]) not in elsewhere), None)
+            if found is None and free:
+                names = claims.named([tasks[i].content for i in free])
+                raise OpFailure(f"Nothing to claim: claimed in other worktrees: {names}")
             if found is None:
                 cycle = claims.dead_end(tasks, waits)
                 if cycle is not None:  # the plan can never drain: a code of its own
@@ -781,6 +785,11 @@ class Engine:
         else:
             node = self._task(op.task)
             self._refuse_held(node)
+            holder = elsewhere.get(claims.key(node))
+            if holder is not None:
+                raise OpFailure(
+                    f'Task "{node.content}" is claimed by agent "{holder}" in another worktree'
+                )
             if not node.status.is_open:
                 raise OpFailure(f'Task "{node.content}" is {node.status.value}: nothing to claim')
             if node.status is Status.BLOCKED:

@@ -38,6 +38,7 @@ class Locations(Value):
         is_session: bool,  # a session list (False: a --file list)
         memory_dir: str,  # completion logs
         state_dir: str,  # lock, revisions, counters: always under the home
+        project: bool = False,  # the work tree's TODO.md, found from the current folder
     ) -> None:
         self.home = home
         self.session = session
@@ -45,6 +46,7 @@ class Locations(Value):
         self.is_session = is_session
         self.memory_dir = memory_dir
         self.state_dir = state_dir
+        self.project = project
 
     @property
     def lock_file(self) -> str:
@@ -195,6 +197,38 @@ def default_config_file(env: Mapping[str, str]) -> str:
     return os.path.join(directory, "config.toml")
 
 
+PROJECT_PLAN = "TODO.md"
+_OFF = ("0", "off", "false", "no")
+
+
+def project_plan(start: str, env: Mapping[str, str]) -> str | None:
+    """The project plan for a command run in ``start``: ``TODO.md`` at the top of
+    the git work tree, found as git finds ``.git`` (a folder, or the file a linked
+    worktree has), walking up from ``start``, and never above the work tree's top
+    nor past ``GIT_CEILING_DIRECTORIES``. None outside a work tree, when its top
+    has no ``TODO.md``, or when ``TODOCLI_PROJECT`` is 0 or off. A few ``stat``
+    calls, no ``git`` process: it runs on every call of an agent."""
+    if env.get("TODOCLI_PROJECT", "").lower() in _OFF:
+        return None
+    ceilings = {os.path.abspath(c) for c in env.get("GIT_CEILING_DIRECTORIES", "").split(":") if c}
+    folder = start
+    while True:
+        if os.path.lexists(os.path.join(folder, ".git")):
+            plan = os.path.join(folder, PROJECT_PLAN)
+            return plan if os.path.isfile(plan) else None
+        parent = os.path.dirname(folder)
+        if parent == folder or parent in ceilings:
+            return None
+        folder = parent
+
+
+def _cwd() -> str | None:
+    try:
+        return os.getcwd()
+    except OSError:  # the folder was removed under us
+        return None
+
+
 def resolve(
     *,
     home: str | None = None,
@@ -233,11 +267,15 @@ def resolve(
         if memory_text
         else os.path.join(home_path, "memory", "todos")
     )
-    if file_text:
-        list_file = os.path.abspath(os.path.expanduser(file_text))
+    plan = None
+    if not file_text and chosen is None:
+        start = _cwd()
+        plan = project_plan(start, env) if start is not None else None
+    if file_text or plan:
+        list_file = plan or os.path.abspath(os.path.expanduser(file_text or ""))
         # Keyed by the real path, so two names for one file share one history.
         state = os.path.join(home_path, "state", "files", path_key(os.path.realpath(list_file)))
-        return Locations(home_path, name, list_file, False, memory, state)
+        return Locations(home_path, name, list_file, False, memory, state, plan is not None)
     return Locations(
         home_path,
         name,

@@ -1,0 +1,418 @@
+"""The project plan through git: ``todo merge-driver`` registered by ``todo init
+--project``, run by a real ``git merge``, ``git rebase`` and ``git cherry-pick``; the
+same branches merged by git's own text merge, to show what the driver fixes."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.support_cli import install_launcher, todo_process
+from todocli.app.gitrepo import ATTRIBUTE, DRIVER, problems, wire
+from todocli.document.markdown import parse
+from todocli.engine.filemerge import merge_files
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+
+
+@pytest.fixture(autouse=True)
+def project_plans(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lookup on (conftest turns it off for every other test)."""
+    monkeypatch.delenv("TODOCLI_PROJECT")
+
+
+BASE = """\
+# Release 2.0
+
+## Build
+- [ ] Parse the config
+- [ ] Write the loader
+- [ ] Add the cache
+
+## Ship
+- [ ] Tag the release
+"""
+
+IDS = """\
+## Build
+- [ ] Parse the config <!-- id: 1 -->
+- [ ] Write the loader <!-- id: 2; blocked-by: 1 -->
+"""
+
+# name: (base, ours, theirs, merged by the driver, clean)
+SCENARIOS: dict[str, tuple[str, str, str, str, bool]] = {
+    "ticks": (
+        BASE,
+        BASE.replace("[ ] Parse", "[x] Parse"),
+        BASE.replace("[ ] Write", "[x] Write"),
+        BASE.replace("[ ] Parse", "[x] Parse").replace("[ ] Write", "[x] Write"),
+        True,
+    ),
+    "append": (
+        BASE,
+        BASE.replace("cache\n", "cache\n- [ ] Add metrics\n"),
+        BASE.replace("cache\n", "cache\n- [ ] Add logging\n"),
+        BASE.replace("cache\n", "cache\n- [ ] Add metrics\n- [ ] Add logging\n"),
+        True,
+    ),
+    "done-and-note": (
+        BASE,
+        BASE.replace("[ ] Write", "[x] Write"),
+        BASE.replace("loader\n", "loader\n  > mmap the file\n"),
+        BASE.replace("[ ] Write the loader\n", "[x] Write the loader\n  > mmap the file\n"),
+        True,
+    ),
+    "done-and-rename": (
+        BASE,
+        BASE.replace("[ ] Write", "[x] Write"),
+        BASE.replace("Write the loader", "Write the config loader"),
+        BASE.replace("[ ] Write the loader", "[x] Write the config loader"),
+        True,
+    ),
+    "notes": (
+        BASE.replace("cache\n", "cache\n  > keyed by path\n"),
+        BASE.replace("cache\n", "cache\n  > keyed by path\n  >\n  > LRU\n"),
+        BASE.replace("cache\n", "cache\n  > keyed by path\n  >\n  > 64 MiB at most\n"),
+        BASE.replace(
+            "cache\n", "cache\n  > keyed by path\n  >\n  > LRU\n  >\n  > 64 MiB at most\n"
+        ),
+        True,
+    ),
+    "phases": (
+        BASE,
+        BASE + "\n## Docs\n- [ ] Write the guide\n",
+        BASE + "\n## Bench\n- [ ] Measure start-up\n",
+        BASE + "\n## Docs\n- [ ] Write the guide\n\n## Bench\n- [ ] Measure start-up\n",
+        True,
+    ),
+    "conflict": (
+        BASE,
+        BASE.replace("[ ] Add the cache", "[x] Add the cache").replace("[ ] Tag", "[x] Tag"),
+        BASE.replace("[ ] Add the cache", "[-] Add the cache").replace("[ ] Parse", "[x] Parse"),
+        BASE.replace("[ ] Parse", "[x] Parse")
+        .replace(
+            "- [ ] Add the cache\n",
+            "<<<<<<< ours\n- [x] Add the cache\n=======\n- [-] Add the cache\n>>>>>>> theirs\n",
+        )
+        .replace("[ ] Tag", "[x] Tag"),
+        False,
+    ),
+    "ids": (
+        IDS,
+        IDS + "- [ ] Add the cache <!-- id: 3 -->\n",
+        IDS
+        + "- [ ] Add logging <!-- id: 3 -->\n- [ ] Check the logs <!-- id: 4; blocked-by: 3 -->\n",
+        IDS
+        + "- [ ] Add the cache <!-- id: 3 -->\n"
+        + "- [ ] Add logging <!-- id: 5 -->\n- [ ] Check the logs <!-- id: 4; blocked-by: 5 -->\n",
+        True,
+    ),
+}
+
+
+def _env(bin_dir: Path) -> dict[str, str]:
+    """git alone: no user or system config; ``todo`` (this checkout) on PATH."""
+    return {
+        **os.environ,
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.com",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.com",
+        "GIT_EDITOR": "true",
+    }
+
+
+class Repo:
+    def __init__(self, path: Path, env: dict[str, str]) -> None:
+        self.path = path
+        self.env = env
+
+    def git(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        done = subprocess.run(
+            ["git", *args], cwd=self.path, env=self.env, capture_output=True, text=True, check=False
+        )
+        if check and done.returncode:
+            raise AssertionError(f"git {' '.join(args)}: {done.stdout}{done.stderr}")
+        return done
+
+    def commit(self, text: str, message: str) -> None:
+        (self.path / "TODO.md").write_bytes(text.encode())
+        self.git("commit", "-qam", message)
+
+    @property
+    def plan(self) -> str:
+        return (self.path / "TODO.md").read_bytes().decode()
+
+
+@pytest.fixture
+def bin_dir(tmp_path: Path) -> Path:
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    install_launcher(folder).chmod(0o755)
+    return folder
+
+
+def _repo(tmp_path: Path, bin_dir: Path, base: str, *, driver: bool) -> Repo:
+    repo = Repo(tmp_path / "repo", _env(bin_dir))
+    repo.path.mkdir()
+    repo.git("init", "-q", "-b", "main")
+    (repo.path / "TODO.md").write_bytes(base.encode())
+    if driver:
+        run = todo_process("init", "--project", cwd=repo.path, env=repo.env)
+        assert run.code == 0, run.err
+    repo.git("add", "-A")
+    repo.git("commit", "-qm", "base")
+    return repo
+
+
+def _branches(repo: Repo, ours: str, theirs: str) -> None:
+    repo.git("checkout", "-qb", "theirs")
+    repo.commit(theirs, "theirs")
+    repo.git("checkout", "-q", "main")
+    repo.commit(ours, "ours")
+
+
+def _shown(repo: Repo) -> list[tuple[str, str]]:
+    """What ``todo --json show`` reads, run in the work tree (the project plan)."""
+    run = todo_process("--json", "show", cwd=repo.path, env=repo.env)
+    envelope = json.loads(run.out)
+    assert envelope["context"]["file"] == str(repo.path / "TODO.md")
+    return [(t["content"], t["status"]) for t in envelope["data"]["todos"]]
+
+
+def _parsed(text: str) -> list[tuple[str, str]]:
+    return [(t.content, t.status.value) for t in parse(text).tasks()]
+
+
+def _ids(text: str) -> list[str]:
+    return [t.meta.id for t in parse(text).tasks() if t.meta.id]
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_git_merge_with_the_driver_gives_the_expected_bytes(
+    tmp_path: Path, bin_dir: Path, name: str
+) -> None:
+    base, ours, theirs, expected, clean = SCENARIOS[name]
+    repo = _repo(tmp_path, bin_dir, base, driver=True)
+    _branches(repo, ours, theirs)
+    merged = repo.git("merge", "--no-edit", "theirs", check=False)
+    assert (merged.returncode == 0) is clean, merged.stdout + merged.stderr
+    assert repo.plan == expected
+    assert _shown(repo) == _parsed(expected)
+    ids = _ids(repo.plan)
+    assert len(ids) == len(set(ids)), ids
+
+
+@pytest.mark.parametrize("name", [n for n, s in SCENARIOS.items() if s[4]])
+@pytest.mark.parametrize("how", ["rebase", "cherry-pick"])
+def test_git_rebase_and_cherry_pick_go_through_the_driver(
+    tmp_path: Path, bin_dir: Path, name: str, how: str
+) -> None:
+    base, ours, theirs, expected, _ = SCENARIOS[name]
+    repo = _repo(tmp_path, bin_dir, base, driver=True)
+    _branches(repo, ours, theirs)
+    if how == "rebase":  # theirs replayed on main: main's side is "ours" to git
+        repo.git("checkout", "-q", "theirs")
+        repo.git("rebase", "main")
+    else:
+        repo.git("cherry-pick", "theirs")
+    assert repo.plan == expected
+    assert _shown(repo) == _parsed(expected)
+
+
+def test_a_conflicting_rebase_stops_with_markers_around_the_task_alone(
+    tmp_path: Path, bin_dir: Path
+) -> None:
+    base, ours, theirs, expected, _ = SCENARIOS["conflict"]
+    repo = _repo(tmp_path, bin_dir, base, driver=True)
+    _branches(repo, ours, theirs)
+    repo.git("checkout", "-q", "theirs")
+    assert repo.git("rebase", "main", check=False).returncode != 0
+    assert repo.plan == expected
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_without_the_driver_git_merges_the_plan_as_text_and_conflicts(
+    tmp_path: Path, bin_dir: Path, name: str
+) -> None:
+    """What the driver fixes: git's text merge conflicts on every one of these."""
+    base, ours, theirs, _, _ = SCENARIOS[name]
+    repo = _repo(tmp_path, bin_dir, base, driver=False)
+    _branches(repo, ours, theirs)
+    merged = repo.git("merge", "--no-edit", "theirs", check=False)
+    assert merged.returncode != 0
+    assert "CONFLICT (content): Merge conflict in TODO.md" in merged.stdout
+
+
+def test_conflict_markers_go_around_the_tasks_lines_alone() -> None:
+    base = "- [ ] a\n- [ ] b\n  > why b\n- [ ] c\n"
+    ours = "- [x] a\n- [x] b\n  > why b\n- [ ] c\n"
+    theirs = "- [ ] a\n- [/] b\n  > why b\n- [x] c\n"
+    merged = merge_files(base, ours, theirs, marker_size=9, labels=("HEAD", "topic"))
+    assert merged.conflicts == 1
+    assert merged.text == (
+        "- [x] a\n<<<<<<<<< HEAD\n- [x] b\n  > why b\n=========\n- [/] b\n  > why b\n"
+        ">>>>>>>>> topic\n- [x] c\n"
+    )
+
+
+def test_lines_neither_side_touched_stay_byte_for_byte() -> None:
+    base = (
+        "# Plan\r\n\r\nSome *prose*  \r\n* [ ] a\r\n* [ ] b\r\n"
+        "\r\n```\r\n- [ ] not a task\r\n```\r\n"
+    )
+    ours = base.replace("* [ ] a", "* [x] a")
+    theirs = base.replace("* [ ] b", "* [X] b")
+    merged = merge_files(base, ours, theirs)
+    assert merged.conflicts == 0
+    assert merged.text == base.replace("* [ ] a", "* [x] a").replace("* [ ] b", "* [X] b")
+
+
+def test_a_task_removed_on_one_side_stays_when_the_other_changed_it() -> None:
+    base = "- [ ] a\n- [x] b\n- [ ] c\n"
+    ours = "- [ ] a\n- [ ] c\n"  # todo clear
+    theirs = "- [ ] a\n- [x] b\n  > it was hard\n- [ ] c\n"
+    assert merge_files(base, ours, theirs).text == theirs
+    assert merge_files(base, ours, base.replace("[ ] c", "[x] c")).text == "- [ ] a\n- [x] c\n"
+
+
+def test_a_task_both_sides_moved_comes_once() -> None:
+    base = "- [ ] a\n- [ ] b\n- [ ] c\n"
+    ours = "- [ ] b\n- [ ] c\n- [ ] a\n"
+    theirs = "- [ ] b\n- [ ] a\n- [ ] c\n"
+    text = merge_files(base, ours, theirs).text
+    assert sorted(_parsed(text)) == sorted(_parsed(base))
+
+
+def test_the_driver_reports_its_conflicts_through_its_exit_status(tmp_path: Path) -> None:
+    base, ours, theirs, expected, _ = SCENARIOS["conflict"]
+    files = []
+    for name, text in (("o", base), ("a", ours), ("b", theirs)):
+        (tmp_path / name).write_bytes(text.encode())
+        files.append(str(tmp_path / name))
+    run = todo_process("merge-driver", *files, "TODO.md", "--marker-size", "7")
+    assert run.code == 1
+    assert "1 task was changed on both sides" in run.err
+    assert run.out == ""
+    assert (tmp_path / "a").read_bytes().decode() == expected
+
+
+def test_todo_reads_a_file_with_conflict_markers_keeping_both_sides(tmp_path: Path) -> None:
+    text = SCENARIOS["conflict"][3]
+    plan = tmp_path / "TODO.md"
+    plan.write_bytes(text.encode())
+    run = todo_process("--json", "--file", str(plan), "show")
+    data = json.loads(run.out)["data"]
+    tasks = [(t["content"], t["status"]) for t in data["todos"]]
+    assert ("Add the cache", "completed") in tasks
+    assert ("Add the cache", "abandoned") in tasks
+    assert any("merge conflict" in w for w in json.loads(run.out)["warnings"])
+    assert "Line 6: a merge conflict" in run.err
+    assert plan.read_bytes().decode() == text
+
+
+def test_problems_names_a_path_without_todo(
+    tmp_path: Path, bin_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = Repo(tmp_path / "r", _env(bin_dir))
+    repo.path.mkdir()
+    repo.git("init", "-q")
+    git_only = tmp_path / "git-only"
+    git_only.mkdir()
+    (git_only / "git").symlink_to(str(shutil.which("git")))
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{git_only}")
+    wire(str(repo.path))
+    assert problems(str(repo.path)) == []
+    monkeypatch.setenv("PATH", str(git_only))
+    assert problems(str(repo.path)) == [
+        "git runs the merge driver as 'todo', which is not on this PATH"
+    ]
+
+
+def test_wire_is_idempotent_and_keeps_gitattributes_bytes(
+    tmp_path: Path, bin_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", _env(bin_dir)["PATH"])
+    repo = Repo(tmp_path / "r", _env(bin_dir))
+    repo.path.mkdir()
+    repo.git("init", "-q")
+    attributes = repo.path / ".gitattributes"
+    attributes.write_bytes(b"*.png binary\r\n*.sh text eol=lf")  # no final newline
+    assert problems(str(repo.path)) == [
+        "TODO.md is not marked 'merge=todo' in .gitattributes (fix: todo init --project)",
+        "this clone lacks merge.todo.driver: git merges TODO.md as text (fix: todo init --project)",
+    ]
+    first = wire(str(repo.path))
+    assert len(first) == 3
+    assert (
+        attributes.read_bytes()
+        == b"*.png binary\r\n*.sh text eol=lf\r\n" + ATTRIBUTE.encode() + b"\r\n"
+    )
+    assert repo.git("config", "--get", "merge.todo.driver").stdout == DRIVER + "\n"
+    before = attributes.read_bytes()
+    assert wire(str(repo.path)) == []
+    assert attributes.read_bytes() == before
+    assert problems(str(repo.path)) == []
+    repo.git("config", "--unset", "merge.todo.driver")
+    assert problems(str(repo.path)) == [
+        "this clone lacks merge.todo.driver: git merges TODO.md as text (fix: todo init --project)"
+    ]
+
+
+def test_init_project_outside_a_work_tree_is_refused(tmp_path: Path) -> None:
+    run = todo_process(
+        "init", "--project", cwd=tmp_path, env={"GIT_CEILING_DIRECTORIES": str(tmp_path.parent)}
+    )
+    assert run.code == 2
+    assert "not inside a git work tree" in run.err
+    assert not (tmp_path / "TODO.md").exists()
+
+
+def test_init_project_with_tasks_writes_the_plan_at_the_top(tmp_path: Path, bin_dir: Path) -> None:
+    repo = Repo(tmp_path / "r", _env(bin_dir))
+    (repo.path / "src").mkdir(parents=True)
+    repo.git("init", "-q")
+    run = todo_process(
+        "init", "--project", "Write code", "Test it", cwd=repo.path / "src", env=repo.env
+    )
+    assert run.code == 0, run.err
+    assert [c for c, _ in _parsed(repo.plan)] == ["Write code", "Test it"]
+    assert "Made the project plan" in run.out
+
+
+def test_the_set_up_in_the_docs_works_as_written(
+    tmp_path: Path, bin_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", _env(bin_dir)["PATH"])
+    text = (Path(__file__).resolve().parent.parent / "docs" / "git.md").read_text()
+    block = text.split("## Set it up", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    repo = Repo(tmp_path / "r", _env(bin_dir))
+    (repo.path / "src").mkdir(parents=True)
+    repo.git("init", "-q")
+    done = subprocess.run(
+        ["bash", "-euc", block],
+        cwd=repo.path,
+        env=repo.env,
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert repo.git("ls-files").stdout == ".gitattributes\nTODO.md\n"
+    assert repo.git("check-attr", "merge", "--", "TODO.md").stdout == "TODO.md: merge: todo\n"
+    assert problems(str(repo.path)) == []
+
+
+def test_a_task_replaced_by_an_unlike_one_is_no_rename() -> None:
+    base = "- [ ] a\n- [ ] Write the loader\n- [ ] c\n"
+    ours = "- [ ] a\n- [ ] Publish the wheel\n- [ ] c\n"  # one removed, another added
+    theirs = "- [ ] a\n- [x] Write the loader\n- [ ] c\n"
+    merged = merge_files(base, ours, theirs)
+    assert merged.text == "- [ ] a\n- [ ] Publish the wheel\n- [x] Write the loader\n- [ ] c\n"

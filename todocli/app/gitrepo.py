@@ -1,0 +1,129 @@
+"""A git repository wired for a project plan: ``TODO.md`` merged by ``todo
+merge-driver``. Two functions: ``wire`` sets a repository up (``todo init
+--project``), ``problems`` says what a clone lacks (for a health check).
+
+The driver is named in ``.gitattributes`` (committed: every clone has it) and
+defined in the repository's own config (``merge.todo.driver``: git never takes a
+command from a committed file, so each clone needs it once). Both steps are
+idempotent, and ``.gitattributes`` keeps every byte it had.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+
+from todocli.errors import UsageError
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from todocli.app.commands import Options, Outcome
+    from todocli.app.report import Report
+
+PLAN = "TODO.md"
+ATTRIBUTE = f"/{PLAN} merge=todo"
+NAME = "todo: merges checklists by task"
+DRIVER = "todo merge-driver %O %A %B %P --marker-size %L"
+
+
+def _git(top: str, *args: str) -> subprocess.CompletedProcess[str]:
+    try:
+        return subprocess.run(
+            ["git", "-C", top, *args], capture_output=True, text=True, check=False
+        )
+    except OSError as exc:
+        raise UsageError(f"cannot run git: {exc.strerror}") from None
+
+
+def work_tree_top(start: str) -> str:
+    """The top of the git work tree ``start`` is in (git's own answer)."""
+    done = _git(start, "rev-parse", "--show-toplevel")
+    if done.returncode != 0 or not done.stdout.strip():
+        raise UsageError(f"not inside a git work tree: {start} (run git init first)")
+    return done.stdout.rstrip("\n")
+
+
+def _has_attribute(text: str) -> bool:
+    return any(
+        line.split() in (ATTRIBUTE.split(), ATTRIBUTE[1:].split()) for line in text.splitlines()
+    )
+
+
+def wire(top: str) -> list[str]:
+    """Register the merge driver for ``TODO.md`` in the work tree at ``top``; what it
+    changed, one line each (nothing when it was wired already)."""
+    changed = []
+    attributes = os.path.join(top, ".gitattributes")
+    try:
+        with open(attributes, "rb") as handle:
+            data = handle.read()
+    except FileNotFoundError:
+        data = b""
+    text = data.decode("utf-8", "surrogateescape")
+    if not _has_attribute(text):
+        eol = "\r\n" if "\r\n" in text else "\n"
+        add = ("" if not text or text.endswith("\n") else eol) + ATTRIBUTE + eol
+        with open(attributes, "ab") as handle:
+            handle.write(add.encode("utf-8"))
+        changed.append(f"added '{ATTRIBUTE}' to .gitattributes (commit it)")
+    for key, value in (("merge.todo.name", NAME), ("merge.todo.driver", DRIVER)):
+        if _git(top, "config", "--get", key).stdout.rstrip("\n") != value:
+            done = _git(top, "config", key, value)
+            if done.returncode != 0:
+                raise UsageError(f"git config {key} failed: {done.stderr.strip()}")
+            changed.append(f"set {key} in the repository's git config")
+    return changed
+
+
+def problems(top: str) -> list[str]:
+    """What keeps git from merging this work tree's ``TODO.md`` by task, one line
+    each (none: it is wired)."""
+    found = []
+    attribute = _git(top, "check-attr", "merge", "--", PLAN).stdout
+    if not attribute.rstrip("\n").endswith(": merge: todo"):
+        found.append(
+            f"{PLAN} is not marked 'merge=todo' in .gitattributes (fix: todo init --project)"
+        )
+    if _git(top, "config", "--get", "merge.todo.driver").returncode != 0:
+        found.append(
+            "this clone lacks merge.todo.driver: git merges TODO.md as text "
+            "(fix: todo init --project)"
+        )
+    import shutil
+
+    if shutil.which("todo") is None:
+        found.append("git runs the merge driver as 'todo', which is not on this PATH")
+    return found
+
+
+def init_project(
+    options: Options, tasks: Sequence[str], phase: str | None, *, summary: str | None
+) -> tuple[Outcome | None, Report]:
+    """``todo init --project``: ``TODO.md`` at the top of the work tree (made empty
+    when there is none; replaced by ``tasks`` when some are given), and the
+    repository wired for it. With tasks, the list is the answer (the wiring among
+    its notices); without, a report."""
+    from todocli.app.commands import Context, init
+    from todocli.app.report import Report
+
+    if options.file is not None:
+        raise UsageError("init --project makes the repository's TODO.md: leave out --file")
+    top = work_tree_top(os.getcwd())
+    plan = os.path.join(top, PLAN)
+    made = not os.path.lexists(plan)
+    if made:
+        with open(plan, "x", encoding="utf-8"):
+            pass
+    changed = wire(top)
+    lines = [f"{'Made' if made else 'Kept'} the project plan {plan}", *changed]
+    if not changed:
+        lines.append("git's merge driver for TODO.md was registered already")
+    text = "".join(line + "\n" for line in lines)
+    report = Report({"file": plan, "made": made, "wired": changed}, text, file=plan)
+    if not tasks:
+        return None, report
+    outcome = init(Context(options.replace(file=plan, session=None)), tasks, phase, summary=summary)
+    outcome.notices[:0] = lines
+    return outcome, report

@@ -1,0 +1,349 @@
+"""Three-way merge of two versions of one list file (git's merge driver).
+
+``merge.py`` merges an agent's snapshot into the file by each task's identity;
+this merges two edited copies of a file with their common ancestor, by the same
+identity (a task's id, else its text) and keeping bytes: a line neither side
+touched is written back as it was.
+
+The file is read as a sequence of units: a task (its line with its notes and
+continuation lines) stands for its identity, every other line for its text. Those
+sequences are merged as diff3 merges lines; so a box ticked on one side and the
+next box ticked on the other are no conflict, since neither changes which units
+there are. Each task is then merged field by field: its indentation and bullet,
+its marker, the rest of its line (text and trailing comment), its notes (notes
+appended on both sides are both kept). Only a task both sides changed to
+different markers or texts is a conflict: git's conflict markers go around that
+task's lines alone.
+
+Tasks added on both sides at one place are both kept, ours first; one added on
+both sides with one id and different texts keeps both, and theirs gets a new id
+(its ``blocked-by`` references on their side follow it). A task one side removed
+is removed, unless the other side changed it (then it stays). A task without an
+id that one side renamed, where the other left its text as it was, is matched by
+its place and a text much like the old one.
+"""
+
+from __future__ import annotations
+
+from todocli.document.blocks import eol_of, strip_eol
+from todocli.document.markdown import Document, TaskNode, parse
+from todocli.document.model import Meta, id_number
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+Key = tuple[str, ...]
+RENAMED = 0.6  # how alike (difflib's ratio) a new text is to the one it renames
+
+
+class Unit:
+    """One unit of a file: a task with its lines, or one other line."""
+
+    __slots__ = ("key", "lines", "node")
+
+    def __init__(self, key: Key, lines: list[str], node: TaskNode | None) -> None:
+        self.key = key
+        self.lines = lines
+        self.node = node
+
+
+class Merge:
+    """The merged text, and how many tasks conflict (0: a clean merge)."""
+
+    __slots__ = ("conflicts", "renumbered", "text")
+
+    def __init__(self, text: str, conflicts: int, renumbered: list[tuple[str, str]]) -> None:
+        self.text = text
+        self.conflicts = conflicts
+        self.renumbered = renumbered  # (their id, the id it has now)
+
+
+def merge_files(
+    base: str,
+    ours: str,
+    theirs: str,
+    *,
+    marker_size: int = 7,
+    labels: tuple[str, str] = ("ours", "theirs"),
+) -> Merge:
+    """Merge ``ours`` and ``theirs``, both made from ``base``."""
+    o_doc, a_doc, b_doc = parse(base), parse(ours), parse(theirs)
+    renumbered = _renumber_collisions(o_doc, a_doc, b_doc)
+    o = _units(o_doc)
+    a = _renamed(o, _units(a_doc))
+    b = _renamed(o, _units(b_doc))
+    versions: list[dict[Key, Unit]] = [
+        {u.key: u for u in side if u.node is not None} for side in (o, a, b)
+    ]
+    sequence = _merge_sequence(o, a, b, versions)
+    out: list[str] = []
+    conflicts = 0
+    written: set[Key] = set()
+    for unit in sequence:
+        if unit.node is None:
+            out += unit.lines
+            continue
+        if unit.key in written:
+            continue  # a task comes once
+        written.add(unit.key)
+        merged = _merge_task(*(v.get(unit.key) for v in versions))
+        if merged is None:
+            conflicts += 1
+            ours_unit, theirs_unit = versions[1][unit.key], versions[2][unit.key]
+            out += _conflict(ours_unit.lines, theirs_unit.lines, marker_size, labels)
+        else:
+            out += merged
+    ends = [text.endswith(("\n", "\r")) for text in (base, ours, theirs)]
+    final = ends[2] if ends[1] == ends[0] else ends[1]  # the side that changed it
+    return Merge(_fix_ends(out, final), conflicts, renumbered)
+
+
+def _task_key(node: TaskNode, seen: dict[str, int]) -> Key:
+    if node.meta.id:
+        return ("id", node.meta.id)
+    n = seen[node.content] = seen.get(node.content, -1) + 1
+    return ("text", node.content, str(n))
+
+
+def _units(doc: Document) -> list[Unit]:
+    units: list[Unit] = []
+    seen: dict[str, int] = {}
+    for seg in doc.segments():
+        if isinstance(seg, TaskNode):
+            units.append(Unit(_task_key(seg, seen), list(seg.lines), seg))
+        else:
+            units += [Unit(("line", line), [line], None) for line in seg.lines]
+    return units
+
+
+def _renamed(base: list[Unit], side: list[Unit]) -> list[Unit]:
+    """``side`` with a task one side renamed keyed as in the base: a task without an
+    id whose text the base does not hold, in the place of one the side no longer
+    holds (same count of them between the same neighbours)."""
+    from difflib import SequenceMatcher
+
+    o_tasks = [u for u in base if u.node is not None]
+    s_tasks = [u for u in side if u.node is not None]
+    matcher = SequenceMatcher(None, [u.key for u in o_tasks], [u.key for u in s_tasks], False)
+    rekey: dict[int, Key] = {}
+    s_keys = {u.key for u in s_tasks}
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag != "replace" or i2 - i1 != j2 - j1:
+            continue
+        for was, now in zip(o_tasks[i1:i2], s_tasks[j1:j2], strict=True):
+            # A new text much like the old one: a rename, not a task for another.
+            if (
+                was.key[0] == now.key[0] == "text"
+                and was.key not in s_keys
+                and SequenceMatcher(None, was.key[1], now.key[1]).ratio() >= RENAMED
+            ):
+                rekey[id(now)] = was.key
+    if not rekey:
+        return side
+    return [Unit(rekey[id(u)], u.lines, u.node) if id(u) in rekey else u for u in side]
+
+
+def _renumber_collisions(base: Document, ours: Document, theirs: Document) -> list[tuple[str, str]]:
+    """Give a new id to each task theirs added under an id ours added to another
+    task (agents' tools number from 1 in every clone); theirs' ``blocked-by``
+    references to it follow. The ids stay unique in the merged file."""
+    in_base = {t.meta.id for t in base.tasks() if t.meta.id}
+    ours_new = {
+        t.meta.id: t.content for t in ours.tasks() if t.meta.id and t.meta.id not in in_base
+    }
+    clash = [
+        t for t in theirs.tasks() if t.meta.id in ours_new and ours_new[t.meta.id] != t.content
+    ]
+    if not clash:
+        return []
+    used = {t.meta.id for doc in (base, ours, theirs) for t in doc.tasks() if t.meta.id}
+    top = max((n for n in map(id_number, used) if n is not None), default=0)
+    new_ids: dict[str, str] = {}
+    for task in clash:
+        old = task.meta.id
+        assert old is not None
+        if old in new_ids:
+            continue
+        if id_number(old) is not None:
+            top += 1
+            fresh = str(top)
+        else:
+            k = 2
+            while f"{old}-{k}" in used:
+                k += 1
+            fresh = f"{old}-{k}"
+        used.add(fresh)
+        new_ids[old] = fresh
+    for task in list(theirs.tasks()):
+        meta = task.meta
+        new = Meta(
+            new_ids.get(meta.id, meta.id) if meta.id else meta.id,
+            meta.priority,
+            tuple(new_ids.get(ref, ref) for ref in meta.blocked_by),
+            meta.owner,
+        )
+        theirs.set_meta(task, new)
+    return list(new_ids.items())
+
+
+def _merge_sequence(
+    o: list[Unit], a: list[Unit], b: list[Unit], versions: list[dict[Key, Unit]]
+) -> list[Unit]:
+    """The units in their merged order (diff3 over the units' keys)."""
+    a_at = _matches(o, a)
+    b_at = _matches(o, b)
+    out: list[Unit] = []
+    i = j = k = 0
+    while True:
+        # The stable run: units at their places in all three.
+        while i < len(o) and a_at.get(i) == j and b_at.get(i) == k:
+            out.append(a[j])
+            i, j, k = i + 1, j + 1, k + 1
+        nxt = next((n for n in range(i, len(o)) if n in a_at and n in b_at), None)
+        i2, j2, k2 = (len(o), len(a), len(b)) if nxt is None else (nxt, a_at[nxt], b_at[nxt])
+        if (i, j, k) == (i2, j2, k2):
+            if nxt is None:
+                return out
+            continue
+        out += _merge_chunk(o[i:i2], a[j:j2], b[k:k2], a_at, b_at, (i, j, k), versions)
+        i, j, k = i2, j2, k2
+
+
+def _matches(o: list[Unit], side: list[Unit]) -> dict[int, int]:
+    from difflib import SequenceMatcher
+
+    matcher = SequenceMatcher(None, [u.key for u in o], [u.key for u in side], False)
+    found: dict[int, int] = {}
+    for i, j, size in matcher.get_matching_blocks():
+        for n in range(size):
+            found[i + n] = j + n
+    return found
+
+
+def _merge_chunk(
+    o: Sequence[Unit],
+    a: Sequence[Unit],
+    b: Sequence[Unit],
+    a_at: dict[int, int],
+    b_at: dict[int, int],
+    start: tuple[int, int, int],
+    versions: list[dict[Key, Unit]],
+) -> list[Unit]:
+    """A region that changed on one side or both."""
+    if [u.key for u in a] == [u.key for u in b]:
+        return list(a)  # the same change on both sides (its tasks are merged one by one)
+    # One side changed it, or both. Every base unit here is gone from one side at least (else it
+    # would be stable): it goes, unless it is a task the other side changed and
+    # the removing side does not hold elsewhere (moved). What each side added is
+    # kept, placed by the base unit it follows; ours first where both add at one place.
+    i0, j0, k0 = start
+    a_from = {j - j0: n - i0 for n, j in a_at.items() if i0 <= n < i0 + len(o)}
+    b_from = {kk - k0: n - i0 for n, kk in b_at.items() if i0 <= n < i0 + len(o)}
+    placed: list[tuple[float, int, int, Unit]] = []
+    for side, units, from_o in ((0, a, a_from), (1, b, b_from)):
+        after = -1
+        for n, unit in enumerate(units):
+            if n in from_o:
+                after = from_o[n]
+                continue
+            placed.append((after + 0.5, side, n, unit))
+    kept_a = set(a_from.values())
+    kept_b = set(b_from.values())
+    for n, unit in enumerate(o):
+        if unit.node is None:
+            continue
+        sides = ((kept_a, versions[2], versions[1]), (kept_b, versions[1], versions[2]))
+        for keeps, remover, keeper in sides:
+            kept = keeper.get(unit.key)
+            if n in keeps and unit.key not in remover and kept and kept.lines != unit.lines:
+                placed.append((n, 0, 0, kept))  # changed on one side, removed on the other
+    placed.sort(key=lambda p: (p[0], p[1], p[2]))
+    return [p[3] for p in placed]
+
+
+def _merge_task(o: Unit | None, a: Unit | None, b: Unit | None) -> list[str] | None:
+    """A task's merged lines, or None for a conflict."""
+    if a is None or b is None:  # added on one side, or changed where the other removed it
+        kept = a or b
+        assert kept is not None
+        return list(kept.lines)
+    if a.lines == b.lines:
+        return list(a.lines)
+    if o is None:
+        return None
+    if a.lines == o.lines:
+        return list(b.lines)
+    if b.lines == o.lines:
+        return list(a.lines)
+    head = _three(_line_parts(o), _line_parts(a), _line_parts(b))
+    if head is None:
+        return None
+    tail = _merge_tail(o.lines[1:], a.lines[1:], b.lines[1:], b)
+    if tail is None:
+        return None
+    return ["".join(head), *tail]
+
+
+def _line_parts(unit: Unit) -> tuple[str, str, str]:
+    """The task line as what comes before its marker, the marker, and the rest."""
+    node = unit.node
+    assert node is not None  # a task's unit
+    line = unit.lines[0]
+    at, size = node.marker_pos, node.marker_len
+    return line[:at], line[at : at + size], line[at + size :]
+
+
+def _three(o: tuple[str, ...], a: tuple[str, ...], b: tuple[str, ...]) -> list[str] | None:
+    out = []
+    for po, pa, pb in zip(o, a, b, strict=True):
+        if pa == pb or pb == po:
+            out.append(pa)
+        elif pa == po:
+            out.append(pb)
+        else:
+            return None
+    return out
+
+
+def _merge_tail(o: list[str], a: list[str], b: list[str], theirs: Unit) -> list[str] | None:
+    """A task's notes and continuation lines: one side's change, or notes appended
+    on both sides (ours, then theirs, as separate notes)."""
+    if a == b or b == o:
+        return a
+    if a == o:
+        return b
+    if a[: len(o)] != o or b[: len(o)] != o:
+        return None
+    mine, yours = a[len(o) :], b[len(o) :]
+    if mine and not eol_of(mine[-1]):
+        mine = [*mine[:-1], mine[-1] + (eol_of(yours[0]) or "\n")]
+    prefix = theirs.node.note_prefix.rstrip(" \t") if theirs.node is not None else ""
+    if prefix and strip_eol(yours[0]).strip() != prefix.strip():
+        yours = [prefix + (eol_of(yours[0]) or "\n"), *yours]
+    return o + mine + yours
+
+
+def _conflict(ours: list[str], theirs: list[str], size: int, labels: tuple[str, str]) -> list[str]:
+    eol = eol_of(ours[0]) or "\n"
+
+    def ended(lines: list[str]) -> list[str]:
+        return [line if eol_of(line) else line + eol for line in lines]
+
+    return [
+        f"{'<' * size} {labels[0]}{eol}",
+        *ended(ours),
+        f"{'=' * size}{eol}",
+        *ended(theirs),
+        f"{'>' * size} {labels[1]}{eol}",
+    ]
+
+
+def _fix_ends(lines: list[str], final: bool) -> str:
+    """Lines joined: a line that lost its end (it was last in its file and is not
+    now) gets one; the last line ends as ``final`` says."""
+    eol = next((eol_of(line) for line in lines if eol_of(line)), "\n")
+    out = [line if eol_of(line) else line + eol for line in lines]
+    if out and not final:
+        out[-1] = strip_eol(out[-1])
+    return "".join(out)
