@@ -143,16 +143,30 @@ def apply(call: Call, *, input_file: str | None, markdown: bool) -> int:
     data = _payload(input_file, ctx.settings.max_input_bytes)
     outcome = commands.apply_input(ctx, data, markdown=markdown, with_rev=output.json)
     req = outcome.request
-    if req is not None and req.hook is not None and not output.json:
-        if req.ignored:
-            return 0  # a hook on every tool must be harmless: nothing written or said
+    if req is not None and req.hook is not None and req.ignored and not output.json:
+        return 0  # a hook on every tool must be harmless: nothing written or said
+    event = _hook_event(outcome)
+    if event is not None and not output.json:
         from todocli.app.render import hook_reply
 
-        reply = hook_reply(outcome, req.hook.event)
+        reply = hook_reply(outcome, event, quiet=output.quiet)
         if reply is not None:
+            # Success or refusal, in the hook's JSON: the harness reads it on exit 0.
             write(reply)
-            return outcome.exit_code
+            return 0
     return emit(outcome, output)
+
+
+def _hook_event(outcome: Outcome) -> str | None:
+    """The hook event a payload came in (a rejected one's too), if it came in one."""
+    req = outcome.request
+    if req is not None and req.hook is not None:
+        return req.hook.event
+    params = outcome.params_input
+    if isinstance(params, dict) and "tool_name" in params:
+        event = params.get("hook_event_name")
+        return event if isinstance(event, str) else None
+    return None
 
 
 # -- what a command reads besides its arguments ------------------------------------------------
@@ -230,6 +244,25 @@ def remind(call: Call, *, every: int | None, hook: bool) -> int:
     from todocli.app.gate import remind as count_round
 
     return emit_report(count_round(_hooked(call, hook), every), call.output)
+
+
+def hook(call: Call, *, agent: str) -> int:
+    from todocli.app.hooks import hook as answer
+
+    if sys.stdin is None or sys.stdin.isatty():
+        raise UsageError("todo hook reads the hook's JSON from stdin")
+    data = sys.stdin.buffer.read(HOOK_INPUT_BYTES + 1)
+    reply = answer(call.options, agent, data, os.environ)
+    if reply:
+        write(reply)
+    return 0
+
+
+def setup(call: Call, *, tool: str, user: bool, dry_run: bool, remove: bool) -> int:
+    from todocli.app.setup import setup as wire
+
+    home = _context(call).loc.home
+    return emit_report(wire(home, tool, user=user, dry_run=dry_run, remove=remove), call.output)
 
 
 # -- about the list and its files ----------------------------------------------------------
@@ -517,6 +550,8 @@ HANDLERS: dict[str, Callable[..., int]] = {
     "path": path,
     "check": check,
     "remind": remind,
+    "hook": hook,
+    "setup": setup,
     "schema": schema,
     "history": history,
     "diff": diff,

@@ -1,0 +1,25 @@
+"""Codex: hooks in ``.codex/hooks.json`` (``~/.codex/hooks.json`` with ``--user``;
+the same shape as Claude Code's, on by default since the ``hooks`` feature),
+the instruction block in ``AGENTS.md``. SessionStart (``source``: startup,
+resume, clear) brings the plan back; Stop is the gate."""
+
+from __future__ import annotations
+
+import os
+
+from todocli.app.setup.edits import Block, Edit, HookEntry
+from todocli.app.setup.instructions import TEXT
+
+LABEL = "Codex"
+FOLDER = ".codex"
+COMMAND = "todo hook codex"
+
+
+def edits(base: str, user: bool) -> list[Edit]:
+    hooks = os.path.join(base, FOLDER, "hooks.json")
+    agents = os.path.join(base, FOLDER if user else "", "AGENTS.md")
+    return [
+        HookEntry(hooks, ["hooks", "SessionStart"], COMMAND, "startup|resume|clear"),
+        HookEntry(hooks, ["hooks", "Stop"], COMMAND),
+        Block(agents, TEXT),
+    ]

@@ -1,0 +1,27 @@
+"""Gemini CLI: hooks in ``.gemini/settings.json`` (``~/.gemini/settings.json``
+with ``--user``), the instruction block in ``GEMINI.md``. SessionStart
+(``source``: startup, resume, clear) brings the plan back; AfterAgent is the
+gate (``decision: deny`` asks for another turn); AfterTool mirrors
+``write_todos`` and the tracker's calls. Its hooks' stdout must be JSON only."""
+
+from __future__ import annotations
+
+import os
+
+from todocli.app.setup.edits import Block, Edit, HookEntry
+from todocli.app.setup.instructions import TEXT
+
+LABEL = "Gemini CLI"
+FOLDER = ".gemini"
+COMMAND = "todo hook gemini"
+
+
+def edits(base: str, user: bool) -> list[Edit]:
+    settings = os.path.join(base, FOLDER, "settings.json")
+    memory = os.path.join(base, FOLDER if user else "", "GEMINI.md")
+    return [
+        HookEntry(settings, ["hooks", "SessionStart"], COMMAND, "startup|resume|clear"),
+        HookEntry(settings, ["hooks", "AfterAgent"], COMMAND),
+        HookEntry(settings, ["hooks", "AfterTool"], COMMAND, "write_todos|tracker_.*"),
+        Block(memory, TEXT),
+    ]
