@@ -349,13 +349,31 @@ def edit(call: Call) -> int:
 
         return typer.confirm("Save it anyway?", default=False, err=True)
 
-    return emit(run_editor(_context(call), confirm), call.output)
+    return emit(run_editor(_project_context(call), confirm), call.output)
 
 
 def watch(call: Call, *, show_all: bool) -> int:
     from todocli.cli.watch import watch as live
 
-    return live(_context(call), call.output, show_all=show_all)
+    return live(_project_context(call), call.output, show_all=show_all)
+
+
+def _project_context(call: Call) -> Context:
+    """For a person: with no list named (no session, no file), the list an agent's
+    hooks wrote most recently in this directory, if any."""
+    ctx = _context(call)
+    options = call.options
+    env = os.environ
+    named = options.session or options.file or env.get("TODOCLI_SESSION")
+    if named or env.get("TODOCLI_FILE") or not ctx.loc.is_session:
+        return ctx
+    from todocli.app.hooks import project_lists
+
+    found = project_lists(ctx.loc.home, os.getcwd())
+    if not found:
+        return ctx
+    options.session = found[0][1]
+    return Context(options)
 
 
 def mcp(call: Call) -> int:
