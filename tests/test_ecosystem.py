@@ -157,7 +157,7 @@ def bash_complete(env: dict[str, str], *words: str) -> list[str]:
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
 def test_bash_completes_commands_tasks_and_sessions(shell_env: dict[str, str]) -> None:
-    assert bash_complete(shell_env, "todo", "d") == ["done", "drop", "diff"]
+    assert bash_complete(shell_env, "todo", "d") == ["done", "drop", "doctor", "diff"]
     assert bash_complete(shell_env, "todo", "done", "") == ["Run\\ the\\ tests", "Fix\\ the\\ bug"]
     assert bash_complete(shell_env, "todo", "start", "F") == ["Fix\\ the\\ bug"]
     assert bash_complete(shell_env, "todo", "--session", "") == ["default", "other"]

@@ -20,8 +20,12 @@ from todocli.cli.fastpath import Output
 
 
 def start(todo: Todo, session: str, project: Path) -> None:
-    stdin = {"session_id": session, "cwd": str(project), "hook_event_name": "SessionStart",
-             "source": "startup"}
+    stdin = {
+        "session_id": session,
+        "cwd": str(project),
+        "hook_event_name": "SessionStart",
+        "source": "startup",
+    }
     assert todo("hook", "claude", stdin=json.dumps(stdin)).code == 0
 
 

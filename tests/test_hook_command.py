@@ -82,29 +82,40 @@ def test_the_stop_gate_is_silent_when_nothing_is_open(todo: Todo) -> None:
 
 
 def test_a_new_session_in_the_project_continues_its_open_plan(todo: Todo, tmp_path: Path) -> None:
-    first = {"session_id": "one", "cwd": str(tmp_path), "hook_event_name": "SessionStart",
-             "source": "startup"}
+    first = {
+        "session_id": "one",
+        "cwd": str(tmp_path),
+        "hook_event_name": "SessionStart",
+        "source": "startup",
+    }
     assert todo("hook", "claude", stdin=json.dumps(first)).out == ""  # nothing planned yet
     assert todo("-s", "one", "init", "Plan", "Build").code == 0
     other = first | {"session_id": "two"}
     text = json.loads(todo("hook", "claude", stdin=json.dumps(other)).out)
-    assert "[0/2] In progress: Plan. Pending: Build." in text["hookSpecificOutput"][
-        "additionalContext"]
+    assert (
+        "[0/2] In progress: Plan. Pending: Build."
+        in text["hookSpecificOutput"]["additionalContext"]
+    )
     stop = {"session_id": "two", "hook_event_name": "Stop", "stop_hook_active": False}
     assert "todo -s one done TASK" in todo("hook", "claude", stdin=json.dumps(stop)).out
     elsewhere = first | {"session_id": "three", "cwd": str(tmp_path / "elsewhere")}
     assert todo("hook", "claude", stdin=json.dumps(elsewhere)).out == ""
 
 
-def test_session_start_tells_claude_code_s_shell_which_list(todo: Todo, tmp_path: Path,
-                                                            monkeypatch: object) -> None:
+def test_session_start_tells_claude_code_s_shell_which_list(
+    todo: Todo, tmp_path: Path, monkeypatch: object
+) -> None:
     import pytest
 
     assert isinstance(monkeypatch, pytest.MonkeyPatch)
     env_file = tmp_path / "env.sh"
     monkeypatch.setenv("CLAUDE_ENV_FILE", str(env_file))
-    start = {"session_id": "abc", "cwd": str(tmp_path), "hook_event_name": "SessionStart",
-             "source": "startup"}
+    start = {
+        "session_id": "abc",
+        "cwd": str(tmp_path),
+        "hook_event_name": "SessionStart",
+        "source": "startup",
+    }
     assert todo("hook", "claude", stdin=json.dumps(start)).code == 0
     assert env_file.read_text() == "export TODOCLI_SESSION=abc\n"
 

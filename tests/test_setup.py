@@ -92,9 +92,7 @@ def setup(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.parametrize("tool", ["claude", "codex", "gemini"])
-def test_setup_keeps_every_byte_and_runs_twice_to_the_same_bytes(
-    project: Path, tool: str
-) -> None:
+def test_setup_keeps_every_byte_and_runs_twice_to_the_same_bytes(project: Path, tool: str) -> None:
     before = snapshot(project)
     first = setup(project, tool)
     assert first.returncode == 0, first.stderr
@@ -108,8 +106,15 @@ def test_setup_keeps_every_byte_and_runs_twice_to_the_same_bytes(
             json.loads(data)
         elif name.endswith(".toml"):
             tomllib.loads(data.decode())
-    config = json.loads(after[{"claude": ".claude/settings.json", "codex": ".codex/hooks.json",
-                                "gemini": ".gemini/settings.json"}[tool]])
+    config = json.loads(
+        after[
+            {
+                "claude": ".claude/settings.json",
+                "codex": ".codex/hooks.json",
+                "gemini": ".gemini/settings.json",
+            }[tool]
+        ]
+    )
     commands = [h["command"] for e in config["hooks"]["SessionStart"] for h in e["hooks"]]
     assert commands == [f"todo hook {tool}"]
     memory = {"claude": "CLAUDE.md", "codex": "AGENTS.md", "gemini": "GEMINI.md"}[tool]
@@ -264,13 +269,20 @@ def test_gemini_hooks_as_written_answer_in_json_only(
     assert json.loads(out)["hookSpecificOutput"]["hookEventName"] == "AfterTool"
     base = {"session_id": write["session_id"], "cwd": str(project), "timestamp": "t"}
     ((_, start),) = hook_commands(config, "SessionStart")
-    code, out = run_hook(start, base | {"hook_event_name": "SessionStart", "source": "resume"},
-                         shell_env)
-    assert "Add the --json flag to export" in json.loads(out)["hookSpecificOutput"][
-        "additionalContext"]
+    code, out = run_hook(
+        start, base | {"hook_event_name": "SessionStart", "source": "resume"}, shell_env
+    )
+    assert (
+        "Add the --json flag to export"
+        in json.loads(out)["hookSpecificOutput"]["additionalContext"]
+    )
     ((_, after_agent),) = hook_commands(config, "AfterAgent")
-    stdin = base | {"hook_event_name": "AfterAgent", "stop_hook_active": False,
-                    "prompt": "p", "prompt_response": "r"}
+    stdin = base | {
+        "hook_event_name": "AfterAgent",
+        "stop_hook_active": False,
+        "prompt": "p",
+        "prompt_response": "r",
+    }
     code, out = run_hook(after_agent, stdin, shell_env)
     assert code == 0
     assert json.loads(out)["decision"] == "deny"  # Gemini's word: another turn

@@ -76,7 +76,7 @@ def sessions(ctx: Context) -> Report:
     width = max(len(f.stem) for f in files)
     from todocli.app.hooks import records
 
-    hooked = {}  # each list an agent's hooks write: (agent, project)
+    hooked: dict[str, tuple[str, str]] = {}  # each list an agent's hooks write
     for one in records(ctx.loc.home).values():
         if isinstance(one.get("list"), str):
             hooked[one["list"]] = (str(one.get("agent", "")), str(one.get("project", "")))
@@ -101,8 +101,8 @@ def sessions(ctx: Context) -> Report:
         stats = todo.stats()
         done = stats["completed"] + stats["abandoned"]
         recap = todo.recap()
-        agent, project = hooked.get(path.stem, (None, None))
-        by = f"  {agent} in {one_line(project)}" if agent else ""
+        agent, project = hooked.get(path.stem) or (None, None)
+        by = f"  {agent} in {one_line(project)}" if agent and project else ""
         lines.append(
             f"{current} {path.stem:<{width}}  {done}/{stats['total']} done  updated {when}"
             f"{by}  {recap}"

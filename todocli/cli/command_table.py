@@ -377,6 +377,10 @@ COMMANDS = (
         ),
     ),
     Command(
+        "doctor",
+        "Say what is wired for each agent, which list this project uses, what is wrong.",
+    ),
+    Command(
         "schema",
         "Print the JSON Schema of apply's input (draft 2020-12).",
         (

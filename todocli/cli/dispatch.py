@@ -265,6 +265,14 @@ def setup(call: Call, *, tool: str, user: bool, dry_run: bool, remove: bool) -> 
     return emit_report(wire(home, tool, user=user, dry_run=dry_run, remove=remove), call.output)
 
 
+def doctor(call: Call) -> int:
+    from todocli.app.doctor import doctor as diagnose
+
+    report = diagnose(_context(call))
+    emit_report(report, call.output)
+    return 1 if report.data["problems"] else 0
+
+
 # -- about the list and its files ----------------------------------------------------------
 
 
@@ -570,6 +578,7 @@ HANDLERS: dict[str, Callable[..., int]] = {
     "remind": remind,
     "hook": hook,
     "setup": setup,
+    "doctor": doctor,
     "schema": schema,
     "history": history,
     "diff": diff,

@@ -87,7 +87,7 @@ class HookEntry(Edit):
             isinstance(h, dict) and h.get("command") == self.command for h in hooks
         )
 
-    def _entries(self, value: Any) -> list[Any]:
+    def _entries(self, value: object) -> list[Any]:
         for name in self.where:
             value = value.get(name) if isinstance(value, dict) else None
         return value if isinstance(value, list) else []
@@ -125,7 +125,7 @@ class Member(Edit):
         super().__init__(path)
         self.where, self.key, self.value = where, key, value
 
-    def _parent(self, value: Any) -> Any:
+    def _parent(self, value: object) -> object:
         for name in self.where:
             value = value.get(name) if isinstance(value, dict) else None
         return value
@@ -153,10 +153,10 @@ class Member(Edit):
         return f"{'.'.join([*self.where, self.key])}: {json.dumps(self.value)}"
 
 
-def _prune(value: Any, where: list[str]) -> None:
+def _prune(value: object, where: list[str]) -> None:
     """Drop the containers on ``where`` that the removal left empty."""
     for depth in range(len(where), 0, -1):
-        parent = value
+        parent: object = value
         for name in where[: depth - 1]:
             parent = parent.get(name) if isinstance(parent, dict) else None
         if isinstance(parent, dict) and parent.get(where[depth - 1]) in ([], {}):

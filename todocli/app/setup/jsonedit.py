@@ -8,6 +8,7 @@ import json
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 _WS = " \t\r\n"
@@ -101,7 +102,7 @@ def _dump(value: object, indent: str, unit: str) -> str:
     return body.replace("\n", "\n" + indent)
 
 
-def _insert(text: str, node: Node, piece_of: Any) -> str:
+def _insert(text: str, node: Node, piece_of: Callable[[str, str], str]) -> str:
     """Insert into the container ``node`` a new last entry, made by ``piece_of``
     (given the entry's indent and one level's unit)."""
     children = list(node.members.values()) if node.members is not None else node.items or []
