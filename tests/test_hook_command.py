@@ -123,3 +123,16 @@ def test_session_start_tells_claude_code_s_shell_which_list(
 def test_a_hook_on_another_tool_is_silent(todo: Todo) -> None:
     run = todo("hook", "claude", stdin=json.dumps(envelope("claude-code-posttooluse-bash")))
     assert (run.code, run.out) == (0, "")
+
+
+def test_check_hook_lets_a_stop_through_once_blocked_or_waiting_on_the_person(
+    todo: Todo,
+) -> None:
+    stop = {"session_id": "s3", "hook_event_name": "Stop", "stop_hook_active": False}
+    assert todo("-s", "s3", "init", "Deploy").code == 0
+    assert todo("check", "--hook", stdin=json.dumps(stop)).code == 1
+    again = stop | {"stop_hook_active": True}
+    assert todo("check", "--hook", stdin=json.dumps(again)).code == 0  # never twice in a row
+    assert todo("-s", "s3", "block", "Deploy", "-r", "which region?").code == 0
+    assert todo("check", "--hook", stdin=json.dumps(stop)).code == 0
+    assert todo("-s", "s3", "check").code == 1  # without --hook: the plain gate, as before

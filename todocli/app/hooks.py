@@ -18,7 +18,6 @@ directory, the list) keeps it on the list it started with.
 
 from __future__ import annotations
 
-import json
 import os
 
 from todocli.app.commands import Context, Options, show
@@ -46,9 +45,11 @@ def _record_path(home: str, session: str) -> str:
 
 def record(home: str, session: str) -> dict[str, Any] | None:
     """A hooked session's record: ``agent``, ``project``, ``list``."""
+    from todocli.engine.dialects import loads_json  # the reader decode uses: no json import
+
     try:
         with open(_record_path(home, session), encoding="utf-8") as handle:
-            value = json.load(handle)
+            value = loads_json(handle.read())
     except (OSError, ValueError):
         return None
     return value if isinstance(value, dict) else None
@@ -74,8 +75,10 @@ def _save_record(home: str, session: str, value: dict[str, Any]) -> None:
     path = _record_path(home, session)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     temporary = f"{path}.tmp"
+    from todocli.jsontext import dumps
+
     with open(temporary, "w", encoding="utf-8") as handle:
-        json.dump(value, handle, sort_keys=True)
+        handle.write(dumps(value) + "\n")
     os.replace(temporary, path)
 
 

@@ -191,16 +191,18 @@ def _payload(input_file: str | None, limit: int) -> bytes:
     return sys.stdin.buffer.read(limit + 1)
 
 
-def _hook_session(options: Options) -> Options:
+def _hook_session(options: Options, envelope: dict[str, object] | None = None) -> Options:
     """``--hook``: read the harness hook's JSON on stdin; its ``session_id`` names
     the session (made safe, as ``todo apply`` does with an envelope), unless ``-s``
     or ``TODOCLI_SESSION`` names one. So a Stop hook checks the list the agent's
-    own-tool hook writes."""
+    own-tool hook writes. ``envelope``, when given, receives the hook's JSON."""
     if sys.stdin is None or sys.stdin.isatty():
         raise UsageError("--hook reads the hook's JSON from stdin")
     from todocli.engine.dialects import decode
 
     value = decode(sys.stdin.buffer.read(HOOK_INPUT_BYTES + 1), HOOK_INPUT_BYTES)
+    if envelope is not None and isinstance(value, dict):
+        envelope.update(value)
     # Augment names the session conversation_id
     session = (
         value.get("session_id", value.get("conversation_id")) if isinstance(value, dict) else None
@@ -229,8 +231,11 @@ def check(call: Call, *, hook: bool) -> int:
     from todocli.app.gate import check as check_list
 
     output = call.output
-    ctx = _hooked(call, hook)
+    envelope: dict[str, object] = {}
+    ctx = Context(_hook_session(call.options, envelope)) if hook else _context(call)
     outcome = check_list(ctx, with_rev=output.json)
+    if hook and outcome.failed and _stop_allowed(outcome, envelope):
+        outcome.error = None  # a stop gate blocks once in a row, and never on the person
     if output.json:
         return emit(outcome, output)
     if not output.quiet:
@@ -238,6 +243,18 @@ def check(call: Call, *, hook: bool) -> int:
 
         write(check_text(outcome.todo, ctx.agent))
     return outcome.exit_code
+
+
+def _stop_allowed(outcome: Outcome, envelope: dict[str, object]) -> bool:
+    """Whether a hook's stop gate lets the agent stop although tasks are open:
+    this stop was blocked once already (``stop_hook_active``), or every open task
+    is blocked on the person."""
+    from todocli.document.model import Status
+
+    if envelope.get("stop_hook_active") is True:
+        return True
+    open_tasks = [t for _, t in outcome.todo.tasks() if t.status.is_open]
+    return bool(open_tasks) and all(t.status is Status.BLOCKED for t in open_tasks)
 
 
 def remind(call: Call, *, every: int | None, hook: bool) -> int:
