@@ -82,7 +82,7 @@ _todo() {
         check) opts="--hook" ;;
         remind) opts="--every -e --hook" ;;
         hook) opts="" ;;
-        setup) opts="--user --dry-run --remove" ;;
+        setup) opts="--user --dry-run --remove --mcp" ;;
         doctor) opts="" ;;
         schema) opts="" ;;
         history) opts="" ;;

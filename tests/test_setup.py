@@ -288,3 +288,72 @@ def test_gemini_hooks_as_written_answer_in_json_only(
     assert json.loads(out)["decision"] == "deny"  # Gemini's word: another turn
     code, out = run_hook(after_agent, stdin | {"stop_hook_active": True}, shell_env)
     assert (code, out) == (0, "")
+
+
+# -- --mcp: todo mcp registered as one of the agent's MCP servers ---------------------------
+
+
+def test_mcp_registers_the_server_in_codex_s_toml_and_removes_it_byte_exact(
+    project: Path,
+) -> None:
+    before = snapshot(project)
+    assert setup(project, "codex", "--mcp").returncode == 0
+    text = (project / ".codex" / "config.toml").read_text()
+    assert only_added(CODEX_CONFIG, text)
+    config = tomllib.loads(text)
+    assert config["mcp_servers"]["todo"] == {"command": "todo", "args": ["mcp"]}
+    assert config["mcp_servers"]["docs"] == {"command": "docs-server"}
+    assert setup(project, "codex", "--mcp").stdout.endswith("already set up, nothing changed.\n")
+    assert setup(project, "codex", "--remove").returncode == 0
+    assert snapshot(project) == before
+
+
+@pytest.mark.parametrize(
+    ("tool", "file", "where"),
+    [
+        ("claude", ".mcp.json", "mcpServers"),
+        ("gemini", ".gemini/settings.json", "mcpServers"),
+        ("qwen", ".qwen/settings.json", "mcpServers"),
+        ("cursor", ".cursor/mcp.json", "mcpServers"),
+        ("copilot", ".vscode/mcp.json", "servers"),
+        ("opencode", "opencode.json", "mcp"),
+    ],
+)
+def test_mcp_registers_the_server_in_the_agent_s_json(
+    project: Path, tool: str, file: str, where: str
+) -> None:
+    before = snapshot(project)
+    assert setup(project, tool, "--mcp").returncode == 0, tool
+    server = json.loads((project / file).read_text())[where]["todo"]
+    command = server["command"]
+    assert (command if isinstance(command, list) else [command, *server["args"]]) == [
+        "todo",
+        "mcp",
+    ]
+    if tool == "gemini":
+        settings = json.loads((project / file).read_text())
+        assert settings["mcpServers"]["docs"] == {"command": "docs"}
+        assert settings["theme"] == "Dracula"
+    assert setup(project, tool, "--remove").returncode == 0
+    assert snapshot(project) == before
+
+
+def test_a_todo_server_registered_by_hand_is_neither_doubled_nor_removed(project: Path) -> None:
+    mine = '{"mcpServers": {"todo": {"command": "/opt/todo", "args": ["mcp", "-s", "x"]}}}\n'
+    (project / ".mcp.json").write_text(mine)
+    assert setup(project, "claude", "--mcp").returncode == 0
+    assert (project / ".mcp.json").read_text() == mine
+    assert setup(project, "claude", "--remove").returncode == 0
+    assert (project / ".mcp.json").read_text() == mine
+
+
+def test_mcp_for_an_agent_whose_servers_todo_does_not_write_is_a_usage_error(
+    project: Path,
+) -> None:
+    before = snapshot(project)
+    run = setup(project, "cline", "--mcp")
+    assert run.returncode == 2
+    assert "todo setup cline --mcp: Cline keeps its MCP servers where todo does not write" in (
+        run.stderr
+    )
+    assert snapshot(project) == before

@@ -374,6 +374,7 @@ COMMANDS = (
             Option("--user", dest="user", help="The user's configuration, not the project's."),
             Option("--dry-run", dest="dry_run", help="Print the diff; write nothing."),
             Option("--remove", dest="remove", help="Take out what setup added."),
+            Option("--mcp", dest="mcp", help="Register todo mcp as an MCP server too."),
         ),
     ),
     Command(

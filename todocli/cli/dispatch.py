@@ -275,11 +275,12 @@ def hook(call: Call, *, agent: str) -> int:
     return 0
 
 
-def setup(call: Call, *, tool: str, user: bool, dry_run: bool, remove: bool) -> int:
+def setup(call: Call, *, tool: str, user: bool, dry_run: bool, remove: bool, mcp: bool) -> int:
     from todocli.app.setup import setup as wire
 
     home = _context(call).loc.home
-    return emit_report(wire(home, tool, user=user, dry_run=dry_run, remove=remove), call.output)
+    report = wire(home, tool, user=user, dry_run=dry_run, remove=remove, mcp=mcp)
+    return emit_report(report, call.output)
 
 
 def doctor(call: Call) -> int:

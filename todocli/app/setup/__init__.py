@@ -3,7 +3,8 @@
 One module per target (its files and what goes in each), found through
 ``TARGETS`` as the agents' registry finds theirs: a new target is one module and
 one row. Every edit only adds, keeping each byte already there; running it again
-changes nothing; ``--dry-run`` prints the diff and writes nothing; ``--remove``
+changes nothing; ``--mcp`` registers ``todo mcp`` too; ``--dry-run`` prints the
+diff and writes nothing; ``--remove``
 takes out what it added. What each file held before todo first changed it is
 kept under the home (``state/setup.json``), so a removal puts back exactly those
 bytes when nothing else changed the file since; otherwise it takes out its own
@@ -132,16 +133,31 @@ def setup(
     user: bool = False,
     dry_run: bool = False,
     remove: bool = False,
+    mcp: bool = False,
     project: str | None = None,
     user_home: str | None = None,
 ) -> Report:
     """Add (or ``remove``) the target's configuration in the project (the current
-    directory) or, with ``user``, the user's home. Every file is read and checked
+    directory) or, with ``user``, the user's home; with ``mcp``, ``todo mcp``
+    registered as one of its MCP servers too. Every file is read and checked
     first: one its parser refuses stops the whole call, with nothing written."""
     module = target(tool)
     base = (user_home or os.path.expanduser("~")) if user else (project or os.getcwd())
     edits: list[Edit] = module.edits(base, user)
     records = Records(home)
+    servers = getattr(module, "mcp", None)
+    if mcp and servers is None:
+        raise UsageError(
+            f"todo setup {tool} --mcp: {module.LABEL} keeps its MCP servers where todo "
+            "does not write; register `todo mcp` there (see docs/mcp.md)"
+        )
+    if servers is not None and (mcp or remove):
+        for edit in servers(base, user):
+            # Removed only from a file todo wrote for this target: a server the
+            # person registered by hand stays.
+            if mcp or records.get(tool, edit.path) is not None:
+                edit.optional = True
+                edits.append(edit)
     by_file: dict[str, list[Edit]] = {}
     for edit in edits:
         by_file.setdefault(edit.path, []).append(edit)

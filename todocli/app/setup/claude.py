@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 
-from todocli.app.setup.edits import Block, Edit, HookEntry
+from todocli.app.setup.edits import Block, Edit, HookEntry, Member
 from todocli.app.setup.instructions import TEXT
 
 LABEL = "Claude Code"
@@ -25,3 +25,9 @@ def edits(base: str, user: bool) -> list[Edit]:
         HookEntry(settings, ["hooks", "PostToolUse"], COMMAND, "TodoWrite|TaskCreate|TaskUpdate"),
         Block(memory, TEXT),
     ]
+
+
+def mcp(base: str, user: bool) -> list[Edit]:
+    """``todo mcp`` registered: the project's ``.mcp.json``, or ``~/.claude.json``."""
+    path = os.path.join(base, ".claude.json" if user else ".mcp.json")
+    return [Member(path, ["mcpServers"], "todo", {"command": "todo", "args": ["mcp"]})]

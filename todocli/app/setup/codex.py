@@ -23,3 +23,10 @@ def edits(base: str, user: bool) -> list[Edit]:
         HookEntry(hooks, ["hooks", "Stop"], COMMAND),
         Block(agents, TEXT),
     ]
+
+
+def mcp(base: str, user: bool) -> list[Edit]:
+    """``todo mcp`` registered in ``config.toml`` (``[mcp_servers.todo]``)."""
+    path = os.path.join(base, FOLDER, "config.toml")
+    body = '[mcp_servers.todo]\ncommand = "todo"\nargs = ["mcp"]\n'
+    return [Block(path, body, "toml", table=["mcp_servers", "todo"])]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from todocli.app.setup.edits import Block, Edit
+from todocli.app.setup.edits import Block, Edit, Member
 from todocli.app.setup.instructions import TEXT
 
 LABEL = "VS Code Copilot"
@@ -17,3 +17,17 @@ def edits(base: str, user: bool) -> list[Edit]:
     if user:
         return [Block(os.path.join(base, FOLDER, "instructions", "todo.instructions.md"), TEXT)]
     return [Block(os.path.join(base, ".github", "copilot-instructions.md"), TEXT)]
+
+
+def mcp(base: str, user: bool) -> list[Edit]:
+    """``todo mcp`` registered in the workspace's ``.vscode/mcp.json`` (``servers``);
+    VS Code keeps the user's in its profile folder: not written."""
+    if user:
+        from todocli.errors import UsageError
+
+        raise UsageError(
+            "todo setup copilot --mcp --user: VS Code keeps user MCP servers in its "
+            "profile (command: MCP: Open User Configuration); use the workspace's"
+        )
+    server = {"type": "stdio", "command": "todo", "args": ["mcp"]}
+    return [Member(os.path.join(base, ".vscode", "mcp.json"), ["servers"], "todo", server)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from todocli.app.setup.edits import Block, Edit
+from todocli.app.setup.edits import Block, Edit, Member
 from todocli.app.setup.instructions import TEXT
 
 LABEL = "Cursor"
@@ -17,3 +17,9 @@ def edits(base: str, user: bool) -> list[Edit]:
     if user:
         return [Block(os.path.join(base, FOLDER, "rules", "todo.mdc"), TEXT)]
     return [Block(os.path.join(base, "AGENTS.md"), TEXT)]
+
+
+def mcp(base: str, user: bool) -> list[Edit]:
+    """``todo mcp`` registered in ``.cursor/mcp.json`` (``~/.cursor/mcp.json``)."""
+    path = os.path.join(base, FOLDER, "mcp.json")
+    return [Member(path, ["mcpServers"], "todo", {"command": "todo", "args": ["mcp"]})]

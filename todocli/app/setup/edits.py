@@ -16,9 +16,12 @@ if TYPE_CHECKING:
 
 
 class Edit:
-    """One addition to the file at ``path`` (``fmt``: json, toml or markdown)."""
+    """One addition to the file at ``path`` (``fmt``: json, toml or markdown).
+    ``optional``: added only when asked (``--mcp``), removed only from a file todo
+    wrote for that target."""
 
     fmt = "json"
+    optional = False
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -171,9 +174,12 @@ class Block(Edit):
     """Lines appended between two marker lines: an instruction block in the
     markdown file an agent reads (``fmt`` markdown), or a table of a TOML file."""
 
-    def __init__(self, path: str, body: str, fmt: str = "markdown") -> None:
+    def __init__(
+        self, path: str, body: str, fmt: str = "markdown", table: list[str] | None = None
+    ) -> None:
         super().__init__(path)
         self.fmt = fmt
+        self.table = table  # a TOML table the block defines: there already, nothing added
         self.body = body.rstrip("\n") + "\n"
         if fmt == "toml":
             self.begin, self.end = f"# {BEGIN}\n", f"# {END}\n"
@@ -188,9 +194,14 @@ class Block(Edit):
         return None if end < 0 else (start, end + len(self.end))
 
     def add(self, text: str) -> str:
-        check(self.path, text, self.fmt)
+        parsed = check(self.path, text, self.fmt)
         if self._span(text) is not None:
             return text
+        if self.table is not None:
+            for name in self.table:
+                parsed = parsed.get(name) if isinstance(parsed, dict) else None
+            if parsed is not None:
+                return text
         lead = "" if not text else ("\n" if text.endswith("\n") else "\n\n")
         new = text + lead + self.begin + self.body + self.end
         check(self.path, new, self.fmt)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from todocli.app.setup.edits import Block, Edit, HookEntry
+from todocli.app.setup.edits import Block, Edit, HookEntry, Member
 from todocli.app.setup.instructions import TEXT
 
 LABEL = "Gemini CLI"
@@ -25,3 +25,9 @@ def edits(base: str, user: bool) -> list[Edit]:
         HookEntry(settings, ["hooks", "AfterTool"], COMMAND, "write_todos|tracker_.*"),
         Block(memory, TEXT),
     ]
+
+
+def mcp(base: str, user: bool) -> list[Edit]:
+    """``todo mcp`` registered in the same ``settings.json`` (``mcpServers``)."""
+    path = os.path.join(base, FOLDER, "settings.json")
+    return [Member(path, ["mcpServers"], "todo", {"command": "todo", "args": ["mcp"]})]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from todocli.app.setup.edits import Block, Edit
+from todocli.app.setup.edits import Block, Edit, Member
 from todocli.app.setup.instructions import TEXT
 
 LABEL = "OpenCode"
@@ -14,3 +14,9 @@ FOLDER = os.path.join(".config", "opencode")
 
 def edits(base: str, user: bool) -> list[Edit]:
     return [Block(os.path.join(base, FOLDER if user else "", "AGENTS.md"), TEXT)]
+
+
+def mcp(base: str, user: bool) -> list[Edit]:
+    """``todo mcp`` registered in ``opencode.json`` (``mcp``, a local server)."""
+    path = os.path.join(base, FOLDER if user else "", "opencode.json")
+    return [Member(path, ["mcp"], "todo", {"type": "local", "command": ["todo", "mcp"]})]
