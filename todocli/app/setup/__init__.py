@@ -194,6 +194,9 @@ def setup(
         lines.insert(0, head)
     elif changed:
         lines = [f"{label}: {verb} {path}" for path in changed]
+        note = getattr(module, "NOTE", "")
+        if note and not remove:
+            lines.append(f"{label}: {note}")
     else:
         state = "nothing of todo's to remove" if remove else "already set up, nothing changed"
         lines = [f"{label}: {state}."]

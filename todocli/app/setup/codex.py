@@ -13,6 +13,8 @@ from todocli.app.setup.instructions import TEXT
 LABEL = "Codex"
 FOLDER = ".codex"
 COMMAND = "todo hook codex"
+# Codex runs a hook it did not install only once the person trusts it.
+NOTE = "Codex runs new hooks once you trust them: open /hooks in Codex."
 
 
 def edits(base: str, user: bool) -> list[Edit]:

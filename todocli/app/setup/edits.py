@@ -187,11 +187,14 @@ class Block(Edit):
             self.begin, self.end = f"<!-- {BEGIN} -->\n", f"<!-- {END} -->\n"
 
     def _span(self, text: str) -> tuple[int, int] | None:
-        start = text.find(self.begin)
+        begin, end_line = self.begin, self.end
+        if "\r\n" in text:
+            begin, end_line = begin.replace("\n", "\r\n"), end_line.replace("\n", "\r\n")
+        start = text.find(begin)
         if start < 0 or (start and text[start - 1] != "\n"):
             return None
-        end = text.find(self.end, start)
-        return None if end < 0 else (start, end + len(self.end))
+        end = text.find(end_line, start)
+        return None if end < 0 else (start, end + len(end_line))
 
     def add(self, text: str) -> str:
         parsed = check(self.path, text, self.fmt)
@@ -203,7 +206,10 @@ class Block(Edit):
             if parsed is not None:
                 return text
         lead = "" if not text else ("\n" if text.endswith("\n") else "\n\n")
-        new = text + lead + self.begin + self.body + self.end
+        added = lead + self.begin + self.body + self.end
+        if "\r\n" in text:  # the file's own line ending
+            added = added.replace("\n", "\r\n")
+        new = text + added
         check(self.path, new, self.fmt)
         return new
 
@@ -213,8 +219,10 @@ class Block(Edit):
             return text
         start, end = span
         before = text[:start]
-        if before.endswith("\n\n"):
-            before = before[:-1]  # the blank line the block was set apart with
+        for blank in ("\r\n\r\n", "\n\n"):
+            if before.endswith(blank):  # the blank line the block was set apart with
+                before = before[: -len(blank) // 2]
+                break
         return before + text[end:]
 
     def describe(self) -> str:

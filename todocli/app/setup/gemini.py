@@ -14,6 +14,8 @@ from todocli.app.setup.instructions import TEXT
 LABEL = "Gemini CLI"
 FOLDER = ".gemini"
 COMMAND = "todo hook gemini"
+# Releases of early 2026 run hooks only when they are switched on.
+NOTE = 'if /hooks panel says hooks are off: "hooksConfig": {"enabled": true} in settings.json.'
 
 
 def edits(base: str, user: bool) -> list[Edit]:

@@ -75,6 +75,13 @@ def _scan(text: str, i: int) -> Node:
     return node
 
 
+def _rescan(text: str, node: Node) -> Node:
+    """``node`` found again in ``text`` with its CRLF line endings made LF."""
+    plain = text.replace("\r\n", "\n")
+    start = node.start - text.count("\r\n", 0, node.start)
+    return _scan(plain, start)
+
+
 def parse(text: str) -> tuple[Any, Node]:
     """The document's value and its tree of spans. Raises ``ValueError``
     (``json.JSONDecodeError``, with its line) for text that is not JSON."""
@@ -104,7 +111,10 @@ def _dump(value: object, indent: str, unit: str) -> str:
 
 def _insert(text: str, node: Node, piece_of: Callable[[str, str], str]) -> str:
     """Insert into the container ``node`` a new last entry, made by ``piece_of``
-    (given the entry's indent and one level's unit)."""
+    (given the entry's indent and one level's unit), with the file's line ending."""
+    if "\r\n" in text:
+        made = _insert(text.replace("\r\n", "\n"), _rescan(text, node), piece_of)
+        return made.replace("\n", "\r\n")
     children = list(node.members.values()) if node.members is not None else node.items or []
     close = node.end - 1
     outer = _line_indent(text, node.start)
