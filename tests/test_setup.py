@@ -357,3 +357,57 @@ def test_mcp_for_an_agent_whose_servers_todo_does_not_write_is_a_usage_error(
         run.stderr
     )
     assert snapshot(project) == before
+
+
+@pytest.mark.skipif(shutil.which("sh") is None, reason="needs sh")
+def test_codex_hooks_as_written_restore_the_plan_and_gate_the_stop(
+    project: Path, shell_env: dict[str, str]
+) -> None:
+    assert setup(project, "codex").returncode == 0
+    config = json.loads((project / ".codex" / "hooks.json").read_text())
+    # Codex's envelope (developers.openai.com/codex/hooks): the common fields, then
+    # SessionStart's source, Stop's stop_hook_active and last assistant message.
+    base = {
+        "session_id": "019a-codex",
+        "transcript_path": None,
+        "cwd": str(project),
+        "model": "gpt-5.1-codex",
+    }
+    assert todo_process("-s", "019a-codex", "init", "Patch", "Test").code == 0
+    ((matcher, start),) = hook_commands(config, "SessionStart")
+    assert matcher is None  # every source: startup, resume, clear
+    code, out = run_hook(
+        start, base | {"hook_event_name": "SessionStart", "source": "resume"}, shell_env
+    )
+    assert code == 0
+    assert (
+        "[0/2] In progress: Patch. Pending: Test."
+        in json.loads(out)["hookSpecificOutput"]["additionalContext"]
+    )
+    ((_, stop),) = hook_commands(config, "Stop")
+    stdin = base | {
+        "hook_event_name": "Stop",
+        "turn_id": "t1",
+        "stop_hook_active": False,
+        "last_assistant_message": "Done.",
+    }
+    code, out = run_hook(stop, stdin, shell_env)
+    assert (code, json.loads(out)["decision"]) == (0, "block")
+    code, out = run_hook(stop, stdin | {"stop_hook_active": True}, shell_env)
+    assert (code, out) == (0, "")
+
+
+@pytest.mark.skipif(shutil.which("sh") is None, reason="needs sh")
+def test_qwen_s_tool_hook_as_written_mirrors_todo_write(
+    project: Path, shell_env: dict[str, str]
+) -> None:
+    assert setup(project, "qwen").returncode == 0
+    config = json.loads((project / ".qwen" / "settings.json").read_text())
+    ((matcher, post),) = hook_commands(config, "PostToolUse")
+    write = envelope("qwen-code-posttooluse-todo-write")
+    assert matcher == write["tool_name"]
+    code, out = run_hook(post, write, shell_env)
+    assert code == 0
+    assert json.loads(out)["hookSpecificOutput"]["hookEventName"] == "PostToolUse"
+    listing = todo_process("-s", str(write["session_id"]), "--json").out
+    assert len(json.loads(listing)["data"]["todos"]) == 4

@@ -21,7 +21,7 @@ def edits(base: str, user: bool) -> list[Edit]:
     hooks = os.path.join(base, FOLDER, "hooks.json")
     agents = os.path.join(base, FOLDER if user else "", "AGENTS.md")
     return [
-        HookEntry(hooks, ["hooks", "SessionStart"], COMMAND, "startup|resume|clear"),
+        HookEntry(hooks, ["hooks", "SessionStart"], COMMAND),  # every source, compact too
         HookEntry(hooks, ["hooks", "Stop"], COMMAND),
         Block(agents, TEXT),
     ]

@@ -22,7 +22,7 @@ def edits(base: str, user: bool) -> list[Edit]:
     settings = os.path.join(base, FOLDER, "settings.json")
     memory = os.path.join(base, FOLDER if user else "", "GEMINI.md")
     return [
-        HookEntry(settings, ["hooks", "SessionStart"], COMMAND, "startup|resume|clear"),
+        HookEntry(settings, ["hooks", "SessionStart"], COMMAND),  # every source
         HookEntry(settings, ["hooks", "AfterAgent"], COMMAND),
         HookEntry(settings, ["hooks", "AfterTool"], COMMAND, "write_todos|tracker_.*"),
         Block(memory, TEXT),
