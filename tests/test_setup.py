@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -209,7 +210,7 @@ def hook_commands(config: dict[str, object], event: str) -> list[tuple[str | Non
     return [(e.get("matcher"), h["command"]) for e in hooks[event] for h in e["hooks"]]
 
 
-def run_hook(command: str, stdin: dict[str, object], env: dict[str, str]) -> tuple[int, str]:
+def run_hook(command: str, stdin: Mapping[str, object], env: dict[str, str]) -> tuple[int, str]:
     done = subprocess.run(
         ["sh", "-c", command], input=json.dumps(stdin), env=env, capture_output=True, text=True
     )
