@@ -3,7 +3,7 @@ machine, which list the current project uses, and what is wrong.
 
 The checks are a list (``CHECKS``): each takes the context and gives lines, so
 another part of todo adds its own with one entry. A line that starts with
-"problem:" is something wrong; the command then exits 1.
+"problem:" is something wrong (``data.problems`` with ``--json``).
 """
 
 from __future__ import annotations

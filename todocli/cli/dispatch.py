@@ -286,9 +286,7 @@ def setup(call: Call, *, tool: str, user: bool, dry_run: bool, remove: bool, mcp
 def doctor(call: Call) -> int:
     from todocli.app.doctor import doctor as diagnose
 
-    report = diagnose(_context(call))
-    emit_report(report, call.output)
-    return 1 if report.data["problems"] else 0
+    return emit_report(diagnose(_context(call)), call.output)
 
 
 # -- about the list and its files ----------------------------------------------------------
