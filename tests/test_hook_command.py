@@ -136,3 +136,9 @@ def test_check_hook_lets_a_stop_through_once_blocked_or_waiting_on_the_person(
     assert todo("-s", "s3", "block", "Deploy", "-r", "which region?").code == 0
     assert todo("check", "--hook", stdin=json.dumps(stop)).code == 0
     assert todo("-s", "s3", "check").code == 1  # without --hook: the plain gate, as before
+
+
+def test_a_hook_given_no_json_says_so_on_stderr_only_and_never_fails(todo: Todo) -> None:
+    run = todo("hook", "gemini", stdin="not json")
+    assert (run.code, run.out) == (0, "")  # Gemini CLI reads stdout as JSON alone
+    assert run.err.startswith("todo: invalid JSON")
