@@ -72,14 +72,18 @@ def records(home: str) -> dict[str, dict[str, Any]]:
 
 
 def _save_record(home: str, session: str, value: dict[str, Any]) -> None:
-    path = _record_path(home, session)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    temporary = f"{path}.tmp"
+    """Best effort: without its record a session still uses its own list."""
     from todocli.jsontext import dumps
 
-    with open(temporary, "w", encoding="utf-8") as handle:
-        handle.write(dumps(value) + "\n")
-    os.replace(temporary, path)
+    path = _record_path(home, session)
+    temporary = f"{path}.{os.getpid()}.tmp"  # hooks of one event may run at once
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(temporary, "w", encoding="utf-8") as handle:
+            handle.write(dumps(value) + "\n")
+        os.replace(temporary, path)
+    except OSError:
+        pass
 
 
 def linked_list(home: str, session: str) -> str:
