@@ -142,3 +142,39 @@ def test_a_hook_given_no_json_says_so_on_stderr_only_and_never_fails(todo: Todo)
     run = todo("hook", "gemini", stdin="not json")
     assert (run.code, run.out) == (0, "")  # Gemini CLI reads stdout as JSON alone
     assert run.err.startswith("todo: invalid JSON")
+
+
+def test_codex_replies_hold_to_codex_s_own_output_schemas(todo: Todo) -> None:
+    import jsonschema
+
+    def schema(name: str) -> dict[str, object]:
+        found: dict[str, object] = json.loads((FIXTURES / f"{name}.output.schema.json").read_text())
+        return found
+
+    start = {
+        "session_id": "cx",
+        "hook_event_name": "SessionStart",
+        "source": "startup",
+        "cwd": "/p",
+        "model": "gpt-5.1-codex",
+        "transcript_path": None,
+    }
+    empty = json.loads(todo("hook", "codex", stdin=json.dumps(start)).out)
+    jsonschema.validate(empty, schema("codex-session-start"))
+    # Codex applies the env to the agent's shell commands: plain `todo` is the hook's list
+    assert empty["hookSpecificOutput"] == {
+        "hookEventName": "SessionStart",
+        "env": {"TODOCLI_SESSION": "cx"},
+    }
+    assert todo("-s", "cx", "init", "Patch").code == 0
+    restored = json.loads(todo("hook", "codex", stdin=json.dumps(start)).out)
+    jsonschema.validate(restored, schema("codex-session-start"))
+    assert "[0/1] In progress: Patch." in restored["hookSpecificOutput"]["additionalContext"]
+    stop = start | {"hook_event_name": "Stop", "stop_hook_active": False, "turn_id": "t"}
+    blocked = json.loads(todo("hook", "codex", stdin=json.dumps(stop)).out)
+    jsonschema.validate(blocked, schema("codex-stop"))
+    assert blocked["decision"] == "block"
+    assert todo("-s", "cx", "block", "Patch", "-r", "which branch?").code == 0
+    allowed = json.loads(todo("hook", "codex", stdin=json.dumps(stop)).out)
+    jsonschema.validate(allowed, schema("codex-stop"))
+    assert "decision" not in allowed

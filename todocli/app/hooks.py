@@ -195,11 +195,15 @@ def _session_start(ctx: Context, agent: str, env: Mapping[str, str]) -> str:
                 handle.write(f"export TODOCLI_SESSION={ctx.loc.session}\n")
         except OSError:
             pass
+    reply: dict[str, Any] = {"hookEventName": "SessionStart"}
+    if agent == "codex" and ctx.loc.is_session:
+        # Codex applies these to the agent's later shell commands: plain `todo` is this list.
+        reply["env"] = {"TODOCLI_SESSION": ctx.loc.session}
     todo = show(ctx, seen=False).todo
-    if not any(t.status.is_open for _, t in todo.tasks()):
-        return ""
-    text = f"Your todo list, with its unfinished plan ({_which(ctx)}):\n{plan_lines(todo)}"
-    return _context_reply("SessionStart", text)
+    if any(t.status.is_open for _, t in todo.tasks()):
+        text = f"Your todo list, with its unfinished plan ({_which(ctx)}):\n{plan_lines(todo)}"
+        reply["additionalContext"] = text
+    return _reply({"hookSpecificOutput": reply}) if len(reply) > 1 else ""
 
 
 def plan_lines(todo: TodoList) -> str:
