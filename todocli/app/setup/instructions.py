@@ -8,7 +8,7 @@ TEXT = """\
 ## Task list: todo
 
 Keep your plan in `todo`, a checklist the person watches and edits as you work
-(when a session starts, the hook says which list is yours: `todo -s NAME ...`).
+(when a note at the start of the session names your list, use it: `todo -s NAME ...`).
 
 - Plan first: `todo init "Step one" "Step two" ...` (the first step starts).
 - One task in progress at a time: `todo start "Step two"`.
