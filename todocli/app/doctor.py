@@ -65,7 +65,8 @@ def agents(ctx: Context) -> list[str]:
     any_hook = False
     for tool in TARGETS:
         module = target(tool)
-        found = os.path.isdir(os.path.join(home, module.FOLDER)) or bool(
+        folder = getattr(module, "FOLDER", None)
+        found = (folder is not None and os.path.isdir(os.path.join(home, folder))) or bool(
             shutil.which(COMMANDS.get(tool, tool))
         )
         scopes = []

@@ -27,8 +27,11 @@ if TYPE_CHECKING:
 
     from todocli.app.setup.edits import Edit
 
-# name → module of todocli.app.setup (or a full dotted name): each has LABEL,
-# FOLDER (its configuration folder in a home, for ``todo doctor``) and edits().
+# name → module of todocli.app.setup (or a full dotted name). Each has LABEL (its
+# name for people) and edits(base, user) -> list[Edit] (what goes in which file,
+# under ``base``: the project, or the user's home); optionally FOLDER (its folder
+# in a home: ``todo doctor`` finds the agent by it), mcp(base, user) (the MCP
+# server's registration, for ``--mcp``) and NOTE (a line said after writing).
 TARGETS: dict[str, str] = {
     "claude": "claude",
     "codex": "codex",

@@ -172,7 +172,9 @@ END = "todo setup: end"
 
 class Block(Edit):
     """Lines appended between two marker lines: an instruction block in the
-    markdown file an agent reads (``fmt`` markdown), or a table of a TOML file."""
+    markdown file an agent reads (``fmt`` markdown), a table of a TOML file
+    (``toml``: checked by tomllib), or lines of any file that takes ``#`` comments
+    (another ``fmt``: not checked)."""
 
     def __init__(
         self, path: str, body: str, fmt: str = "markdown", table: list[str] | None = None
@@ -181,10 +183,10 @@ class Block(Edit):
         self.fmt = fmt
         self.table = table  # a TOML table the block defines: there already, nothing added
         self.body = body.rstrip("\n") + "\n"
-        if fmt == "toml":
-            self.begin, self.end = f"# {BEGIN}\n", f"# {END}\n"
-        else:
+        if fmt == "markdown":
             self.begin, self.end = f"<!-- {BEGIN} -->\n", f"<!-- {END} -->\n"
+        else:  # TOML, and the files git reads (config, .gitattributes): # comments
+            self.begin, self.end = f"# {BEGIN}\n", f"# {END}\n"
 
     def _span(self, text: str) -> tuple[int, int] | None:
         begin, end_line = self.begin, self.end
