@@ -412,3 +412,19 @@ def test_qwen_s_tool_hook_as_written_mirrors_todo_write(
     assert json.loads(out)["hookSpecificOutput"]["hookEventName"] == "PostToolUse"
     listing = todo_process("-s", str(write["session_id"]), "--json").out
     assert len(json.loads(listing)["data"]["todos"]) == 4
+
+
+def test_every_target_is_in_the_readme_the_completions_and_the_docs() -> None:
+    import re
+
+    from todocli.app.setup import TARGETS
+    from todocli.cli.command_table import BY_NAME
+
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text()
+    assert set(re.findall(r"`todo setup (\w+)`", readme)) == set(TARGETS)
+    (tool,) = BY_NAME["setup"].arguments
+    assert tool.complete == tuple(TARGETS)
+    wiring = (root / "docs" / "wiring.md").read_text()
+    for name in TARGETS:
+        assert f"| `{name}` |" in wiring, name
