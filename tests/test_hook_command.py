@@ -178,3 +178,28 @@ def test_codex_replies_hold_to_codex_s_own_output_schemas(todo: Todo) -> None:
     allowed = json.loads(todo("hook", "codex", stdin=json.dumps(stop)).out)
     jsonschema.validate(allowed, schema("codex-stop"))
     assert "decision" not in allowed
+
+
+def test_after_a_compaction_without_session_start_the_next_prompt_gets_the_plan_once(
+    todo: Todo,
+) -> None:
+    import jsonschema
+
+    schema = json.loads((FIXTURES / "codex-user-prompt-submit.output.schema.json").read_text())
+    for agent, compact, prompt in (
+        ("gemini", "PreCompress", "BeforeAgent"),
+        ("codex", "PostCompact", "UserPromptSubmit"),
+    ):
+        base = {"session_id": f"c-{agent}", "cwd": "/p", "turn_id": "t", "model": "m"}
+        assert todo("-s", f"c-{agent}", "init", "Patch", "Test").code == 0
+        asked = json.dumps(base | {"hook_event_name": prompt, "prompt": "go on"})
+        assert todo("hook", agent, stdin=asked).out == ""  # no compaction: nothing
+        noted = json.dumps(base | {"hook_event_name": compact, "trigger": "auto"})
+        assert (todo("hook", agent, stdin=noted).out) == ""
+        reply = json.loads(todo("hook", agent, stdin=asked).out)
+        context = reply["hookSpecificOutput"]
+        assert context["hookEventName"] == prompt
+        assert "[0/2] In progress: Patch. Pending: Test." in context["additionalContext"]
+        if agent == "codex":
+            jsonschema.validate(reply, schema)
+        assert todo("hook", agent, stdin=asked).out == ""  # once

@@ -5,6 +5,8 @@ plain stdout never reaches the model; Gemini CLI wants nothing but JSON there):
 - SessionStart (after a start, ``--resume``, ``/clear`` or a compaction): the
   unfinished plan back into the agent's context, in the lean form, and which list
   is its own. A session that has no list yet continues its project's open plan.
+  Where a compaction fires no SessionStart (Gemini CLI's PreCompress, Codex's
+  PostCompact), the next prompt's hook (BeforeAgent, UserPromptSubmit) does it.
 - Stop (Gemini CLI: AfterAgent): the stop gate. It never blocks twice in a row
   (``stop_hook_active``), lets the agent stop when every open task is blocked on
   the person (telling the person so), and otherwise says what to do.
@@ -32,6 +34,10 @@ if TYPE_CHECKING:
 
 STOP_EVENTS = frozenset({"Stop", "AfterAgent"})
 TOOL_EVENTS = frozenset({"PostToolUse", "AfterTool"})
+# Where a compaction has no SessionStart of its own (Gemini CLI, Codex): the
+# compaction is noted, and the next prompt's hook puts the plan back.
+COMPACT_EVENTS = frozenset({"PreCompress", "PreCompact", "PostCompact"})
+PROMPT_EVENTS = frozenset({"BeforeAgent", "UserPromptSubmit"})
 # The harnesses whose stop gate answers "deny" where the others answer "block".
 DENY = frozenset({"gemini"})
 
@@ -163,6 +169,8 @@ def hook(options: Options, agent: str, data: bytes, env: Mapping[str, str]) -> s
         ctx = Context(options, env)
     if event == "SessionStart":
         return _session_start(ctx, agent, env)
+    if session and (event in COMPACT_EVENTS or event in PROMPT_EVENTS):
+        return _after_compaction(ctx, session, event)
     if event in STOP_EVENTS:
         return _stop(ctx, agent, value.get("stop_hook_active") is True)
     if event in TOOL_EVENTS or "tool_name" in value:
@@ -204,6 +212,23 @@ def _session_start(ctx: Context, agent: str, env: Mapping[str, str]) -> str:
         text = f"Your todo list, with its unfinished plan ({_which(ctx)}):\n{plan_lines(todo)}"
         reply["additionalContext"] = text
     return _reply({"hookSpecificOutput": reply}) if len(reply) > 1 else ""
+
+
+def _after_compaction(ctx: Context, session: str, event: str) -> str:
+    """A compaction noted; at the next prompt after one, the plan back, once."""
+    home = ctx.loc.home
+    found = record(home, session) or {}
+    if event in COMPACT_EVENTS:
+        _save_record(home, session, found | {"compacted": True})
+        return ""
+    if not found.get("compacted"):
+        return ""
+    _save_record(home, session, {k: v for k, v in found.items() if k != "compacted"})
+    todo = show(ctx, seen=False).todo
+    if not any(t.status.is_open for _, t in todo.tasks()):
+        return ""
+    text = f"Your todo list after the compaction ({_which(ctx)}):\n{plan_lines(todo)}"
+    return _context_reply(event, text)
 
 
 def plan_lines(todo: TodoList) -> str:

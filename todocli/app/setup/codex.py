@@ -23,6 +23,9 @@ def edits(base: str, user: bool) -> list[Edit]:
     return [
         HookEntry(hooks, ["hooks", "SessionStart"], COMMAND),  # every source, compact too
         HookEntry(hooks, ["hooks", "Stop"], COMMAND),
+        # PostCompact takes no context: noted, and the next prompt restores the plan
+        HookEntry(hooks, ["hooks", "PostCompact"], COMMAND),
+        HookEntry(hooks, ["hooks", "UserPromptSubmit"], COMMAND),
         Block(agents, TEXT),
     ]
 

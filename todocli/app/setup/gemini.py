@@ -25,6 +25,9 @@ def edits(base: str, user: bool) -> list[Edit]:
         HookEntry(settings, ["hooks", "SessionStart"], COMMAND),  # every source
         HookEntry(settings, ["hooks", "AfterAgent"], COMMAND),
         HookEntry(settings, ["hooks", "AfterTool"], COMMAND, "write_todos|tracker_.*"),
+        # no SessionStart after a compaction: noted, and the next prompt restores the plan
+        HookEntry(settings, ["hooks", "PreCompress"], COMMAND),
+        HookEntry(settings, ["hooks", "BeforeAgent"], COMMAND),
         Block(memory, TEXT),
     ]
 
