@@ -57,7 +57,7 @@ _todo() {
         if [[ "$cur" == -* ]]; then
             mapfile -t COMPREPLY < <(compgen -W "--session -s --file --home --memory-dir --json --plain --quiet -q --no-color --if-rev --base --partial --keep --agent --version --help -h" -- "$cur")
         else
-            mapfile -t COMPREPLY < <(compgen -W "show ls init add a start claim done drop rm note block unblock clear apply log path check remind schema history diff undo redo sessions gc config edit watch mcp" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "show ls init add a start claim done drop rm note block unblock clear apply log path check remind hook setup doctor schema history diff undo redo sessions gc config edit watch mcp" -- "$cur")
         fi
         return
     fi
@@ -81,6 +81,9 @@ _todo() {
         path) opts="" ;;
         check) opts="--hook" ;;
         remind) opts="--every -e --hook" ;;
+        hook) opts="" ;;
+        setup) opts="--user --dry-run --remove --mcp" ;;
+        doctor) opts="" ;;
         schema) opts="" ;;
         history) opts="" ;;
         diff) opts="" ;;
@@ -100,6 +103,10 @@ _todo() {
     case "$cmd" in
         start|claim|done|drop|rm|note|block|unblock)
             _todo_offer tasks ;;
+        hook)
+            mapfile -t COMPREPLY < <(compgen -W "claude codex gemini qwen" -- "$cur") ;;
+        setup)
+            mapfile -t COMPREPLY < <(compgen -W "claude codex gemini cursor copilot qwen opencode cline git" -- "$cur") ;;
         schema)
             mapfile -t COMPREPLY < <(compgen -W "ops snapshot" -- "$cur") ;;
     esac

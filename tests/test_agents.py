@@ -567,8 +567,8 @@ def test_a_persons_edit_reaches_the_model_through_the_hook_reply(todo: Todo) -> 
 def test_the_hook_reply_stays_json_when_a_hand_edit_holds_control_characters(
     todo: Todo,
 ) -> None:
-    # A C1 control (CSI), a bidi override and ESC typed by hand: the reply escapes
-    # them as JSON does (\uXXXX), never as the terminal escapes (\x9b is no JSON).
+    # A C1 control (CSI), a bidi override and ESC typed by hand: never raw in the
+    # reply, which stays valid JSON carrying the escaped text a plain write prints.
     envelope = hook("claude-code-posttooluse-todowrite")["stdin"]
     assert todo("apply", stdin=json.dumps(envelope)).code == 0
     path = Path(todo("-s", envelope["session_id"], "path").out.strip())
@@ -579,7 +579,9 @@ def test_the_hook_reply_stays_json_when_a_hand_edit_holds_control_characters(
     for raw in ("\x9b", "\u202e", "\x1b"):
         assert raw not in run.out
     reply = json.loads(run.out)
-    assert hostile in reply["hookSpecificOutput"]["additionalContext"]
+    # the text a plain write prints, escapes and all, read back intact from the JSON
+    shown = "Hand \\x9b31m red \\u202e evil \\x1b[2J"
+    assert shown in reply["hookSpecificOutput"]["additionalContext"]
 
 
 @pytest.mark.parametrize("tool", ["claude", "augment", "goose"])

@@ -157,7 +157,7 @@ def bash_complete(env: dict[str, str], *words: str) -> list[str]:
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
 def test_bash_completes_commands_tasks_and_sessions(shell_env: dict[str, str]) -> None:
-    assert bash_complete(shell_env, "todo", "d") == ["done", "drop", "diff"]
+    assert bash_complete(shell_env, "todo", "d") == ["done", "drop", "doctor", "diff"]
     assert bash_complete(shell_env, "todo", "done", "") == ["Run\\ the\\ tests", "Fix\\ the\\ bug"]
     assert bash_complete(shell_env, "todo", "start", "F") == ["Fix\\ the\\ bug"]
     assert bash_complete(shell_env, "todo", "--session", "") == ["default", "other"]
@@ -220,11 +220,12 @@ def test_zsh_completion_parses() -> None:
 
 def test_zsh_offers_an_option_that_may_be_given_again_after_it_is_given() -> None:
     """zsh offers an option once unless its spec starts with ``*``: every option the
-    table marks as repeatable (``--after``) has it, and no other option does."""
+    table marks as repeatable (``--after``) has it, and no other option does (hidden
+    commands, which git and harnesses run, are not completed)."""
     from todocli.cli import command_table
 
     text = (ROOT / "completions" / "_todo").read_text()
-    options = [o for c in command_table.COMMANDS for o in c.options]
+    options = [o for c in command_table.COMMANDS if not c.hidden for o in c.options]
     repeatable = {n for o in options if o.many for n in o.names}
     assert "--after" in repeatable
     for o in options:

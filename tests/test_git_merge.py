@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.support_cli import install_launcher, todo_process
-from todocli.app.gitrepo import ATTRIBUTE, DRIVER, problems, wire
+from todocli.app.gitrepo import ATTRIBUTE, DRIVER, problems
 from todocli.document.markdown import parse
 from todocli.engine.filemerge import merge_files
 
@@ -329,7 +329,7 @@ def test_problems_names_a_path_without_todo(
     git_only.mkdir()
     (git_only / "git").symlink_to(str(shutil.which("git")))
     monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{git_only}")
-    wire(str(repo.path))
+    assert todo_process("setup", "git", cwd=repo.path, env=repo.env).code == 0
     assert problems(str(repo.path)) == []
     monkeypatch.setenv("PATH", str(git_only))
     assert problems(str(repo.path)) == [
@@ -337,34 +337,75 @@ def test_problems_names_a_path_without_todo(
     ]
 
 
-def test_wire_is_idempotent_and_keeps_gitattributes_bytes(
+def test_setup_git_is_idempotent_and_its_remove_gives_back_every_byte(
     tmp_path: Path, bin_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("PATH", _env(bin_dir)["PATH"])
     repo = Repo(tmp_path / "r", _env(bin_dir))
-    repo.path.mkdir()
+    (repo.path / "src").mkdir(parents=True)
     repo.git("init", "-q")
     attributes = repo.path / ".gitattributes"
     attributes.write_bytes(b"*.png binary\r\n*.sh text eol=lf")  # no final newline
+    config = repo.path / ".git" / "config"
+    config_before = config.read_bytes()
     assert problems(str(repo.path)) == [
-        "TODO.md is not marked 'merge=todo' in .gitattributes (fix: todo init --project)",
-        "this clone lacks merge.todo.driver: git merges TODO.md as text (fix: todo init --project)",
+        "TODO.md is not marked 'merge=todo' in .gitattributes (fix: todo setup git)",
+        "this clone lacks merge.todo.driver: git merges TODO.md as text (fix: todo setup git)",
     ]
-    first = wire(str(repo.path))
-    assert len(first) == 3
-    assert (
-        attributes.read_bytes()
-        == b"*.png binary\r\n*.sh text eol=lf\r\n" + ATTRIBUTE.encode() + b"\r\n"
-    )
+    dry = todo_process("setup", "git", "--dry-run", cwd=repo.path / "src", env=repo.env)
+    assert dry.code == 0
+    assert "+/TODO.md merge=todo" in dry.out
+    assert not (repo.path / "TODO.md").exists()
+    assert attributes.read_bytes() == b"*.png binary\r\n*.sh text eol=lf"
+    first = todo_process("setup", "git", cwd=repo.path / "src", env=repo.env)
+    assert first.code == 0, first.err
+    assert (repo.path / "TODO.md").read_bytes() == b""
+    added = attributes.read_bytes()
+    assert added.startswith(b"*.png binary\r\n*.sh text eol=lf\r\n")
+    assert ATTRIBUTE.encode() + b"\r\n" in added
+    assert repo.git("check-attr", "merge", "--", "TODO.md").stdout == "TODO.md: merge: todo\n"
     assert repo.git("config", "--get", "merge.todo.driver").stdout == DRIVER + "\n"
-    before = attributes.read_bytes()
-    assert wire(str(repo.path)) == []
-    assert attributes.read_bytes() == before
     assert problems(str(repo.path)) == []
-    repo.git("config", "--unset", "merge.todo.driver")
+    again = todo_process("setup", "git", cwd=repo.path, env=repo.env)
+    assert "already set up, nothing changed" in again.out
+    assert attributes.read_bytes() == added
+    removed = todo_process("setup", "git", "--remove", cwd=repo.path, env=repo.env)
+    assert removed.code == 0, removed.err
+    assert attributes.read_bytes() == b"*.png binary\r\n*.sh text eol=lf"
+    assert config.read_bytes() == config_before
+    assert not (repo.path / "TODO.md").exists(), "made empty by setup, untouched: taken out"
     assert problems(str(repo.path)) == [
-        "this clone lacks merge.todo.driver: git merges TODO.md as text (fix: todo init --project)"
+        "TODO.md is not marked 'merge=todo' in .gitattributes (fix: todo setup git)",
+        "this clone lacks merge.todo.driver: git merges TODO.md as text (fix: todo setup git)",
     ]
+
+
+def test_setup_git_remove_keeps_a_plan_with_tasks(tmp_path: Path, bin_dir: Path) -> None:
+    repo = Repo(tmp_path / "r", _env(bin_dir))
+    repo.path.mkdir()
+    repo.git("init", "-q")
+    assert todo_process("setup", "git", cwd=repo.path, env=repo.env).code == 0
+    assert todo_process("add", "Ship it", cwd=repo.path, env=repo.env).code == 0
+    assert todo_process("setup", "git", "--remove", cwd=repo.path, env=repo.env).code == 0
+    assert "Ship it" in (repo.path / "TODO.md").read_text()
+
+
+def test_doctor_says_when_a_clone_lacks_the_driver(tmp_path: Path, bin_dir: Path) -> None:
+    repo = Repo(tmp_path / "r", _env(bin_dir))
+    repo.path.mkdir()
+    repo.git("init", "-q")
+    env = {**repo.env, "TODOCLI_PROJECT": "1"}
+    assert todo_process("setup", "git", cwd=repo.path, env=env).code == 0
+    assert (
+        "git: TODO.md is merged by task in this clone"
+        in todo_process("doctor", cwd=repo.path, env=env).out
+    )
+    repo.git("config", "--remove-section", "merge.todo")
+    doctor = todo_process("doctor", "--json", cwd=repo.path, env=env)
+    assert (
+        "this clone lacks merge.todo.driver: git merges TODO.md as text (fix: todo setup git)"
+        in json.loads(doctor.out)["data"]["problems"]
+    )
 
 
 def test_init_project_outside_a_work_tree_is_refused(tmp_path: Path) -> None:

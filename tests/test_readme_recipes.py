@@ -17,6 +17,7 @@ import pytest
 README = Path(__file__).resolve().parent.parent / "README.md"
 SEVERAL_AGENTS = README.parent / "docs" / "several-agents.md"
 AGENT_TOOLS = README.parent / "docs" / "agent-tools.md"
+WIRING = README.parent / "docs" / "wiring.md"
 pytestmark = pytest.mark.skipif(
     shutil.which("bash") is None or shutil.which("jq") is None, reason="needs bash and jq"
 )
@@ -87,7 +88,7 @@ def test_the_agent_loop_stops_on_a_failing_step_with_the_reason_kept(
 
 
 def hook_commands() -> dict[str, str]:
-    config = json.loads(block_after("### Hooks (Claude Code)", "json"))
+    config = json.loads(block_after("### Hooks (Claude Code)", "json", WIRING))
     return {event: entries[0]["hooks"][0]["command"] for event, entries in config["hooks"].items()}
 
 
@@ -147,7 +148,7 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures" / "agents" / "hooks"
 def test_the_todo_tool_hook_records_the_agents_list_and_reports_hand_edits(
     env: dict[str, str], heading: str, event: str, fixture: str
 ) -> None:
-    config = json.loads(block_after(heading, "json"))
+    config = json.loads(block_after(heading, "json", WIRING))
     (entry,) = config["hooks"][event]
     command = entry["hooks"][0]["command"]
     envelope = json.loads((FIXTURES / f"{fixture}.json").read_text())["stdin"]
@@ -204,7 +205,9 @@ def test_the_augment_hook_records_the_ids_augment_gives(
 
 
 def test_the_gemini_hook_takes_the_trackers_calls_too(env: dict[str, str]) -> None:
-    config = json.loads(block_after("### Hooks for the agent's own todo tool (Gemini CLI)", "json"))
+    config = json.loads(
+        block_after("### Hooks for the agent's own todo tool (Gemini CLI)", "json", WIRING)
+    )
     (entry,) = config["hooks"]["AfterTool"]
     envelope = json.loads((FIXTURES / "gemini-aftertool-tracker-create-task.json").read_text())[
         "stdin"

@@ -1,6 +1,6 @@
 """A git repository wired for a project plan: ``TODO.md`` merged by ``todo
-merge-driver``. Two functions: ``wire`` sets a repository up (``todo init
---project``), ``problems`` says what a clone lacks (for a health check).
+merge-driver``. ``todo setup git`` (``setup/git.py``) wires a repository
+with these names; ``problems`` says what a clone lacks (for ``todo doctor``).
 
 The driver is named in ``.gitattributes`` (committed: every clone has it) and
 defined in the repository's own config (``merge.todo.driver``: git never takes a
@@ -45,36 +45,12 @@ def work_tree_top(start: str) -> str:
     return done.stdout.rstrip("\n")
 
 
-def _has_attribute(text: str) -> bool:
-    return any(
-        line.split() in (ATTRIBUTE.split(), ATTRIBUTE[1:].split()) for line in text.splitlines()
-    )
-
-
-def wire(top: str) -> list[str]:
-    """Register the merge driver for ``TODO.md`` in the work tree at ``top``; what it
-    changed, one line each (nothing when it was wired already)."""
-    changed = []
-    attributes = os.path.join(top, ".gitattributes")
-    try:
-        with open(attributes, "rb") as handle:
-            data = handle.read()
-    except FileNotFoundError:
-        data = b""
-    text = data.decode("utf-8", "surrogateescape")
-    if not _has_attribute(text):
-        eol = "\r\n" if "\r\n" in text else "\n"
-        add = ("" if not text or text.endswith("\n") else eol) + ATTRIBUTE + eol
-        with open(attributes, "ab") as handle:
-            handle.write(add.encode("utf-8"))
-        changed.append(f"added '{ATTRIBUTE}' to .gitattributes (commit it)")
-    for key, value in (("merge.todo.name", NAME), ("merge.todo.driver", DRIVER)):
-        if _git(top, "config", "--get", key).stdout.rstrip("\n") != value:
-            done = _git(top, "config", key, value)
-            if done.returncode != 0:
-                raise UsageError(f"git config {key} failed: {done.stderr.strip()}")
-            changed.append(f"set {key} in the repository's git config")
-    return changed
+def common_dir(top: str) -> str:
+    """The folder git keeps the repository's config in (shared by its worktrees)."""
+    done = _git(top, "rev-parse", "--git-common-dir")
+    if done.returncode != 0 or not done.stdout.strip():
+        raise UsageError(f"cannot find the git folder of {top}: {done.stderr.strip()}")
+    return os.path.join(top, done.stdout.rstrip("\n"))
 
 
 def problems(top: str) -> list[str]:
@@ -84,12 +60,12 @@ def problems(top: str) -> list[str]:
     attribute = _git(top, "check-attr", "merge", "--", PLAN).stdout
     if not attribute.rstrip("\n").endswith(": merge: todo"):
         found.append(
-            f"{PLAN} is not marked 'merge=todo' in .gitattributes (fix: todo init --project)"
+            f"{PLAN} is not marked 'merge=todo' in .gitattributes (fix: todo setup git)"
         )
     if _git(top, "config", "--get", "merge.todo.driver").returncode != 0:
         found.append(
             "this clone lacks merge.todo.driver: git merges TODO.md as text "
-            "(fix: todo init --project)"
+            "(fix: todo setup git)"
         )
     import shutil
 
@@ -103,25 +79,23 @@ def init_project(
 ) -> tuple[Outcome | None, Report]:
     """``todo init --project``: ``TODO.md`` at the top of the work tree (made empty
     when there is none; replaced by ``tasks`` when some are given), and the
-    repository wired for it. With tasks, the list is the answer (the wiring among
-    its notices); without, a report."""
+    repository wired for it (``todo setup git``). With tasks, the list is the
+    answer (the wiring among its notices); without, a report."""
     from todocli.app.commands import Context, init
     from todocli.app.report import Report
+    from todocli.app.setup import setup
 
     if options.file is not None:
         raise UsageError("init --project makes the repository's TODO.md: leave out --file")
     top = work_tree_top(os.getcwd())
     plan = os.path.join(top, PLAN)
     made = not os.path.lexists(plan)
-    if made:
-        with open(plan, "x", encoding="utf-8"):
-            pass
-    changed = wire(top)
-    lines = [f"{'Made' if made else 'Kept'} the project plan {plan}", *changed]
-    if not changed:
-        lines.append("git's merge driver for TODO.md was registered already")
+    wired = setup(Context(options).loc.home, "git", project=top)
+    lines = [f"{'Made' if made else 'Kept'} the project plan {plan}"]
+    lines += wired.text.splitlines()
     text = "".join(line + "\n" for line in lines)
-    report = Report({"file": plan, "made": made, "wired": changed}, text, file=plan)
+    data = {"file": plan, "made": made, "wired": wired.data["files"]}
+    report = Report(data, text, file=plan)
     if not tasks:
         return None, report
     outcome = init(Context(options.replace(file=plan, session=None)), tasks, phase, summary=summary)

@@ -480,16 +480,27 @@ def reply_text(outcome: Outcome, tool: str) -> str:
 CONTEXT_EVENTS = frozenset({"PostToolUse", "PreToolUse", "AfterTool"})
 
 
-def hook_reply(outcome: Outcome, event: str) -> str | None:
-    """The hook's JSON reply carrying a person's edits (hand edits, overridden or
-    dropped tasks) into the agent's context; None when there are none to tell."""
+def hook_reply(outcome: Outcome, event: str, *, quiet: bool = False) -> str | None:
+    """The hook's JSON reply: the text a plain write prints, in the model's context
+    (a hook's plain stdout never reaches the model). With ``quiet``, only when the
+    agent has something to learn: a refusal, a warning, a person's edits (hand
+    edits, overridden or dropped tasks), notes under the task in progress. None
+    when the event takes no context, or there is nothing to tell."""
+    if event not in CONTEXT_EVENTS:
+        return None
     result = outcome.result
-    if event not in CONTEXT_EVENTS or result is None or outcome.failed:
+    learn = (
+        outcome.failed
+        or bool(outcome.warnings)
+        or (
+            result is not None
+            and bool(result.hand_edit or result.overridden or result.dropped_open or result.merged)
+        )
+        or any(t.notes for _, t in outcome.todo.tasks() if t.status is Status.IN_PROGRESS)
+    )
+    if quiet and not learn:
         return None
-    if not (result.hand_edit or result.overridden or result.dropped_open or result.merged):
-        return None
-    text = "\n".join([*change_lines(outcome), outcome.todo.recap()])
-    reply = {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
+    reply = {"hookSpecificOutput": {"hookEventName": event, "additionalContext": plain(outcome)}}
     # JSON's own escapes for what a terminal must not see: the terminal's (\x9b)
     # would make the reply invalid JSON.
     return json_text(reply)

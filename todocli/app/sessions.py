@@ -13,6 +13,7 @@ from todocli.app.commands import Context
 from todocli.app.report import Report
 from todocli.document.markdown import parse
 from todocli.errors import StorageError, UsageError
+from todocli.escapes import one_line
 from todocli.storage.files import kind_of, read_text
 from todocli.storage.paths import is_session_name, resolve
 from todocli.storage.store import Store
@@ -73,6 +74,12 @@ def sessions(ctx: Context) -> Report:
     if not files:
         return Report({"sessions": []}, f"No sessions in {Path(ctx.loc.home) / 'sessions'}.\n")
     width = max(len(f.stem) for f in files)
+    from todocli.app.hooks import records
+
+    hooked: dict[str, tuple[str, str]] = {}  # each list an agent's hooks write
+    for one in records(ctx.loc.home).values():
+        if isinstance(one.get("list"), str):
+            hooked[one["list"]] = (str(one.get("agent", "")), str(one.get("project", "")))
     lines = []
     rows: list[dict[str, object]] = []
     for path in files:
@@ -94,8 +101,11 @@ def sessions(ctx: Context) -> Report:
         stats = todo.stats()
         done = stats["completed"] + stats["abandoned"]
         recap = todo.recap()
+        agent, project = hooked.get(path.stem) or (None, None)
+        by = f"  {agent} in {one_line(project)}" if agent and project else ""
         lines.append(
-            f"{current} {path.stem:<{width}}  {done}/{stats['total']} done  updated {when}  {recap}"
+            f"{current} {path.stem:<{width}}  {done}/{stats['total']} done  updated {when}"
+            f"{by}  {recap}"
         )
         rows.append(
             {
@@ -105,6 +115,8 @@ def sessions(ctx: Context) -> Report:
                 "total": stats["total"],
                 "updated": when,
                 "recap": recap,
+                "agent": agent,
+                "project": project,
             }
         )
     return Report({"sessions": rows}, "\n".join(lines) + "\n")

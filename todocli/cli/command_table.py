@@ -348,6 +348,50 @@ COMMANDS = (
         failure=NEVER_FAILS,  # a reminder must never break the harness that calls it
     ),
     Command(
+        "hook",
+        "Answer an agent harness's hook (its JSON on stdin) in that harness's JSON.",
+        (
+            Argument(
+                "agent",
+                "The harness: claude, codex, gemini, qwen.",
+                complete=("claude", "codex", "gemini", "qwen"),
+            ),
+        ),
+        fast=True,
+        failure=NEVER_FAILS,  # a hook must never break the harness that runs it
+    ),
+    Command(
+        "setup",
+        "Wire todo into an agent: its hooks and instructions (project, or --user).",
+        (
+            Argument(
+                "tool",
+                "claude, codex, gemini, cursor, copilot, qwen, opencode, cline; git.",
+                complete=(
+                    "claude",
+                    "codex",
+                    "gemini",
+                    "cursor",
+                    "copilot",
+                    "qwen",
+                    "opencode",
+                    "cline",
+                    "git",
+                ),
+            ),
+        ),
+        (
+            Option("--user", dest="user", help="The user's configuration, not the project's."),
+            Option("--dry-run", dest="dry_run", help="Print the diff; write nothing."),
+            Option("--remove", dest="remove", help="Take out what setup added."),
+            Option("--mcp", dest="mcp", help="Register todo mcp as an MCP server too."),
+        ),
+    ),
+    Command(
+        "doctor",
+        "Say what is wired for each agent, which list this project uses, what is wrong.",
+    ),
+    Command(
         "schema",
         "Print the JSON Schema of apply's input (draft 2020-12).",
         (

@@ -152,16 +152,30 @@ def apply(call: Call, *, input_file: str | None, markdown: bool) -> int:
     data = _payload(input_file, ctx.settings.max_input_bytes)
     outcome = commands.apply_input(ctx, data, markdown=markdown, with_rev=output.json)
     req = outcome.request
-    if req is not None and req.hook is not None and not output.json:
-        if req.ignored:
-            return 0  # a hook on every tool must be harmless: nothing written or said
+    if req is not None and req.hook is not None and req.ignored and not output.json:
+        return 0  # a hook on every tool must be harmless: nothing written or said
+    event = _hook_event(outcome)
+    if event is not None and not output.json:
         from todocli.app.render import hook_reply
 
-        reply = hook_reply(outcome, req.hook.event)
+        reply = hook_reply(outcome, event, quiet=output.quiet)
         if reply is not None:
+            # Success or refusal, in the hook's JSON: the harness reads it on exit 0.
             write(reply)
-            return outcome.exit_code
+            return 0
     return emit(outcome, output)
+
+
+def _hook_event(outcome: Outcome) -> str | None:
+    """The hook event a payload came in (a rejected one's too), if it came in one."""
+    req = outcome.request
+    if req is not None and req.hook is not None:
+        return req.hook.event
+    params = outcome.params_input
+    if isinstance(params, dict) and "tool_name" in params:
+        event = params.get("hook_event_name")
+        return event if isinstance(event, str) else None
+    return None
 
 
 # -- what a command reads besides its arguments ------------------------------------------------
@@ -186,16 +200,18 @@ def _payload(input_file: str | None, limit: int) -> bytes:
     return sys.stdin.buffer.read(limit + 1)
 
 
-def _hook_session(options: Options) -> Options:
+def _hook_session(options: Options, envelope: dict[str, object] | None = None) -> Options:
     """``--hook``: read the harness hook's JSON on stdin; its ``session_id`` names
     the session (made safe, as ``todo apply`` does with an envelope), unless ``-s``
     or ``TODOCLI_SESSION`` names one. So a Stop hook checks the list the agent's
-    own-tool hook writes."""
+    own-tool hook writes. ``envelope``, when given, receives the hook's JSON."""
     if sys.stdin is None or sys.stdin.isatty():
         raise UsageError("--hook reads the hook's JSON from stdin")
     from todocli.engine.dialects import decode
 
     value = decode(sys.stdin.buffer.read(HOOK_INPUT_BYTES + 1), HOOK_INPUT_BYTES)
+    if envelope is not None and isinstance(value, dict):
+        envelope.update(value)
     # Augment names the session conversation_id
     session = (
         value.get("session_id", value.get("conversation_id")) if isinstance(value, dict) else None
@@ -224,8 +240,11 @@ def check(call: Call, *, hook: bool) -> int:
     from todocli.app.gate import check as check_list
 
     output = call.output
-    ctx = _hooked(call, hook)
+    envelope: dict[str, object] = {}
+    ctx = Context(_hook_session(call.options, envelope)) if hook else _context(call)
     outcome = check_list(ctx, with_rev=output.json)
+    if hook and outcome.failed and _stop_allowed(outcome, envelope):
+        outcome.error = None  # a stop gate blocks once in a row, and never on the person
     if output.json:
         return emit(outcome, output)
     if not output.quiet:
@@ -235,10 +254,48 @@ def check(call: Call, *, hook: bool) -> int:
     return outcome.exit_code
 
 
+def _stop_allowed(outcome: Outcome, envelope: dict[str, object]) -> bool:
+    """Whether a hook's stop gate lets the agent stop although tasks are open:
+    this stop was blocked once already (``stop_hook_active``), or every open task
+    is blocked on the person."""
+    from todocli.document.model import Status
+
+    if envelope.get("stop_hook_active") is True:
+        return True
+    open_tasks = [t for _, t in outcome.todo.tasks() if t.status.is_open]
+    return bool(open_tasks) and all(t.status is Status.BLOCKED for t in open_tasks)
+
+
 def remind(call: Call, *, every: int | None, hook: bool) -> int:
     from todocli.app.gate import remind as count_round
 
     return emit_report(count_round(_hooked(call, hook), every), call.output)
+
+
+def hook(call: Call, *, agent: str) -> int:
+    from todocli.app.hooks import hook as answer
+
+    if sys.stdin is None or sys.stdin.isatty():
+        raise UsageError("todo hook reads the hook's JSON from stdin")
+    data = sys.stdin.buffer.read(HOOK_INPUT_BYTES + 1)
+    reply = answer(call.options, agent, data, os.environ)
+    if reply:
+        write(reply)
+    return 0
+
+
+def setup(call: Call, *, tool: str, user: bool, dry_run: bool, remove: bool, mcp: bool) -> int:
+    from todocli.app.setup import setup as wire
+
+    home = _context(call).loc.home
+    report = wire(home, tool, user=user, dry_run=dry_run, remove=remove, mcp=mcp)
+    return emit_report(report, call.output)
+
+
+def doctor(call: Call) -> int:
+    from todocli.app.doctor import doctor as diagnose
+
+    return emit_report(diagnose(_context(call)), call.output)
 
 
 # -- about the list and its files ----------------------------------------------------------
@@ -339,13 +396,31 @@ def edit(call: Call) -> int:
 
         return typer.confirm("Save it anyway?", default=False, err=True)
 
-    return emit(run_editor(_context(call), confirm), call.output)
+    return emit(run_editor(_project_context(call), confirm), call.output)
 
 
 def watch(call: Call, *, show_all: bool) -> int:
     from todocli.cli.watch import watch as live
 
-    return live(_context(call), call.output, show_all=show_all)
+    return live(_project_context(call), call.output, show_all=show_all)
+
+
+def _project_context(call: Call) -> Context:
+    """For a person: with no list named (no session, no file), the list an agent's
+    hooks wrote most recently in this directory, if any."""
+    ctx = _context(call)
+    options = call.options
+    env = os.environ
+    named = options.session or options.file or env.get("TODOCLI_SESSION")
+    if named or env.get("TODOCLI_FILE") or not ctx.loc.is_session:
+        return ctx
+    from todocli.app.hooks import project_lists
+
+    found = project_lists(ctx.loc.home, os.getcwd())
+    if not found:
+        return ctx
+    options.session = found[0][1]
+    return Context(options)
 
 
 def mcp(call: Call) -> int:
@@ -540,6 +615,9 @@ HANDLERS: dict[str, Callable[..., int]] = {
     "path": path,
     "check": check,
     "remind": remind,
+    "hook": hook,
+    "setup": setup,
+    "doctor": doctor,
     "schema": schema,
     "history": history,
     "diff": diff,

@@ -23,6 +23,17 @@ def _signature(ctx: Context) -> tuple[int, int, int] | None:
     return (st.st_mtime_ns, st.st_size, st.st_ino)
 
 
+def empty_text(ctx: Context) -> str:
+    """What an empty list says: where the list finished last was logged, if one was."""
+    from todocli.escapes import one_line
+
+    logged = ctx.store.state().get("log")
+    if isinstance(logged, str):
+        where = one_line(os.path.join(ctx.loc.memory_dir, logged))
+        return f"The list was completed and logged to {where} (todo log); nothing open.\n"
+    return "Todo list is empty.\n"
+
+
 def watch(ctx: Context, output: Output, *, show_all: bool = False, once: bool = False) -> int:
     """Re-render on every change. Returns the exit status (0 on Ctrl-C)."""
     import gc
@@ -49,11 +60,11 @@ def _live(ctx: Context, *, color: bool, show_all: bool, once: bool) -> int:
     console = Console(no_color=not color, highlight=False, markup=False, emoji=False)
 
     def view() -> Group:
-        outcome = show(ctx, seen=False)  # a person's live view
+        outcome = show(ctx, with_rev=True, seen=False)  # a person's live view
         where = Text(f"{one_line(outcome.file)}  (rev {outcome.rev}; Ctrl-C to stop)", style="dim")
         if outcome.todo.tasks():
             return Group(where, tree(outcome.todo, show_all))
-        return Group(where, Text("Todo list is empty.", style="dim"))
+        return Group(where, Text(empty_text(ctx).rstrip("\n"), style="dim"))
 
     seen = _signature(ctx)
     with Live(view(), console=console, auto_refresh=False, transient=False) as live:
@@ -73,7 +84,9 @@ def _plain(ctx: Context, *, json: bool, once: bool) -> int:
 
     def view() -> str:
         shown = show(ctx, with_rev=json, seen=False)  # a person's live view
-        return to_json(shown) if json else plain(shown)
+        if json:
+            return to_json(shown)
+        return plain(shown) if shown.todo.tasks() else empty_text(ctx)
 
     seen = _signature(ctx)
     write(view())

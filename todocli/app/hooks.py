@@ -1,0 +1,297 @@
+"""``todo hook AGENT``: one command for every hook ``todo setup`` writes. It reads
+the harness's envelope on stdin and answers in that harness's JSON (a hook's
+plain stdout never reaches the model; Gemini CLI wants nothing but JSON there):
+
+- SessionStart (after a start, ``--resume``, ``/clear`` or a compaction): the
+  unfinished plan back into the agent's context, in the lean form, and which list
+  is its own. A session that has no list yet continues its project's open plan.
+  Where a compaction fires no SessionStart (Gemini CLI's PreCompress, Codex's
+  PostCompact), the next prompt's hook (BeforeAgent, UserPromptSubmit) does it.
+- Stop (Gemini CLI: AfterAgent): the stop gate. It never blocks twice in a row
+  (``stop_hook_active``), lets the agent stop when every open task is blocked on
+  the person (telling the person so), and otherwise says what to do.
+- PostToolUse (AfterTool): the agent's own todo tool mirrored (``todo apply``),
+  the write's text in the reply's context, success or refusal.
+
+Which list a hook uses: the harness's session id names it, and each session id's
+record (``state/hooked/<id>.json`` under the home: the agent, the project
+directory, the list) keeps it on the list it started with.
+"""
+
+from __future__ import annotations
+
+import os
+
+from todocli.app.commands import Context, Options, show
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+    from todocli.app.commands import Outcome
+    from todocli.document.model import TodoList
+
+STOP_EVENTS = frozenset({"Stop", "AfterAgent"})
+TOOL_EVENTS = frozenset({"PostToolUse", "AfterTool"})
+# Where a compaction has no SessionStart of its own (Gemini CLI, Codex): the
+# compaction is noted, and the next prompt's hook puts the plan back.
+COMPACT_EVENTS = frozenset({"PreCompress", "PreCompact", "PostCompact"})
+PROMPT_EVENTS = frozenset({"BeforeAgent", "UserPromptSubmit"})
+# The harnesses whose stop gate answers "deny" where the others answer "block".
+DENY = frozenset({"gemini"})
+
+
+# -- the record of each hooked session ------------------------------------------------------
+
+
+def _record_path(home: str, session: str) -> str:
+    return os.path.join(home, "state", "hooked", f"{session}.json")
+
+
+def record(home: str, session: str) -> dict[str, Any] | None:
+    """A hooked session's record: ``agent``, ``project``, ``list``."""
+    from todocli.engine.dialects import loads_json  # the reader decode uses: no json import
+
+    try:
+        with open(_record_path(home, session), encoding="utf-8") as handle:
+            value = loads_json(handle.read())
+    except (OSError, ValueError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def records(home: str) -> dict[str, dict[str, Any]]:
+    """Every hooked session's record, by session id."""
+    folder = os.path.join(home, "state", "hooked")
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return {}
+    found = {}
+    for name in names:
+        if name.endswith(".json"):
+            one = record(home, name[:-5])
+            if one is not None:
+                found[name[:-5]] = one
+    return found
+
+
+def _save_record(home: str, session: str, value: dict[str, Any]) -> None:
+    """Best effort: without its record a session still uses its own list."""
+    from todocli.jsontext import dumps
+
+    path = _record_path(home, session)
+    temporary = f"{path}.{os.getpid()}.tmp"  # hooks of one event may run at once
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(temporary, "w", encoding="utf-8") as handle:
+            handle.write(dumps(value) + "\n")
+        os.replace(temporary, path)
+    except OSError:
+        pass
+
+
+def linked_list(home: str, session: str) -> str:
+    """The list a hooked session writes (its own name, unless it continued
+    another's plan)."""
+    found = record(home, session)
+    name = found.get("list") if found else None
+    return name if isinstance(name, str) and name else session
+
+
+def _list_file(home: str, name: str) -> str:
+    return os.path.join(home, "sessions", f"{name}.md")
+
+
+def project_lists(home: str, project: str) -> list[tuple[float, str]]:
+    """The lists hooks wrote in ``project``, newest first: (last write, list)."""
+    found: dict[str, float] = {}
+    for one in records(home).values():
+        name = one.get("list")
+        if one.get("project") != project or not isinstance(name, str):
+            continue
+        try:
+            found[name] = os.stat(_list_file(home, name)).st_mtime
+        except OSError:
+            continue
+    return sorted(((when, name) for name, when in found.items()), reverse=True)
+
+
+def _open_plan(ctx: Context, name: str) -> bool:
+    from todocli.document.markdown import parse
+
+    try:
+        with open(_list_file(ctx.loc.home, name), encoding="utf-8") as handle:
+            todo = parse(handle.read()).model()
+    except (OSError, UnicodeDecodeError):
+        return False
+    return any(t.status.is_open for _, t in todo.tasks())
+
+
+def _choose(ctx: Context, session: str, agent: str, project: str) -> str:
+    """The list of a hooked session: its record's; for a session seen the first
+    time, its own list when it has one, else its project's newest open plan."""
+    home = ctx.loc.home
+    found = record(home, session)
+    if found is not None and isinstance(found.get("list"), str):
+        return str(found["list"])
+    name = session
+    if not os.path.exists(_list_file(home, session)):
+        for _, other in project_lists(home, project):
+            if _open_plan(ctx, other):
+                name = other
+                break
+    _save_record(home, session, {"agent": agent, "project": project, "list": name})
+    return name
+
+
+# -- the hook ------------------------------------------------------------------------------
+
+
+def hook(options: Options, agent: str, data: bytes, env: Mapping[str, str]) -> str:
+    """The hook's reply for its event: a JSON document, or "" (nothing to say)."""
+    from todocli.agents.request import safe_session
+    from todocli.engine.dialects import decode
+
+    value = decode(data, 1 << 20)
+    if not isinstance(value, dict):
+        return ""
+    event = str(value.get("hook_event_name") or "")
+    raw = value.get("session_id", value.get("conversation_id"))
+    session = safe_session(raw) if isinstance(raw, str) else None
+    ctx = Context(options, env)
+    chosen = options.session is not None or bool(env.get("TODOCLI_SESSION"))
+    if session and ctx.loc.is_session and not chosen:
+        cwd = value.get("cwd")
+        project = cwd if isinstance(cwd, str) and cwd else os.getcwd()
+        options.session = _choose(ctx, session, agent, project)
+        ctx = Context(options, env)
+    if event == "SessionStart":
+        return _session_start(ctx, agent, env)
+    if session and (event in COMPACT_EVENTS or event in PROMPT_EVENTS):
+        return _after_compaction(ctx, session, event)
+    if event in STOP_EVENTS:
+        return _stop(ctx, agent, value.get("stop_hook_active") is True)
+    if event in TOOL_EVENTS or "tool_name" in value:
+        return _tool(ctx, event or "PostToolUse", data)
+    return ""
+
+
+def _reply(value: dict[str, Any]) -> str:
+    from todocli.app.render import json_text
+
+    return json_text(value)
+
+
+def _context_reply(event: str, text: str) -> str:
+    return _reply({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}})
+
+
+def _which(ctx: Context) -> str:
+    """How the agent names its list in shell commands."""
+    if not ctx.loc.is_session:
+        return f"todo --file {ctx.loc.list_file} ..."
+    return f"todo -s {ctx.loc.session} ..."
+
+
+def _session_start(ctx: Context, agent: str, env: Mapping[str, str]) -> str:
+    if agent == "claude" and ctx.loc.is_session and env.get("CLAUDE_ENV_FILE"):
+        # Claude Code runs this file before each Bash call: plain `todo` is this list.
+        try:
+            with open(env["CLAUDE_ENV_FILE"], "a", encoding="utf-8") as handle:
+                handle.write(f"export TODOCLI_SESSION={ctx.loc.session}\n")
+        except OSError:
+            pass
+    reply: dict[str, Any] = {"hookEventName": "SessionStart"}
+    if agent == "codex" and ctx.loc.is_session:
+        # Codex applies these to the agent's later shell commands: plain `todo` is this list.
+        reply["env"] = {"TODOCLI_SESSION": ctx.loc.session}
+    todo = show(ctx, seen=False).todo
+    if any(t.status.is_open for _, t in todo.tasks()):
+        text = f"Your todo list, with its unfinished plan ({_which(ctx)}):\n{plan_lines(todo)}"
+        reply["additionalContext"] = text
+    return _reply({"hookSpecificOutput": reply}) if len(reply) > 1 else ""
+
+
+def _after_compaction(ctx: Context, session: str, event: str) -> str:
+    """A compaction noted; at the next prompt after one, the plan back, once."""
+    home = ctx.loc.home
+    found = record(home, session) or {}
+    if event in COMPACT_EVENTS:
+        _save_record(home, session, found | {"compacted": True})
+        return ""
+    if not found.get("compacted"):
+        return ""
+    _save_record(home, session, {k: v for k, v in found.items() if k != "compacted"})
+    todo = show(ctx, seen=False).todo
+    if not any(t.status.is_open for _, t in todo.tasks()):
+        return ""
+    text = f"Your todo list after the compaction ({_which(ctx)}):\n{plan_lines(todo)}"
+    return _context_reply(event, text)
+
+
+def plan_lines(todo: TodoList) -> str:
+    """The plan in the lean form: the recap, and the reason of each blocked task."""
+    from todocli.document.model import Status
+
+    lines = [todo.recap()]
+    for _, task in todo.tasks():
+        if task.status is Status.BLOCKED and task.notes:
+            lines.append(f"Blocked: {task.content}: {_reason(task.notes[-1])}")
+    return "\n".join(lines)
+
+
+def _stop(ctx: Context, agent: str, active: bool) -> str:
+    from todocli.document.model import Status
+
+    if active:
+        return ""  # this stop was already blocked once: never twice in a row
+    todo = show(ctx, seen=False).todo
+    open_tasks = [t for _, t in todo.tasks() if t.status.is_open]
+    if not open_tasks:
+        return ""
+    waiting = [t for t in open_tasks if t.status is not Status.BLOCKED]
+    if not waiting:
+        names = "; ".join(
+            t.content + (f" ({_reason(t.notes[-1])})" if t.notes else "") for t in open_tasks
+        )
+        count = len(open_tasks)
+        return _reply(
+            {
+                "systemMessage": f"todo: {count} open task{'s' if count > 1 else ''} "
+                f"blocked on you: {names}"
+            }
+        )
+    count = len(waiting)
+    listed = "; ".join(f"{t.content} [{t.status.value}]" for t in waiting)
+    where = _which(ctx).removesuffix(" ...")
+    reason = (
+        f"{count} todo task{'s are' if count > 1 else ' is'} still open: {listed}. Before "
+        f"you stop, for each: finish it and mark it ({where} done TASK), drop it if it is "
+        f"no longer needed ({where} drop TASK), or block it on the person ({where} block "
+        f'TASK --reason "what you need").'
+    )
+    decision = "deny" if agent in DENY else "block"
+    return _reply({"decision": decision, "reason": reason})
+
+
+def _tool(ctx: Context, event: str, data: bytes) -> str:
+    from todocli.app.commands import apply_input
+    from todocli.app.render import plain
+    from todocli.errors import TodoError
+
+    try:
+        outcome: Outcome = apply_input(ctx, data)
+    except TodoError as error:  # the lock, the disk: the model learns it all the same
+        return _context_reply(event, f"Errors: {error.message}\n")
+    req = outcome.request
+    if req is not None and req.ignored:
+        return ""  # a hook on a tool that is not a todo tool: harmless, silent
+    return _context_reply(event, plain(outcome))
+
+
+def _reason(note: str) -> str:
+    """A blocked task's reason, from its note (``todo block --reason`` writes
+    "Blocked: REASON")."""
+    return note.removeprefix("Blocked: ")

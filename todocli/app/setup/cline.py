@@ -1,0 +1,18 @@
+"""Cline: a rule file of its own, ``.clinerules/todo.md`` (with ``--user``:
+``~/Documents/Cline/Rules/todo.md``), holding the instruction block."""
+
+from __future__ import annotations
+
+import os
+
+from todocli.app.setup.edits import Block, Edit
+from todocli.app.setup.instructions import TEXT
+
+LABEL = "Cline"
+FOLDER = os.path.join("Documents", "Cline")
+
+
+def edits(base: str, user: bool) -> list[Edit]:
+    if user:
+        return [Block(os.path.join(base, FOLDER, "Rules", "todo.md"), TEXT)]
+    return [Block(os.path.join(base, ".clinerules", "todo.md"), TEXT)]

@@ -1,0 +1,33 @@
+"""VS Code Copilot: the instruction block in ``.github/copilot-instructions.md``
+(the workspace's instructions file); with ``--user``, an instructions file of
+its own in ``~/.copilot/instructions``."""
+
+from __future__ import annotations
+
+import os
+
+from todocli.app.setup.edits import Block, Edit, Member
+from todocli.app.setup.instructions import TEXT
+
+LABEL = "VS Code Copilot"
+FOLDER = ".copilot"
+
+
+def edits(base: str, user: bool) -> list[Edit]:
+    if user:
+        return [Block(os.path.join(base, FOLDER, "instructions", "todo.instructions.md"), TEXT)]
+    return [Block(os.path.join(base, ".github", "copilot-instructions.md"), TEXT)]
+
+
+def mcp(base: str, user: bool) -> list[Edit]:
+    """``todo mcp`` registered in the workspace's ``.vscode/mcp.json`` (``servers``);
+    VS Code keeps the user's in its profile folder: not written."""
+    if user:
+        from todocli.errors import UsageError
+
+        raise UsageError(
+            "todo setup copilot --mcp --user: VS Code keeps user MCP servers in its "
+            "profile (command: MCP: Open User Configuration); use the workspace's"
+        )
+    server = {"type": "stdio", "command": "todo", "args": ["mcp"]}
+    return [Member(os.path.join(base, ".vscode", "mcp.json"), ["servers"], "todo", server)]
