@@ -9,7 +9,8 @@ characters), each form runs on a fresh copy, plain and with ``--json``:
 
 - ``show``; ``done`` (the task in progress; the next starts); ``start`` of the
   next task; ``apply`` of ops (one done, the next started); ``apply`` of a
-  TodoWrite snapshot making the same step;
+  TodoWrite snapshot making the same step; and ``done`` on a list made by ``todo
+  init`` (no active forms);
 - ``todo mcp``: ``todo_write`` of that step (its text content and its structured
   content), and once, ``tools/list`` (every tool with its schemas);
 - ``--server-time``: the server-side time of a ``todo_write`` step on the 20-task
@@ -160,6 +161,17 @@ def sizes(root: Path) -> list[str]:
             for flags in ([], ["--json"]):
                 label = f"{count} tasks: {name}{' --json' if flags else ''}"
                 lines.append(row(label, measure(pristine, root / "work", [*argv, *flags], stdin)))
+        flags_list = root / f"flags{count}"  # made by `todo init`: no active forms
+        made = subprocess.run(
+            [*todo_command(), "init", *(task(i) for i in range(count))],
+            env=env_for(flags_list),
+            capture_output=True,
+        )
+        if made.returncode != 0:
+            raise SystemExit(f"todo init failed: {made.stderr!r}")
+        for flags in ([], ["--json"]):
+            label = f"{count} tasks (todo init): done{' --json' if flags else ''}"
+            lines.append(row(label, measure(flags_list, root / "work", ["done", *flags], b"")))
         shutil.rmtree(root / "work", ignore_errors=True)
         shutil.copytree(pristine, root / "work")
         server = Server(root / "work")

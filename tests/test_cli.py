@@ -319,15 +319,13 @@ def test_json_envelope_on_success(todo: Todo, home: Path) -> None:
         "blocked": 0,
     }
     assert data["data"]["recap"] == "[0/2] In progress: A. Pending: B."
-    assert data["data"]["todos"][1] == {
-        "n": 2,
-        "content": "B",
-        "status": "pending",
-        "active_form": None,
-        "notes": [],
-        "phase": "Todos",
-    }
+    # Each task once, with the fields it has (no null or empty ones), and its phase.
+    assert data["data"]["todos"][1] == {"n": 2, "content": "B", "status": "pending", "phase": "Todos"}
     assert data["changes"]["old_todos"] == []
+    assert data["changes"]["new_todos"] == [
+        {"content": "A", "status": "in_progress"},
+        {"content": "B", "status": "pending"},
+    ]
     assert data["context"] == {
         "session": "default",
         "file": str(session_file(home)),
