@@ -62,8 +62,8 @@ _todo() {
         return
     fi
     case "$cmd" in
-        show) opts="--all -a --as" ;;
-        ls) opts="--all -a --as" ;;
+        show) opts="--all -a --notes --as" ;;
+        ls) opts="--all -a --notes --as" ;;
         init) opts="--phase -p --summary" ;;
         add) opts="--phase -p --after" ;;
         a) opts="--phase -p --after" ;;
@@ -101,7 +101,7 @@ _todo() {
         start|claim|done|drop|rm|note|block|unblock)
             _todo_offer tasks ;;
         schema)
-            mapfile -t COMPREPLY < <(compgen -W "ops snapshot" -- "$cur") ;;
+            mapfile -t COMPREPLY < <(compgen -W "ops snapshot envelope" -- "$cur") ;;
     esac
 }
 complete -F _todo todo

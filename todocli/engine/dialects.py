@@ -33,7 +33,7 @@ class Request(Value):
     hook: Hook | None = None  # the hook envelope it came in, if any
     ignored: bool = False  # a hook envelope of a tool that is not a todo tool
     warnings: tuple[str, ...] = ()  # lines of a checklist string not read
-    why: str = ""  # why the agent changed its plan (Codex's explanation): told, not kept
+    why: str = ""  # why the agent changed its plan (a tool may say so): told, not kept
 
     @property
     def query(self) -> bool:
