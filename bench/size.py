@@ -176,9 +176,7 @@ def sizes(root: Path) -> list[str]:
         shutil.copytree(pristine, root / "work")
         server = Server(root / "work")
         try:
-            result = server.request(
-                "tools/call", {"name": "todo_write", "arguments": step_ops()}
-            )
+            result = server.request("tools/call", {"name": "todo_write", "arguments": step_ops()})
         finally:
             server.close()
         content = result.get("content")

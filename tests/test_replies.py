@@ -87,7 +87,11 @@ def test_the_notes_of_the_task_in_progress_are_quoted_and_bounded(todo: Todo) ->
     lines = out.splitlines()
     at = lines.index(f'Notes on "{TASKS[0]}" (in progress):')
     quoted = lines[at + 1 : at + 4]
-    assert [q.split(" x")[0] for q in quoted] == ['  > "finding 2', '  > "finding 3', '  > "finding 4']
+    assert [q.split(" x")[0] for q in quoted] == [
+        '  > "finding 2',
+        '  > "finding 3',
+        '  > "finding 4',
+    ]
     assert all(len(q) <= 210 for q in quoted)  # each cut to 200 characters
     assert lines[at + 4] == "  (+2 earlier: todo show --notes)"
 
@@ -95,8 +99,10 @@ def test_the_notes_of_the_task_in_progress_are_quoted_and_bounded(todo: Todo) ->
 def test_a_write_that_changes_nothing_says_so(todo: Todo) -> None:
     make_list(todo, 2)
     out = todo("start", TASKS[0]).out
-    assert out.splitlines() == ["No change.", "[0/2] In progress: Step 00 of the bug fix plan. "
-                                "Pending: Step 01 of the bug fix plan."]
+    assert out.splitlines() == [
+        "No change.",
+        "[0/2] In progress: Step 00 of the bug fix plan. Pending: Step 01 of the bug fix plan.",
+    ]
 
 
 def test_show_keeps_the_whole_list(todo: Todo) -> None:
@@ -204,9 +210,7 @@ def test_a_block_reason_is_beside_the_blocked_task_in_show_and_the_recap(todo: T
     todo("block", TASKS[2], "-r", "waiting for the release number")
     out = todo("show").out
     assert f"  #3 [!] {TASKS[2]} (blocked: waiting for the release number)" in out
-    assert out.splitlines()[-1].endswith(
-        f"Blocked: {TASKS[2]} (waiting for the release number)."
-    )
+    assert out.splitlines()[-1].endswith(f"Blocked: {TASKS[2]} (waiting for the release number).")
     assert f"Blocked: {TASKS[2]} (waiting for the release number)." in todo("done").out
 
 
@@ -305,7 +309,13 @@ def test_done_note_with_phase_is_refused(todo: Todo, home: Path) -> None:
 
 @pytest.mark.parametrize(
     ("typed", "meant"),
-    [("complete", "done"), ("finish", "done"), ("status", "show"), ("delete", "rm"), ("strat", "start")],
+    [
+        ("complete", "done"),
+        ("finish", "done"),
+        ("status", "show"),
+        ("delete", "rm"),
+        ("strat", "start"),
+    ],
 )
 def test_a_synonym_or_typo_of_a_command_suggests_the_command_meant(
     todo: Todo, typed: str, meant: str
@@ -328,3 +338,21 @@ def test_codex_s_explanation_is_told_not_made_the_heading(todo: Todo, home: Path
     assert data["data"]["summary"] == ""
     assert "First plan" not in session_file(home).read_text()
     assert "Read it" not in session_file(home).read_text()
+
+
+def test_a_person_at_a_terminal_sees_the_block_reason_and_every_note(todo: Todo) -> None:
+    import io
+
+    from todocli.app import commands
+    from todocli.app.commands import Context, Options
+    from todocli.cli import render_rich
+
+    make_list(todo, 3)
+    todo("block", TASKS[2], "-r", "needs review")
+    todo("note", TASKS[1], "a finding")
+    shown = commands.show(Context(Options()))
+    for notes in (False, True):
+        out = io.StringIO()
+        render_rich.render(shown, out, show_all=False, color=False, notes=notes)
+        assert f"#3 [!] {TASKS[2]} (blocked: needs review)" in out.getvalue()
+        assert ("a finding" in out.getvalue()) is notes

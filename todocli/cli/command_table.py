@@ -448,4 +448,3 @@ def suggest(word: str) -> str | None:
     shown = [n for c in COMMANDS if not c.hidden for n in (c.name, *c.aliases)]
     close = get_close_matches(word, shown, n=1)
     return close[0] if close else None
-

@@ -344,9 +344,7 @@ def plain_output(output: Output) -> bool:
     return output.json or output.plain or not sys.stdout.isatty()
 
 
-def emit(
-    outcome: Outcome, output: Output, *, show_all: bool = False, notes: bool = False
-) -> int:
+def emit(outcome: Outcome, output: Output, *, show_all: bool = False, notes: bool = False) -> int:
     """Render to stdout in the chosen form; one diagnostic line to stderr on
     failure. Returns the exit status."""
     if outcome.warnings:

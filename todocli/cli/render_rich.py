@@ -16,7 +16,7 @@ from rich.tree import Tree
 
 from todocli.app.commands import Outcome
 from todocli.app.render import change_lines, error_lines
-from todocli.document.model import Status, TodoList
+from todocli.document.model import Status, TodoList, block_reason
 from todocli.engine.claims import list_waiting
 from todocli.escapes import one_line, safe
 
@@ -66,8 +66,11 @@ def tree(todo: TodoList, show_all: bool, notes: bool = False) -> Group:
             if n in waits:
                 on = ", ".join(f"#{d}" for d in waits[n])
                 line.append(f" (waiting on {on})", style="dim")
-            if task.notes:
-                line.append(f" (+{len(task.notes)})", style="dim")
+            reason = block_reason(task) if task.status is Status.BLOCKED else None
+            if reason is not None:
+                line.append(f" (blocked: {safe(reason)})", style="red")
+            if len(task.notes) > (reason is not None) and not notes:
+                line.append(f" (+{len(task.notes) - (reason is not None)})", style="dim")
             if task.status is Status.IN_PROGRESS and task.active_form:
                 line.append(f"  {safe(task.active_form)}…", style="italic yellow")
             branch = node.add(line)

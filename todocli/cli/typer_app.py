@@ -189,7 +189,7 @@ def _unknown(exc: typer.TyperException) -> None:
     word = message[len(UNKNOWN) :].rstrip(".")[1:-1]
     meant = suggest(word)
     if meant is not None:
-        exc.message = f"{message.rstrip('.')}. Did you mean {meant!r}?"  # type: ignore[attr-defined]
+        exc.message = f"{message.rstrip('.')}. Did you mean {meant!r}?"
 
 
 def _output_before_parsing(argv: Sequence[str]) -> Output:

@@ -41,4 +41,4 @@ class Settings(Value):
     lock_timeout: float = 10.0
     remind_every: int = 3
     claim_timeout: float = 1800.0  # seconds an agent may go without writing before its claim lapses
-    reply: str = "lean"  # after a write: "lean" (what changed and the recap) or "full" (the list too)
+    reply: str = "lean"  # what a write prints: "lean" (changes, recap) or "full" (the list too)

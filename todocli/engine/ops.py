@@ -29,8 +29,8 @@ from todocli.document.model import (
     Task,
     TodoList,
     Value,
-    notes_added,
     id_number,
+    notes_added,
 )
 from todocli.engine import DropPolicy, Settings
 from todocli.errors import CycleError, InternalError, InvalidParamError, NotFoundError
