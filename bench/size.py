@@ -15,7 +15,9 @@ characters), each form runs on a fresh copy, plain and with ``--json``:
   content), and once, ``tools/list`` (every tool with its schemas);
 - ``--server-time``: the server-side time of a ``todo_write`` step on the 20-task
   list (the tool's function, called in this process as the server calls it: no
-  start-up, no JSON-RPC), median of 200 steps.
+  start-up, no JSON-RPC), median of 200 steps. The write's ``fsync`` calls are
+  most of it on a disk: ``TMPDIR=/dev/shm`` puts the lists on tmpfs, to time the
+  rest.
 
 Usage: ``python bench/size.py [--server-time]``. Run it from an installed checkout:
 it calls the ``todo`` script beside this Python.

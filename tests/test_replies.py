@@ -167,6 +167,7 @@ def test_a_hand_note_under_a_pending_task_reaches_apply(todo: Todo, home: Path) 
     run = todo("apply", "--json", stdin=json.dumps({"ops": [{"op": "done"}]}))
     data = json.loads(run.out)
     assert f'  note on "{TASKS[2]}": "{NOTE}"' in data["text"]
+    assert data["changes"]["hand_edit"]["notes"] == [{"content": TASKS[2], "note": NOTE}]
 
 
 def test_a_hand_note_reaches_the_hook_reply(todo: Todo, home: Path) -> None:

@@ -324,8 +324,7 @@ def plain(outcome: Outcome, *, notes: bool = False) -> str:
         lines.append(f"Errors: {one_line(outcome.error.message)}")
     elif result is not None and result.errors:
         lines.append("Errors: " + "; ".join(one_line(e) for e in error_lines(result)))
-    changes = change_lines(outcome)
-    lines += changes
+    lines += change_lines(outcome)
     if outcome.todo.tasks():
         if is_write(outcome) and not outcome.full_reply:
             if not lines:
@@ -504,15 +503,16 @@ def _status_in(todo: TodoList, content: str, result: Result | None) -> bool:
 
 
 def _hand_edit_json(result: Result | None) -> dict[str, Any] | None:
-    if result is None or not result.hand_edit:
+    if result is None or not (result.hand_edit or result.hand_notes):
         return None
-    edit = result.hand_edit
+    edit = result.hand_edit or Diff()
     return {
         "added": list(edit.added),
         "removed": list(edit.removed),
         "changed": [
             {"content": c.content, "from": c.old.value, "to": c.new.value} for c in edit.changed
         ],
+        "notes": [{"content": task, "note": note} for task, note in result.hand_notes],
         "overridden": list(result.overridden),
     }
 

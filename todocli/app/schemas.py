@@ -108,7 +108,12 @@ def envelope_schema() -> dict[str, Any]:
                     "dropped_open": _STRINGS,
                     "released": {"type": "array"},
                     "renamed": {"type": "array"},
-                    "hand_edit": {"type": ["object", "null"]},
+                    "hand_edit": {
+                        "type": ["object", "null"],
+                        "description": "The person's edits since the last write: added, "
+                        "removed, changed (content, from, to), notes (content, note), "
+                        "overridden.",
+                    },
                     "merged": {"type": "array"},
                     "wiped_on_all_completed": {"type": "boolean"},
                     "logged_to": {"type": ["string", "null"]},
