@@ -62,8 +62,8 @@ _todo() {
         return
     fi
     case "$cmd" in
-        show) opts="--all -a --as" ;;
-        ls) opts="--all -a --as" ;;
+        show) opts="--all -a --notes --as" ;;
+        ls) opts="--all -a --notes --as" ;;
         init) opts="--phase -p --summary --project" ;;
         add) opts="--phase -p --after" ;;
         a) opts="--phase -p --after" ;;
@@ -108,7 +108,7 @@ _todo() {
         setup)
             mapfile -t COMPREPLY < <(compgen -W "claude codex gemini cursor copilot qwen opencode cline git" -- "$cur") ;;
         schema)
-            mapfile -t COMPREPLY < <(compgen -W "ops snapshot" -- "$cur") ;;
+            mapfile -t COMPREPLY < <(compgen -W "ops snapshot envelope" -- "$cur") ;;
     esac
 }
 complete -F _todo todo

@@ -168,6 +168,7 @@ def test_a_write_over_a_hand_edit_reports_it_once(todo: Todo, home: Path) -> Non
         "added": ["C"],
         "removed": [],
         "changed": [],
+        "notes": [],
         "overridden": [],
     }
     assert 'Note: the file was edited by hand since the last write: added "C"' in first["text"]

@@ -151,7 +151,8 @@ def tool_modules_loaded(args: list[str], payload: object, home: Path) -> set[str
     [
         ({"todos": [{"content": "a", "status": "pending"}]}, {"claude_todowrite"}),
         ({"plan": [{"step": "a", "status": "pending"}]}, {"codex"}),
-        ({"ops": [{"op": "init", "list": [{"phase": "P", "items": ["a"]}]}]}, {"oh_my_pi"}),
+        # todocli's own ops ask for no tool's reply: no tool's module
+        ({"ops": [{"op": "init", "list": [{"phase": "P", "items": ["a"]}]}]}, set()),
         ({"task_progress": "- [ ] a"}, {"cline"}),
     ],
     ids=["TodoWrite", "Codex plan", "ops", "Cline"],

@@ -1,5 +1,6 @@
 """bench/run.py's instruction mode, wired end to end (a stand-in valgrind reports a
-count; the real one is too slow for a test), and its refusal without valgrind."""
+count; the real one is too slow for a test), and its refusal without valgrind;
+bench/size.py's sizes of what an agent reads."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench" / "run.py"
@@ -59,3 +62,37 @@ def test_instructions_without_valgrind_is_refused_in_one_line(tmp_path: Path) ->
     proc = bench(["--instructions"], str(tmp_path))
     assert proc.returncode == 2
     assert proc.stderr == "--instructions needs valgrind (Debian: apt install valgrind)\n"
+
+
+def test_sizes_are_printed_for_every_agent_path_output_and_meet_the_targets() -> None:
+    """bench/size.py end to end, with the real ``todo`` and ``todo mcp``: a row for
+    each form on each list, and the lean targets (a step on a 20-task list at most
+    400 characters, its --json at most 40% of the 14,440 it was, the tool list at
+    most 4,000)."""
+    pytest.importorskip("mcp")
+    proc = bench_size()
+    assert proc.returncode == 0, proc.stderr
+    rows = {}
+    for line in proc.stdout.splitlines():
+        name, count = line.rsplit(" chars", 1)[0].rsplit(None, 1)
+        rows[name.strip()] = int(count.replace(",", ""))
+    for size in (5, 10, 20):
+        for form in ("show", "done", "start next", "apply ops", "apply TodoWrite"):
+            assert f"{size} tasks: {form}" in rows
+            assert f"{size} tasks: {form} --json" in rows
+        assert f"{size} tasks: mcp todo_write text" in rows
+    assert rows["20 tasks: done"] <= 400
+    assert rows["20 tasks: mcp todo_write text"] <= 600
+    assert rows["20 tasks (todo init): done --json"] <= 14_440 * 0.4
+    assert rows["mcp tools/list"] <= 4000
+
+
+def bench_size() -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TODOCLI_")}
+    return subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "size.py")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )

@@ -190,7 +190,7 @@ def test_an_agents_start_demotes_only_its_own_task(todo: Todo, home: Path) -> No
     todo("claim", "--agent", "a")
     todo("claim", "--agent", "b")
     out = todo("start", "C", "--agent", "a").out
-    assert out.startswith("Started: C\nReopened: A\n")
+    assert out.startswith("Started: C\nBack to pending: A\n")
     assert listed(home) == (
         "# Todos\n- [ ] A\n- [/] B <!-- owner: b -->\n- [/] C <!-- owner: a -->\n"
     )

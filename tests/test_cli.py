@@ -202,8 +202,11 @@ def test_apply_reads_every_dialect(todo: Todo, home: Path, dialect: str) -> None
         ("Fix bug", "pending"),
     ]
     assert data["context"]["params_input"] == payload
-    if dialect in ("seed-004", "codex"):
+    if dialect == "seed-004":
         assert data["data"]["summary"] == "Ship"
+    if dialect == "codex":  # why the plan changed: told, not made the heading
+        assert data["data"]["summary"] == ""
+        assert "Why: Ship\n" in data["text"]
     if dialect in ("claude-code", "nexo-rs"):
         assert data["data"]["todos"][0]["active_form"] == "Running tests"
 
@@ -319,15 +322,18 @@ def test_json_envelope_on_success(todo: Todo, home: Path) -> None:
         "blocked": 0,
     }
     assert data["data"]["recap"] == "[0/2] In progress: A. Pending: B."
+    # Each task once, with the fields it has (no null or empty ones), and its phase.
     assert data["data"]["todos"][1] == {
         "n": 2,
         "content": "B",
         "status": "pending",
-        "active_form": None,
-        "notes": [],
         "phase": "Todos",
     }
     assert data["changes"]["old_todos"] == []
+    assert data["changes"]["new_todos"] == [
+        {"content": "A", "status": "in_progress"},
+        {"content": "B", "status": "pending"},
+    ]
     assert data["context"] == {
         "session": "default",
         "file": str(session_file(home)),

@@ -71,7 +71,7 @@ def test_the_parser_reads_every_command_of_the_table() -> None:
     aliased = parse(["ls", "-a"])
     assert aliased is not None
     assert aliased.command is command_table.BY_NAME["show"]
-    assert aliased.values == {"show_all": True, "tool": None}
+    assert aliased.values == {"show_all": True, "notes": False, "tool": None}
     assert parse(["diff", "3"]).values == {"rev": 3}  # type: ignore[union-attr]
     assert parse(["diff", "x"]) is None  # Click words the bad number
     assert parse(["--version"]) is None

@@ -163,7 +163,7 @@ def test_bash_completes_commands_tasks_and_sessions(shell_env: dict[str, str]) -
     assert bash_complete(shell_env, "todo", "--session", "") == ["default", "other"]
     assert bash_complete(shell_env, "todo", "-s", "other", "done", "") == ["Elsewhere"]
     assert "--note" in bash_complete(shell_env, "todo", "done", "--")
-    assert bash_complete(shell_env, "todo", "schema", "") == ["ops", "snapshot"]
+    assert bash_complete(shell_env, "todo", "schema", "") == ["ops", "snapshot", "envelope"]
 
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")

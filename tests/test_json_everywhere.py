@@ -149,7 +149,7 @@ def test_watch_json_prints_one_envelope_a_line(tmp_path: Path) -> None:
 
 def test_mcp_json_replies_carry_the_envelope() -> None:
     """Stdout is the protocol's: every tool result carries the envelope as its
-    structured content, --json or not."""
+    structured content, --json or not (less its text, which is the content)."""
     pytest.importorskip("mcp")
     proc = subprocess.Popen(
         [sys.executable, "-m", "todocli", "mcp", "--json"],
@@ -187,7 +187,12 @@ def test_mcp_json_replies_carry_the_envelope() -> None:
         send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         call = {"name": "todo_read", "arguments": {}}
         send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call})
-        check_envelope(reply(2)["result"]["structuredContent"])
+        result = reply(2)["result"]
+        structured = result["structuredContent"]
+        assert set(structured) == ENVELOPE_KEYS - {"text"}
+        assert structured["version"] == 1
+        assert structured["status"] == "success"
+        assert isinstance(result["content"][0]["text"], str)
     finally:
         proc.kill()
         proc.wait()

@@ -353,8 +353,19 @@ def test_a_hook_reply_puts_the_merge_into_the_agents_context(todo: Todo, home: P
     assert "- [ ] typed by hand\n" in session.read_text()
 
 
-def test_every_json_result_carries_a_reply_in_an_agents_shape(todo: Todo) -> None:
+def test_a_json_result_carries_a_reply_in_an_agents_shape_when_asked(
+    todo: Todo, tmp_path: Path
+) -> None:
+    """Asked by a payload in a tool's shape, ``--as TOOL``, or ``reply = full``; the
+    command line's own writes and reads name no tool."""
     for args in (("--json", "add", "A"), ("--json", "show"), ("--json", "done", "A")):
+        assert "reply" not in json.loads(todo(*args).out)["data"]
+    sent = json.dumps({"todos": [{"content": "B", "status": "pending"}]})
+    data = json.loads(todo("--json", "apply", stdin=sent).out)["data"]
+    assert data["reply_tool"] == "claude"
+    assert data["reply"]["todos"][0]["content"] == "B"
+    (tmp_path / "config.toml").write_text('reply = "full"\n')
+    for args in (("--json", "add", "C"), ("--json", "show"), ("--json", "done", "C")):
         data = json.loads(todo(*args).out)["data"]
         assert data["reply_tool"] == "claude"
         assert "todos" in data["reply"]

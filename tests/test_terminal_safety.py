@@ -455,7 +455,6 @@ def json_forms(bad: str) -> list[tuple[dict[str, object], str]]:
             "ops[0].list[0].phase",
         ),
         ({"todos": [{"content": "t"}], "summary": text}, "summary"),
-        ({"plan": [{"step": "t", "status": "pending"}], "explanation": text}, "explanation"),
         (
             {"ops": [{"op": "init", "list": [{"phase": "P", "items": ["a"]}], "summary": text}]},
             "ops[0].summary",
@@ -488,6 +487,22 @@ def test_json_input_with_a_control_is_refused_naming_its_path(
         assert listed.read_bytes() == before, payload
         assert leaks(run.out.encode()) == []
         assert leaks(run.err.encode()) == []
+
+
+@pytest.mark.parametrize("name", [n for n in CLASSES if n != "not UTF-8"])
+def test_codex_s_explanation_with_a_control_is_told_escaped_and_never_kept(
+    todo: Todo, listed: Path, name: str
+) -> None:
+    """The explanation is not kept in the list (it says why the plan changed):
+    its ``Why:`` line shows every such character as an escape."""
+    bad = CLASSES[name]
+    plan = {"plan": [{"step": "A", "status": "in_progress"}], "explanation": f"x{bad}y"}
+    run = todo("apply", stdin=json.dumps(plan).encode())
+    assert run.code == 0, run.err
+    why = next(line for line in run.out.splitlines() if line.startswith("Why: "))
+    assert bad not in why
+    assert leaks(run.out.encode()) == []
+    assert bad not in listed.read_text(encoding="utf-8", errors="surrogateescape")
 
 
 def test_markdown_input_with_a_control_is_refused(todo: Todo, listed: Path) -> None:

@@ -561,8 +561,10 @@ def request(value: object, tool: str | None = None) -> Request:
         return Request(_ops(value["ops"], "ops", root=""), "ops", value)
     if "plan" in value:
         _only_keys(value, ("plan", "explanation"), "")
-        summary = opt_str(value, "explanation", "")
-        return Request((_snapshot(value["plan"], "plan", summary, "explanation"),), "plan", value)
+        # Codex sends why it changed the plan with each call: told in the reply, not
+        # made the list's heading (which would change on every call).
+        why = opt_str(value, "explanation", "") or ""
+        return Request((_snapshot(value["plan"], "plan", None),), "plan", value, why=why.strip())
     if "items" in value:
         _only_keys(value, ("items", "summary"), "")
         summary = opt_str(value, "summary", "")
@@ -677,7 +679,7 @@ def envelope(value: dict[str, Any]) -> Request:
         ops, warnings = req.ops, req.warnings
     else:
         return ignored
-    return Request(ops, req.dialect, value, hook, req.ignored, warnings)
+    return Request(ops, req.dialect, value, hook, req.ignored, warnings, why=req.why)
 
 
 def envelope_target(value: dict[str, Any]) -> tuple[bool, str | None]:

@@ -36,6 +36,7 @@ class Outcome:
         "claim_alone",
         "error",
         "file",
+        "full_reply",
         "logged_to",
         "notices",
         "params_input",
@@ -74,6 +75,7 @@ class Outcome:
         self.request: Request | None = None  # apply: the parsed input
         self.reply_as: str | None = None  # the tool whose shape data.reply has
         self.claim_alone = False  # `todo claim`: the task taken is the whole answer
+        self.full_reply = False  # the ``reply = full`` setting: a write shows the whole list
 
     def command(self, words: str) -> str:
         """``todo WORDS`` for this very list as a person types it in a shell of their
@@ -200,7 +202,7 @@ class Context:
         logged_to: str | None = None,
         warnings: list[str] | None = None,
     ) -> Outcome:
-        return Outcome(
+        outcome = Outcome(
             todo=todo,
             result=result,
             session=self.loc.session if self.loc.is_session else None,
@@ -210,6 +212,8 @@ class Context:
             logged_to=logged_to,
             warnings=warnings or [],
         )
+        outcome.full_reply = self.settings.reply == "full"
+        return outcome
 
 
 def show(
@@ -708,9 +712,10 @@ def done(
 
     ops = _target_ops("done", tasks, phase, everything, "done")
     if note is not None:
-        if not tasks:
-            raise UsageError("done: --note needs the TASK it is about")
-        ops = [Op(OpKind.NOTE, task=t, text=note) for t in tasks] + ops
+        if phase is not None or everything:
+            raise UsageError("done: --note is about one TASK (or, with none, the task in progress)")
+        notes = [Op(OpKind.NOTE, task=t, text=note) for t in tasks]
+        ops = (notes or [Op(OpKind.NOTE, current=True, text=note)]) + ops
     return _shared(ctx, run_batch(ctx, ops))
 
 

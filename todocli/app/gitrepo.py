@@ -59,13 +59,10 @@ def problems(top: str) -> list[str]:
     found = []
     attribute = _git(top, "check-attr", "merge", "--", PLAN).stdout
     if not attribute.rstrip("\n").endswith(": merge: todo"):
-        found.append(
-            f"{PLAN} is not marked 'merge=todo' in .gitattributes (fix: todo setup git)"
-        )
+        found.append(f"{PLAN} is not marked 'merge=todo' in .gitattributes (fix: todo setup git)")
     if _git(top, "config", "--get", "merge.todo.driver").returncode != 0:
         found.append(
-            "this clone lacks merge.todo.driver: git merges TODO.md as text "
-            "(fix: todo setup git)"
+            "this clone lacks merge.todo.driver: git merges TODO.md as text (fix: todo setup git)"
         )
     import shutil
 

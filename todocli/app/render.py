@@ -2,15 +2,18 @@
 ``render_rich``, imported only when stdout is one.)
 
 Plain output is what an agent reads after every call: stable, short, never empty,
-no ANSI. After a write it shows, in order: ``Errors: ...``; the change; the open
-tasks; the current phase's progress; the tree of phases; the notes of the task in
-progress; and last the recap line.
+no ANSI. After a write it shows, in order: ``Errors: ...``; what changed, one line
+a kind; warnings; the person's edits since the last write, their notes quoted; the
+notes of the task in progress; and last the recap line. Nothing else: the whole
+list is one ``todo show`` away (or after every write, with ``reply = full``). A
+read (``todo show``) shows the open tasks, the current phase's progress, the tree
+of phases, the notes of the task in progress, and the recap.
 """
 
 from __future__ import annotations
 
 from todocli.app.commands import Outcome
-from todocli.document.model import Diff, Phase, Result, Status, Task, TodoList
+from todocli.document.model import Diff, Phase, Result, Status, Task, TodoList, block_reason
 from todocli.escapes import json_safe, one_line, safe
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
@@ -33,6 +36,8 @@ MARKS = {
     Status.BLOCKED: "[!]",
 }
 MOST_NAMED = 5  # names per change line before "(+N more)"
+NOTE_CHARS = 200  # a note quoted after a write is cut to this many characters
+MOST_NOTES = 3  # notes quoted after a write, of each kind, before "(+N more ...)"
 
 
 def _names(names: list[str] | tuple[str, ...]) -> str:
@@ -56,20 +61,19 @@ def change_lines(outcome: Outcome) -> list[str]:
     lines: list[str] = []
     if result is None:
         return [safe(n) for n in outcome.notices]
-    by: dict[Status, list[str]] = {}
+    by: dict[str, list[str]] = {}
     for change in result.diff.changed:
-        by.setdefault(change.new, []).append(change.content)
-    labels = (
-        (Status.COMPLETED, "Completed"),
-        (Status.IN_PROGRESS, "Started"),
-        (Status.ABANDONED, "Abandoned"),
-        (Status.BLOCKED, "Blocked"),
-        (Status.PENDING, "Reopened"),
-    )
-    for status, label in labels:
-        if by.get(status):
-            lines.append(f"{label}: {_names(by[status])}")
+        label = _LABELS[change.new]
+        if change.new is Status.PENDING and change.old is Status.IN_PROGRESS:
+            label = "Back to pending"  # set aside for another task, not reopened
+        by.setdefault(label, []).append(change.content)
+    for label in _ORDER:
+        if by.get(label):
+            lines.append(f"{label}: {_names(by[label])}")
     lines += released_lines(result)
+    noted = _own_notes(result)
+    if noted:
+        lines.append(f"Noted: {_names(noted)}")
     if result.diff.renamed:
         pairs = "; ".join(f"{safe(a)} -> {safe(b)}" for a, b in result.diff.renamed)
         lines.append(f"Renamed: {pairs}")
@@ -84,11 +88,14 @@ def change_lines(outcome: Outcome) -> list[str]:
             f"{_quoted(result.dropped_open)} (get {'them' if count > 1 else 'it'} back with: "
             f"{safe(outcome.command('undo'))})"
         )
-    if result.hand_edit:
+    if result.hand_edit or result.hand_notes:
+        told = describe_diff(result.hand_edit) if result.hand_edit else ""
         lines.append(
-            "Note: the file was edited by hand since the last write: "
-            + describe_diff(result.hand_edit)
+            "Note: the file was edited by hand since the last write"
+            + (f": {told}" if told else "")
+            + (":" if result.hand_notes and not told else "")
         )
+        lines += _quoted_notes(result.hand_notes, "  note on")
     if result.merged:
         from todocli.engine.merge import describe
 
@@ -98,12 +105,52 @@ def change_lines(outcome: Outcome) -> list[str]:
             f"Warning: this write overrode hand edits to {_quoted(result.overridden)} "
             f"(get them back with: {safe(outcome.command('undo'))})"
         )
+    why = outcome.request.why if outcome.request is not None else ""
+    if why:
+        lines.append(f"Why: {one_line(_clip(why))}")
     lines += [safe(n) for n in outcome.notices]
     if outcome.logged_to:
         finished = result is not None and result.completed is not None
         what = "All tasks closed" if finished else "Closed tasks left the list"
         lines.append(f"{what}: logged to {safe(outcome.logged_to)}")
     return lines
+
+
+_LABELS = {
+    Status.COMPLETED: "Completed",
+    Status.IN_PROGRESS: "Started",
+    Status.ABANDONED: "Abandoned",
+    Status.BLOCKED: "Blocked",
+    Status.PENDING: "Reopened",
+}
+_ORDER = ("Completed", "Started", "Abandoned", "Blocked", "Back to pending", "Reopened")
+
+
+def _clip(text: str, most: int = NOTE_CHARS) -> str:
+    """A note on one line (its lines joined by " / "), cut to ``most`` characters."""
+    flat = " / ".join(part.strip() for part in text.split("\n") if part.strip())
+    return flat if len(flat) <= most else flat[: most - 1] + "…"
+
+
+def _quoted_notes(notes: tuple[tuple[str, str], ...], lead: str) -> list[str]:
+    """``lead "Task": "note"``, one a line, at most ``MOST_NOTES`` of them."""
+    lines = [f'{lead} "{safe(task)}": "{safe(_clip(note))}"' for task, note in notes[:MOST_NOTES]]
+    if len(notes) > MOST_NOTES:
+        lines.append(f"  (+{len(notes) - MOST_NOTES} more notes: todo show --notes)")
+    return lines
+
+
+def _own_notes(result: Result) -> list[str]:
+    """The tasks this write added notes to (a block's reason is told as a block)."""
+    if not result.written:
+        return []
+    from todocli.document.model import BLOCK_NOTE, notes_added
+
+    named: list[str] = []
+    for task, note in notes_added(result.old, result.new):
+        if not note.startswith(BLOCK_NOTE) and task not in named:
+            named.append(task)
+    return named
 
 
 def describe_diff(edit: Diff) -> str:
@@ -129,8 +176,9 @@ def current_phase(todo: TodoList) -> int:
     return len(todo.phases) - 1
 
 
-def list_lines(todo: TodoList) -> list[str]:
-    """The state summary of a non-empty list (without the change lines)."""
+def list_lines(todo: TodoList, *, notes: bool = False) -> list[str]:
+    """The state summary of a non-empty list (without the change lines); with
+    ``notes``, every task's notes under it."""
     tasks = todo.tasks()
     remaining = [(p, t) for p, t in tasks if t.status.is_open]
     lines = [f"Remaining items ({len(remaining)}):"]
@@ -148,15 +196,41 @@ def list_lines(todo: TodoList) -> list[str]:
         lines.append(safe(phase.name))
         for task in phase.tasks:
             n += 1
-            lines.append(f"  {task_line(n, task, waits)}")
+            lines.append(f"  {task_line(n, task, waits, notes=notes)}")
+            if notes:
+                lines += [f"    > {safe(part)}" for note in task.notes for part in note.split("\n")]
     cycle = cycle_line(todo) if waits else None
     if cycle is not None:
         lines.append(cycle)
-    for _, task in tasks:
+    if not notes:
+        for _, task in tasks:
+            if task.status is Status.IN_PROGRESS and task.notes:
+                lines.append(f'Notes on "{safe(task.content)}":')
+                for note in task.notes:
+                    lines += [f"  > {safe(part)}" for part in note.split("\n")]
+    lines.append(safe(todo.recap()))
+    return lines
+
+
+def lean_lines(outcome: Outcome) -> list[str]:
+    """After a write, below its change lines: the notes of the task in progress
+    (bounded; those just quoted as the person's are not repeated), a dependency
+    cycle, and the recap. The list itself is not repeated."""
+    todo = outcome.todo
+    result = outcome.result
+    told = set(result.hand_notes) if result is not None else set()
+    lines: list[str] = []
+    for _, task in todo.tasks():
         if task.status is Status.IN_PROGRESS and task.notes:
-            lines.append(f'Notes on "{safe(task.content)}":')
-            for note in task.notes:
-                lines += [f"  > {safe(part)}" for part in note.split("\n")]
+            fresh = [n for n in task.notes if (task.content, n) not in told]
+            if fresh:
+                lines.append(f'Notes on "{safe(task.content)}" (in progress):')
+                lines += [f'  > "{safe(_clip(n))}"' for n in fresh[-MOST_NOTES:]]
+                if len(fresh) > MOST_NOTES:
+                    lines.append(f"  (+{len(fresh) - MOST_NOTES} earlier: todo show --notes)")
+    cycle = cycle_line(todo) if _waits(todo) else None
+    if cycle is not None:
+        lines.append(cycle)
     lines.append(safe(todo.recap()))
     return lines
 
@@ -189,16 +263,20 @@ def cycle_line(todo: TodoList, lead: str = "Dependency cycle") -> str | None:
     return None if found is None else cycle_words(*found, lead=lead)
 
 
-def task_line(n: int, task: Task, waits: dict[int, list[int]]) -> str:
-    """``#N [m] content``, then who holds or did it, what it waits on, its notes."""
+def task_line(n: int, task: Task, waits: dict[int, list[int]], *, notes: bool = False) -> str:
+    """``#N [m] content``, then who holds or did it, what it waits on, why it is
+    blocked, and how many notes it has (unless ``notes``: they follow it)."""
     line = f"#{n} {MARKS[task.status]} {safe(task.content)}"
     if task.meta.owner:
         line += f" (owner: {safe(task.meta.owner)})"
     if n in waits:
         line += f" (waiting on {', '.join(f'#{d}' for d in waits[n])})"
-    notes = len(task.notes)
-    if notes:
-        line += f" (+{notes} note{'s' if notes > 1 else ''})"
+    reason = block_reason(task) if task.status is Status.BLOCKED else None
+    if reason is not None:
+        line += f" (blocked: {safe(_clip(reason))})"
+    count = len(task.notes) - (reason is not None)
+    if count and not notes:
+        line += f" (+{count} note{'s' if count > 1 else ''})"
     return line
 
 
@@ -233,8 +311,10 @@ def claim_lines(outcome: Outcome) -> list[str] | None:
     return lines
 
 
-def plain(outcome: Outcome) -> str:
-    """The plain text an agent reads. Never empty."""
+def plain(outcome: Outcome, *, notes: bool = False) -> str:
+    """The plain text an agent reads. Never empty. After a write: what changed and
+    the recap (the whole list too with ``reply = full``); after a read, the list
+    (with ``notes``, every task's notes)."""
     claimed = claim_lines(outcome)
     if claimed:
         return "\n".join(claimed) + "\n"
@@ -246,7 +326,13 @@ def plain(outcome: Outcome) -> str:
         lines.append("Errors: " + "; ".join(one_line(e) for e in error_lines(result)))
     lines += change_lines(outcome)
     if outcome.todo.tasks():
-        lines += list_lines(outcome.todo)
+        if is_write(outcome) and not outcome.full_reply:
+            if not lines:
+                written = outcome.result is not None and outcome.result.written
+                lines.append("List updated." if written else "No change.")
+            lines += lean_lines(outcome)
+        else:
+            lines += list_lines(outcome.todo, notes=notes)
     elif result is not None and not result.query and result.written:
         lines.append("Todo list cleared.")
     else:
@@ -254,22 +340,38 @@ def plain(outcome: Outcome) -> str:
     return "\n".join(lines) + "\n"
 
 
+def is_write(outcome: Outcome) -> bool:
+    """Whether the outcome is a write's (a batch that did more than look)."""
+    return outcome.result is not None and not outcome.result.query
+
+
 # -- JSON -------------------------------------------------------------------------------------
 
 
 def _task_json(task: Task) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "content": task.content,
-        "status": task.status.value,
-        "active_form": task.active_form,
-        "notes": list(task.notes),
-    }
+    """A task's fields, those it has: content and status always; its active form,
+    notes, and what an agent's tool keeps (id, priority, blocked_by, owner) when set."""
+    data: dict[str, Any] = {"content": task.content, "status": task.status.value}
+    if task.active_form is not None:
+        data["active_form"] = task.active_form
+    if task.notes:
+        data["notes"] = list(task.notes)
     meta = task.meta
     if meta:  # kept from an agent's tool: its id first of all
-        data |= {"id": meta.id, "priority": meta.priority, "blocked_by": list(meta.blocked_by)}
+        if meta.id is not None:
+            data["id"] = meta.id
+        if meta.priority is not None:
+            data["priority"] = meta.priority
+        if meta.blocked_by:
+            data["blocked_by"] = list(meta.blocked_by)
         if meta.owner:
             data["owner"] = meta.owner
     return data
+
+
+def _brief(todo: TodoList) -> list[dict[str, str]]:
+    """``changes.old_todos``/``new_todos``: each task as content and status only."""
+    return [{"content": t.content, "status": t.status.value} for _, t in todo.tasks()]
 
 
 def flat_todos(todo: TodoList) -> list[dict[str, Any]]:
@@ -310,22 +412,22 @@ def envelope(outcome: Outcome) -> dict[str, Any]:
                 for e in result.errors
             ]
         error = {"code": outcome.error_code, "message": message, "details": details}
-    todos = flat_todos(todo)  # built once, shared where the envelope repeats it
+    todos = flat_todos(todo)
     old = result.old if result is not None else todo
+    new_todos = _brief(todo)
+    body: dict[str, Any] = {"summary": todo.summary}
+    if outcome.full_reply or not is_write(outcome):  # a read, or ``reply = full``
+        body["phases"] = [_phase_json(p) for p in todo.phases]
+    body |= {"todos": todos, "recap": todo.recap()}
     data: dict[str, Any] = {
         "version": JSON_VERSION,
         "status": "error" if outcome.failed else "success",
-        "data": {
-            "summary": todo.summary,
-            "phases": [_phase_json(p) for p in todo.phases],
-            "todos": todos,
-            "recap": todo.recap(),
-        },
+        "data": body,
         "text": plain(outcome),
         "stats": todo.stats(),
         "changes": {
-            "old_todos": todos if old is todo else flat_todos(old),
-            "new_todos": todos,
+            "old_todos": new_todos if old is todo else _brief(old),
+            "new_todos": new_todos,
             "completed_tasks": [
                 c.content
                 for c in (result.diff.changed if result else ())
@@ -352,13 +454,15 @@ def envelope(outcome: Outcome) -> dict[str, Any]:
         "warnings": list(outcome.warnings) + _change_warnings(outcome),
         "error": error,
     }
-    # Every result carries the list as an agent's own tool would give it back: the
-    # tool whose payload this was, else Claude Code's TodoWrite (the most common).
-    from todocli.agents import reply
+    # The list as an agent's own tool would give it back, when asked for: the tool
+    # ``--as`` names, or the tool whose payload this was (``reply = full``: always,
+    # Claude Code's TodoWrite unless either names another).
+    tool = outcome.reply_as or _sender(outcome) or ("claude" if outcome.full_reply else None)
+    if tool is not None:
+        from todocli.agents import reply
 
-    tool = outcome.reply_as or _sender(outcome) or "claude"
-    data["data"]["reply"] = reply(tool, todo)
-    data["data"]["reply_tool"] = tool
+        body["reply"] = reply(tool, todo)
+        body["reply_tool"] = tool
     if result is not None and result.claimed is not None and not outcome.failed:
         data["data"]["task"] = next((t for t in todos if t["content"] == result.claimed), None)
     if todo.tasks():
@@ -366,10 +470,14 @@ def envelope(outcome: Outcome) -> dict[str, Any]:
     return data
 
 
+_OWN = frozenset({"ops", "markdown", "read"})  # dialects of todocli's own input
+
+
 def _sender(outcome: Outcome) -> str | None:
-    """The agent tool whose payload ``todo apply`` read, if it names one."""
+    """The agent tool whose payload ``todo apply`` read, if it names one (todocli's
+    own ops, markdown or a bare read name none, unless a hook names the tool)."""
     req = outcome.request
-    if req is None:
+    if req is None or (req.hook is None and req.dialect in _OWN):
         return None
     from todocli.agents.request import sender
 
@@ -395,15 +503,16 @@ def _status_in(todo: TodoList, content: str, result: Result | None) -> bool:
 
 
 def _hand_edit_json(result: Result | None) -> dict[str, Any] | None:
-    if result is None or not result.hand_edit:
+    if result is None or not (result.hand_edit or result.hand_notes):
         return None
-    edit = result.hand_edit
+    edit = result.hand_edit or Diff()
     return {
         "added": list(edit.added),
         "removed": list(edit.removed),
         "changed": [
             {"content": c.content, "from": c.old.value, "to": c.new.value} for c in edit.changed
         ],
+        "notes": [{"content": task, "note": note} for task, note in result.hand_notes],
         "overridden": list(result.overridden),
     }
 

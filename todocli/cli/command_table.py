@@ -193,6 +193,7 @@ COMMANDS = (
         "Show the list.",
         options=(
             SHOW_ALL,
+            Option("--notes", dest="notes", help="Print every task's notes under it."),
             Option(
                 "--as",
                 dest="tool",
@@ -393,13 +394,14 @@ COMMANDS = (
     ),
     Command(
         "schema",
-        "Print the JSON Schema of apply's input (draft 2020-12).",
+        "Print a JSON Schema (draft 2020-12): apply's input, or what --json prints.",
         (
             Argument(
                 "kind",
-                "ops, snapshot, or an agent's tool: claude, codex, copilot, ...",
+                "ops, snapshot, envelope (what --json prints), or an agent's tool: "
+                "claude, codex, copilot, ...",
                 optional=True,
-                complete=("ops", "snapshot"),
+                complete=("ops", "snapshot", "envelope"),
             ),
         ),
     ),
@@ -484,3 +486,42 @@ COMMANDS = (
 
 BY_NAME = {c.name: c for c in COMMANDS} | {alias: c for c in COMMANDS for alias in c.aliases}
 DEFAULT_COMMAND = "show"  # what a bare ``todo`` runs
+
+# Words agents and people type for a command, and the command they mean (a typo
+# of a command is suggested by likeness, among the commands help lists).
+SYNONYMS = {
+    "complete": "done",
+    "finish": "done",
+    "finished": "done",
+    "close": "done",
+    "check-off": "done",
+    "status": "show",
+    "list": "show",
+    "view": "show",
+    "print": "show",
+    "cat": "show",
+    "begin": "start",
+    "work": "start",
+    "remove": "rm",
+    "delete": "rm",
+    "del": "rm",
+    "cancel": "drop",
+    "abandon": "drop",
+    "skip": "drop",
+    "new": "add",
+    "append": "add",
+    "create": "init",
+    "plan": "init",
+    "comment": "note",
+}
+
+
+def suggest(word: str) -> str | None:
+    """The command a mistyped or synonymous WORD most likely means, or None."""
+    if word in SYNONYMS:
+        return SYNONYMS[word]
+    from difflib import get_close_matches
+
+    shown = [n for c in COMMANDS if not c.hidden for n in (c.name, *c.aliases)]
+    close = get_close_matches(word, shown, n=1)
+    return close[0] if close else None

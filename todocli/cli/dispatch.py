@@ -75,7 +75,7 @@ def _context(call: Call) -> Context:
 # -- the list: read and write it ---------------------------------------------------------------
 
 
-def show(call: Call, *, show_all: bool, tool: str | None) -> int:
+def show(call: Call, *, show_all: bool, notes: bool, tool: str | None) -> int:
     output = call.output
     outcome = commands.show(_context(call), with_rev=output.json)
     if tool is not None:
@@ -86,7 +86,7 @@ def show(call: Call, *, show_all: bool, tool: str | None) -> int:
             if not output.quiet:
                 write(text)
             return 0
-    return emit(outcome, output, show_all=show_all)
+    return emit(outcome, output, show_all=show_all, notes=notes)
 
 
 def init(
@@ -442,14 +442,14 @@ def plain_output(output: Output) -> bool:
     return output.json or output.plain or not sys.stdout.isatty()
 
 
-def emit(outcome: Outcome, output: Output, *, show_all: bool = False) -> int:
+def emit(outcome: Outcome, output: Output, *, show_all: bool = False, notes: bool = False) -> int:
     """Render to stdout in the chosen form; one diagnostic line to stderr on
     failure. Returns the exit status."""
     if outcome.warnings:
         for warning in outcome.warnings:
             write(f"todo: warning: {one_line(warning)}\n", STDERR)
     try:
-        _emit_output(outcome, output, show_all=show_all)
+        _emit_output(outcome, output, show_all=show_all, notes=notes)
     except OutputError as error:
         raise OutputError(
             f"{error.message}; the command itself ran (any change it made stands)"
@@ -459,7 +459,7 @@ def emit(outcome: Outcome, output: Output, *, show_all: bool = False) -> int:
     return outcome.exit_code
 
 
-def _emit_output(outcome: Outcome, output: Output, *, show_all: bool) -> None:
+def _emit_output(outcome: Outcome, output: Output, *, show_all: bool, notes: bool) -> None:
     if not (output.quiet and not outcome.failed):
         if output.json:
             from todocli.app.render import to_json
@@ -468,12 +468,12 @@ def _emit_output(outcome: Outcome, output: Output, *, show_all: bool) -> None:
         elif plain_output(output):
             from todocli.app.render import plain
 
-            write(plain(outcome))
+            write(plain(outcome, notes=notes))
         else:
             from todocli.cli import render_rich
 
             color = color_allowed(output)
-            render_rich.render(outcome, sys.stdout, show_all=show_all, color=color)
+            render_rich.render(outcome, sys.stdout, show_all=show_all, color=color, notes=notes)
 
 
 def emit_report(report: Report, output: Output) -> int:

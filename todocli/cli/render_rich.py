@@ -16,7 +16,7 @@ from rich.tree import Tree
 
 from todocli.app.commands import Outcome
 from todocli.app.render import change_lines, error_lines
-from todocli.document.model import Status, TodoList
+from todocli.document.model import Status, TodoList, block_reason
 from todocli.engine.claims import list_waiting
 from todocli.escapes import one_line, safe
 
@@ -38,7 +38,7 @@ def _visible(tasks: list[tuple[int, Status]], show_all: bool) -> set[int]:
     return {n for n, _ in open_first[:COLLAPSE]}
 
 
-def tree(todo: TodoList, show_all: bool) -> Group:
+def tree(todo: TodoList, show_all: bool, notes: bool = False) -> Group:
     parts: list[Text | Tree] = []
     if todo.summary:
         parts.append(Text(safe(todo.summary), style="bold"))
@@ -66,12 +66,15 @@ def tree(todo: TodoList, show_all: bool) -> Group:
             if n in waits:
                 on = ", ".join(f"#{d}" for d in waits[n])
                 line.append(f" (waiting on {on})", style="dim")
-            if task.notes:
-                line.append(f" (+{len(task.notes)})", style="dim")
+            reason = block_reason(task) if task.status is Status.BLOCKED else None
+            if reason is not None:
+                line.append(f" (blocked: {safe(reason)})", style="red")
+            if len(task.notes) > (reason is not None) and not notes:
+                line.append(f" (+{len(task.notes) - (reason is not None)})", style="dim")
             if task.status is Status.IN_PROGRESS and task.active_form:
                 line.append(f"  {safe(task.active_form)}…", style="italic yellow")
             branch = node.add(line)
-            if task.status is Status.IN_PROGRESS:
+            if task.status is Status.IN_PROGRESS or notes:
                 for note in task.notes:
                     branch.add(Text(safe(note), style="italic"))
         hidden = len(phase.tasks) - len(shown)
@@ -82,7 +85,9 @@ def tree(todo: TodoList, show_all: bool) -> Group:
     return Group(*parts)
 
 
-def render(outcome: Outcome, stream: IO[str], *, show_all: bool, color: bool) -> None:
+def render(
+    outcome: Outcome, stream: IO[str], *, show_all: bool, color: bool, notes: bool = False
+) -> None:
     console = Console(
         file=stream,
         no_color=not color,
@@ -101,7 +106,7 @@ def render(outcome: Outcome, stream: IO[str], *, show_all: bool, color: bool) ->
         style = "yellow" if line.startswith("Warning") else "green"
         console.print(Text(line, style=style))  # escaped by change_lines
     if outcome.todo.tasks():
-        console.print(tree(outcome.todo, show_all))
+        console.print(tree(outcome.todo, show_all, notes))
     elif result is not None and result.written and not result.query:
         console.print(Text("Todo list cleared.", style="dim"))
     else:

@@ -28,6 +28,7 @@ from todocli.cli.command_table import (
     Argument,
     Command,
     Option,
+    suggest,
 )
 from todocli.cli.dispatch import guard
 from todocli.cli.fastpath import Call, Output, hoist, split_globals
@@ -41,6 +42,7 @@ app = typer.Typer(
     add_completion=False,
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
+    suggest_commands=False,  # its guess may be a hidden command: ``_unknown`` guesses
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
@@ -175,6 +177,21 @@ class _Words(io.StringIO):
         return True
 
 
+UNKNOWN = "No such command "  # how Click words an unknown command: No such command 'x'.
+
+
+def _unknown(exc: typer.TyperException) -> None:
+    """An unknown command's error, with the command meant when a synonym or a
+    typo tells (``complete``: done; ``status``: show), as Click words its hints."""
+    message = getattr(exc, "message", "")
+    if not (isinstance(message, str) and message.startswith(UNKNOWN)):
+        return
+    word = message[len(UNKNOWN) :].rstrip(".")[1:-1]
+    meant = suggest(word)
+    if meant is not None:
+        exc.message = f"{message.rstrip('.')}. Did you mean {meant!r}?"
+
+
 def _output_before_parsing(argv: Sequence[str]) -> Output:
     """The output switches of the table's global options that ``argv`` spells, read
     before any parsing: a usage error answers in JSON if --json is there."""
@@ -195,6 +212,7 @@ def run(argv: Sequence[str]) -> int:
         except typer.TyperException as exc:  # Click's errors, as Typer's public name has them
             # Click echoes the offending argument: its words go out through the same
             # escaping as everything else, never straight to the terminal.
+            _unknown(exc)
             words = _Words()
             show = getattr(exc, "show", None)  # every Click error has it; the base does not
             if show is None:

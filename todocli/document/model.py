@@ -201,6 +201,24 @@ MARKER_STATUS = {
 }
 
 
+def _named(task: Task, width: int | None) -> str:
+    """A task as the recap names it: a blocked one with its reason beside it."""
+    name = _clip(task.content, width)
+    reason = block_reason(task) if task.status is Status.BLOCKED else None
+    return name if reason is None else f"{name} ({_clip(reason, width or 60)})"
+
+
+BLOCK_NOTE = "Blocked: "  # how ``todo block TASK REASON`` writes the reason, as a note
+
+
+def block_reason(task: Task) -> str | None:
+    """The reason a task was blocked for (its last ``Blocked: ...`` note), on one line."""
+    for note in reversed(task.notes):
+        if note.startswith(BLOCK_NOTE):
+            return " ".join(note[len(BLOCK_NOTE) :].split()) or None
+    return None
+
+
 def _clip(text: str, width: int | None) -> str:
     return text if width is None or len(text) <= width else text[: width - 1] + "…"
 
@@ -307,13 +325,13 @@ class TodoList(Value):
         if not tasks:
             return "[0/0] No tasks."
         done = sum(1 for t in tasks if not t.status.is_open)
-        by = {s: [t.content for t in tasks if t.status is s] for s in Status.ALL}
+        by = {s: [t for t in tasks if t.status is s] for s in Status.ALL}
         for width in (None, 60, 40, 24, 12):
             text = f"[{done}/{len(tasks)}]"
             for label, status, most in _RECAP_PARTS:
                 names = by[status]
                 if names:
-                    shown = [_clip(n, width) for n in (names if most is None else names[:most])]
+                    shown = [_named(t, width) for t in (names if most is None else names[:most])]
                     more = f" (+{len(names) - len(shown)} more)" if len(names) > len(shown) else ""
                     text += f" {label}: {'; '.join(shown)}{more}."
             if len(text) < 300:
@@ -415,6 +433,20 @@ def _by_content(todo: TodoList) -> tuple[dict[str, Task], dict[str, int]]:
 NO_DIFF = Diff()
 
 
+def notes_added(old: TodoList, new: TodoList) -> tuple[tuple[str, str], ...]:
+    """The notes ``new`` has that ``old`` had not, under the same task: (task, note),
+    in list order (a task ``old`` had not brings all its notes)."""
+    before, _ = _by_content(old)
+    found: list[tuple[str, str]] = []
+    for _, task in new.tasks():
+        if not task.notes:
+            continue
+        was = before.get(task.content)
+        had = was.notes if was is not None else ()
+        found += [(task.content, note) for note in task.notes if note not in had]
+    return tuple(found)
+
+
 class Merged(Value):
     """One thing the agent did not know, and what the merge made of it."""
 
@@ -465,6 +497,7 @@ class Result(Value):
         # The list as the agent knows it after this batch: the last full snapshot it sent
         # (what its next snapshot is merged against); None when the batch sent none.
         view: TodoList | None = None,
+        hand_notes: tuple[tuple[str, str], ...] = (),  # notes added by hand since: (task, note)
     ) -> None:
         self.old = old
         self.new = new
@@ -483,6 +516,7 @@ class Result(Value):
         self.claimed = claimed
         self.released = released
         self.view = view
+        self.hand_notes = hand_notes
 
     @property
     def ok(self) -> bool:

@@ -40,6 +40,7 @@ class Request(Value):
         hook: Hook | None = None,  # the hook envelope it came in, if any
         ignored: bool = False,  # a hook envelope of a tool that is not a todo tool
         warnings: tuple[str, ...] = (),  # lines of a checklist string not read
+        why: str = "",  # why the agent changed its plan (a tool may say so): told, not kept
     ) -> None:
         self.ops = ops
         self.dialect = dialect
@@ -47,6 +48,7 @@ class Request(Value):
         self.hook = hook
         self.ignored = ignored
         self.warnings = warnings
+        self.why = why
 
     @property
     def query(self) -> bool:

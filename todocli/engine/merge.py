@@ -253,7 +253,9 @@ def _place(items: list[Item], added: list[tuple[int, Task, int]], current: TodoL
 def news(merged: Sequence[Merged], last: TodoList, current: TodoList) -> list[Merged]:
     """What of a merge an earlier write did not already tell of: a task kept that
     the list ``last`` written held already (as many times), a status kept that it
-    had, a task left out that it did not hold. A conflict is always news."""
+    had. A conflict is always news, and so is a task left out because it was
+    removed by hand: told on every snapshot that still carries it, so that the
+    agent does not go on believing in a step the list no longer has."""
     had = _first(last)
     counts, now = _counts(t.content for _, t in last.tasks()), None
     out = []
@@ -267,8 +269,6 @@ def news(merged: Sequence[Merged], last: TodoList, current: TodoList) -> list[Me
             task = had.get(m.content)
             if task is not None and task.status is m.status:
                 continue
-        elif m.kind == Merged.REMOVED and m.content not in had:
-            continue
         out.append(m)
     return out
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from todocli.document.markdown import Document, TaskNode, parse
 from todocli.document.model import (
+    BLOCK_NOTE,
     DEFAULT_PHASE,
     NUMBER_DIGITS,
     Choice,
@@ -29,6 +30,7 @@ from todocli.document.model import (
     TodoList,
     Value,
     id_number,
+    notes_added,
 )
 from todocli.engine import DropPolicy, Settings
 from todocli.errors import CycleError, InternalError, InvalidParamError, NotFoundError
@@ -275,8 +277,9 @@ class Engine:
         warnings = tuple(doc.warnings)
         hand_edit = Diff.between(baseline, old) if baseline is not None else None
         hand_edit = hand_edit or None
+        hand_notes = notes_added(baseline, old) if baseline is not None else ()
         if all(op.kind is OpKind.VIEW for op in ops):
-            return Result(old, old, query=True, hand_edit=hand_edit), doc
+            return Result(old, old, query=True, hand_edit=hand_edit, hand_notes=hand_notes), doc
 
         def again_carefully() -> tuple[Result, Document]:
             """The batch again from the start, each edit checked as it is made."""
@@ -331,7 +334,10 @@ class Engine:
             )
         if errors and not partial:
             # Nothing of a rejected batch is kept: hand back the document as it was.
-            return Result(old, old, errors=tuple(errors), hand_edit=hand_edit), parse(original_text)
+            failed = Result(
+                old, old, errors=tuple(errors), hand_edit=hand_edit, hand_notes=hand_notes
+            )
+            return failed, parse(original_text)
 
         if not {op.kind for op in ops} <= _NOT_NORMALIZED:
             self._normalize()
@@ -371,6 +377,7 @@ class Engine:
             if self.settings.snapshot_drop is DropPolicy.WARN
             else (),
             hand_edit=hand_edit,
+            hand_notes=hand_notes,
             overridden=overridden,
             completed=completed,
             wiped=wiped,
@@ -822,7 +829,7 @@ class Engine:
             self._remove(node)
 
     def _op_block(self, op: Op) -> None:
-        reason = None if op.text is None else self._note(f"Blocked: {op.text}", _at(op, "reason"))
+        reason = None if op.text is None else self._note(BLOCK_NOTE + op.text, _at(op, "reason"))
         for node in self._targets(op):
             self._set(node, Status.BLOCKED)
             if reason is not None:
@@ -834,10 +841,14 @@ class Engine:
                 self._set(node, Status.PENDING)
 
     def _op_note(self, op: Op) -> None:
-        node = self._task(op.task)
+        """A note on the task named, or (``current``: ``todo done --note X``) on the
+        task in progress."""
+        nodes = self._targets(op) if op.current else [self._task(op.task)]
         if op.text is None or not op.text.strip():
             raise OpFailure("Missing text for note operation")
-        self.doc.add_note(node, self._note(op.text, _at(op, "text")), self.placement)
+        text = self._note(op.text, _at(op, "text"))
+        for node in nodes:
+            self.doc.add_note(node, text, self.placement)
 
     def _op_clear(self, op: Op) -> None:
         for node in list(self.doc.tasks()):

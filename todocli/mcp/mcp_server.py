@@ -40,32 +40,13 @@ from todocli.storage.store import CHANGE_POLL_SECONDS as POLL_SECONDS
 Ctx = ServerRequestContext[Any]
 Signature = tuple[int, int, int] | None
 
-# What the envelope always holds (render.envelope); the client checks results
-# against it, and a test checks every tool's answer.
+# What every tool's structured content holds (``mcp_tools.structured``: the
+# ``--json`` envelope less what the text content holds); the client checks
+# results against it, and a test checks every tool's answer.
 ENVELOPE_SCHEMA: dict[str, Any] = {
     "type": "object",
-    "properties": {
-        "version": {"const": 1},
-        "status": {"enum": ["success", "error"]},
-        "data": {
-            "type": "object",
-            "properties": {
-                "summary": {"type": "string"},
-                "phases": {"type": "array"},
-                "todos": {"type": "array"},
-                "recap": {"type": "string"},
-            },
-            "required": ["summary", "phases", "todos", "recap"],
-        },
-        "text": {"type": "string"},
-        "stats": {"type": "object"},
-        "changes": {"type": "object"},
-        "context": {"type": "object"},
-        "warnings": {"type": "array"},
-        "error": {"type": ["object", "null"]},
-        "instructions": {"type": "string"},
-    },
-    "required": ["version", "status", "data", "text", "stats", "changes", "context", "error"],
+    "properties": {"status": {"enum": ["success", "error"]}, "data": {"type": "object"}},
+    "required": ["version", "status", "data", "stats", "changes", "context", "error"],
 }
 
 
@@ -203,12 +184,10 @@ def build(defaults: Options) -> tuple[Server[Any], Watcher]:
                     description=tool.description,
                     input_schema=tool.input_schema,
                     output_schema=ENVELOPE_SCHEMA,
+                    # (the hints MCP does not assume: destructive is its default
+                    # for a tool that is not read-only, and the title is the tool's)
                     annotations=types.ToolAnnotations(
-                        title=tool.title,
-                        read_only_hint=tool.read_only,
-                        destructive_hint=not tool.read_only,
-                        idempotent_hint=tool.read_only,
-                        open_world_hint=False,
+                        read_only_hint=tool.read_only, open_world_hint=False
                     ),
                 )
                 for tool in mcp_tools.TOOLS.values()

@@ -80,27 +80,14 @@ class Tool:
 
 # -- arguments ------------------------------------------------------------------------------
 
-_SESSION_ARG = {
-    "type": "string",
-    "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$",
-    "description": "The session (list) to use instead of the server's default one.",
-}
-_AGENT_ARG = {
-    "type": "string",
-    "pattern": "^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$",
-    "description": (
-        "The agent this call is for, when several work one plan (instead of the "
-        "server's --agent or TODOCLI_AGENT): it claims, starts and finishes its own "
-        "tasks, and its name is written as their owner."
-    ),
-}
+# (A name is checked as the command line checks it, with the same message: the
+# patterns are left out of the schemas, which every call of the client carries.)
+_SESSION_ARG = {"type": "string", "description": "Another session (list) than the server's."}
+_AGENT_ARG = {"type": "string", "description": "This agent's name, if several share a plan."}
 _IF_REV_ARG = {
     "type": "integer",
     "minimum": 0,
-    "description": (
-        "Write only if the list is still at this revision (context.rev of your last "
-        "read); otherwise fail with CONFLICT and change nothing."
-    ),
+    "description": "Write only at this revision (context.rev), else CONFLICT.",
 }
 
 
@@ -168,7 +155,24 @@ def _reply(outcome: Outcome) -> Reply:
     text = plain(outcome)
     if outcome.warnings:  # the command line prints these on stderr
         text += "".join(f"todo: warning: {one_line(w)}\n" for w in outcome.warnings)
-    return Reply(text, envelope(outcome), outcome.failed)
+    return Reply(text, structured(envelope(outcome)), outcome.failed)
+
+
+def structured(data: dict[str, Any]) -> dict[str, Any]:
+    """A tool's structured content: the ``--json`` envelope without what the call's
+    text content or its own arguments already hold (``text``, ``instructions``,
+    ``context.params_input``) and without ``changes.old_todos``/``new_todos`` (the
+    list is ``data.todos``)."""
+    compact = {k: v for k, v in data.items() if k not in ("text", "instructions")}
+    changes = compact.get("changes")
+    if isinstance(changes, dict):
+        compact["changes"] = {
+            k: v for k, v in changes.items() if k not in ("old_todos", "new_todos")
+        }
+    context = compact.get("context")
+    if isinstance(context, dict):
+        compact["context"] = {k: v for k, v in context.items() if k != "params_input"}
+    return compact
 
 
 def error_reply(error: TodoError) -> Reply:
@@ -178,7 +182,7 @@ def error_reply(error: TodoError) -> Reply:
     from todocli.document.model import TodoList
 
     outcome = Outcome(todo=TodoList(), error=error)
-    return Reply(f"Errors: {failure_message(outcome)}\n", envelope(outcome), True)
+    return Reply(f"Errors: {failure_message(outcome)}\n", structured(envelope(outcome)), True)
 
 
 # -- the tools ------------------------------------------------------------------------------
@@ -227,26 +231,32 @@ def _check(ctx: Context, args: dict[str, Any]) -> Reply:
 
     _only(args, "todo_check")
     outcome = check(ctx, with_rev=True)
-    return Reply(check_text(outcome.todo), envelope(outcome), outcome.failed)
+    return Reply(check_text(outcome.todo), structured(envelope(outcome)), outcome.failed)
 
 
 def _write_schema() -> dict[str, Any]:
-    """``todo schema``'s two shapes as one object: ops, or a snapshot."""
-    from todocli.engine.schema import ops_schema, snapshot_schema
+    """``todo_write``'s arguments, in brief: every op and field is checked as
+    ``todo apply`` checks it, and ``todo schema ops`` / ``todo schema snapshot``
+    (or ``todo://schema/...``) give them in full."""
+    from todocli.engine.schema import OP_SCHEMAS
 
-    ops, snapshot = ops_schema(), snapshot_schema()
+    names = ", ".join(op["properties"]["op"]["const"] for op in OP_SCHEMAS)
     return {
         "type": "object",
-        "description": (
-            "Either ops (a batch applied in order) or todos (the whole list). Other "
-            "agents' payloads pass too: {plan, explanation} (Codex update_plan), "
-            "{items} (learn-claude-code), one op object on its own ({op, task}), or "
-            "markdown (the whole list as a markdown checklist). {} only shows the list."
-        ),
         "properties": {
-            "ops": ops["properties"]["ops"],
-            "todos": snapshot["properties"]["todos"],
-            "summary": snapshot["properties"]["summary"],
+            "ops": {
+                "type": "array",
+                "items": {"type": "object"},
+                "description": f"Applied in order, all or none. op: {names}; task: "
+                "content or #N; phase, items, text, reason as the op needs.",
+            },
+            "todos": {
+                "type": "array",
+                "items": {"type": "object"},
+                "description": "The whole list: {content, status, activeForm?}; status "
+                "pending, in_progress, completed, abandoned or blocked.",
+            },
+            "summary": {"type": "string"},
             "markdown": {"type": "string", "description": "The whole list as markdown."},
             "session": _SESSION_ARG,
             "agent": _AGENT_ARG,
@@ -265,13 +275,10 @@ def _tools() -> dict[str, Tool]:
         Tool(
             "todo_write",
             "Update the todo list",
-            "Change the todo list the user sees, as `todo apply` does. Send ops "
-            '({"ops": [{"op": "start", "task": "Run tests"}, {"op": "done", "task": '
-            '"Run tests"}]}) or the whole list ({"todos": [{"content", "status", '
-            '"activeForm"}]}; statuses pending, in_progress, completed, abandoned, '
-            "blocked). A batch is atomic: if any op fails, nothing is written and every "
-            "error is reported. Tasks are named by exact content or #N. Returns the "
-            "list and what changed.",
+            "Change the list the user sees (as `todo apply`): ops such as "
+            '{"ops": [{"op": "done", "task": "Run tests"}, {"op": "start", "task": "#3"}]}, '
+            'or the whole list {"todos": [...]}. Keep one task in_progress; complete each '
+            "as soon as it is done. Returns what changed, the user's edits and a recap.",
             _write_schema(),
             _write,
             read_only=False,
@@ -279,8 +286,7 @@ def _tools() -> dict[str, Tool]:
         Tool(
             "todo_read",
             "Show the todo list",
-            "Show the todo list: open tasks, phases, notes of the task in progress, "
-            "and a one-line recap.",
+            "The whole list: open tasks, phases, notes of the task in progress, a recap.",
             only_session,
             _read,
             read_only=True,
@@ -288,10 +294,8 @@ def _tools() -> dict[str, Tool]:
         Tool(
             "todo_check",
             "Check that nothing is open",
-            "The stop gate, as `todo check`: succeeds when no task is open; fails "
-            "(isError) listing the open tasks while any is pending, in progress or "
-            "blocked. Call it before you end your turn. For an agent (the agent "
-            "argument, or the server's --agent), only the open tasks it holds count.",
+            "Call before ending your turn: fails (isError) listing the open tasks while "
+            "any is pending, in progress or blocked (an agent's own, with agent).",
             {
                 "type": "object",
                 "properties": {"session": _SESSION_ARG, "agent": _AGENT_ARG},
@@ -303,21 +307,13 @@ def _tools() -> dict[str, Tool]:
         Tool(
             "todo_claim",
             "Claim the next task",
-            "For one of several agents on one plan, as `todo claim`: takes the first "
-            "pending task that no agent holds and that waits on no open task (or the "
-            "task named), marks it in progress and writes this agent as its owner. "
-            "Fails (isError) when nothing can be claimed, saying whether all is done, "
-            "claimed (by whom) or waiting (on what). Needs an agent: the agent "
-            "argument, or the server's --agent or TODOCLI_AGENT. The reply's "
-            "data.task is the task taken; finish it by name with todo_write "
-            '({"ops": [{"op": "done", "task": "..."}]}: a done without a task is every task).',
+            "For several agents on one plan: takes the first free pending task (or the "
+            "one named) for this agent; isError when none can be. data.task is the task: "
+            "finish it by name with a done op.",
             {
                 "type": "object",
                 "properties": {
-                    "task": {
-                        "type": "string",
-                        "description": "A task to claim, by exact content or #N.",
-                    },
+                    "task": {"type": "string", "description": "Content or #N."},
                     "agent": _AGENT_ARG,
                     "session": _SESSION_ARG,
                     "if_rev": _IF_REV_ARG,

@@ -49,6 +49,8 @@ RANGES: dict[str, tuple[float, float]] = {
     "clear_delay": (-1, 1e9),  # seconds; -1 (or any negative): never
     "claim_timeout": (0, 1e9),  # seconds, or a duration such as "30m"
 }
+# What a write prints: what changed and the recap, or the whole list as well.
+REPLIES = ("lean", "full")
 # The units a duration setting may be written in ("90s", "30m", "2h", "1d").
 DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 
@@ -60,6 +62,11 @@ def _convert(key: str, value: object, where: str) -> object:
             return DropPolicy.of(str(value).lower())
         except ValueError:
             raise UsageError(f"{where}: snapshot_drop must be warn, reject or allow") from None
+    if key == "reply":
+        text = str(value).strip().lower()
+        if text not in REPLIES:
+            raise UsageError(f"{where}: reply must be lean or full, got {value!r}")
+        return text
     if key == "wipe_on_complete":
         if isinstance(value, bool):
             return value
