@@ -49,6 +49,7 @@ CASES: dict[str, tuple[list[str], str | None, str]] = {
     "gc": (["--older-than", "9999d"], None, "removed"),
     "config": ([], None, "settings"),
     "edit": ([], None, "todos"),
+    "allow": ([], None, "checks"),
 }
 LONG_RUNNING = {"watch", "mcp"}  # tested below, as the processes they are
 

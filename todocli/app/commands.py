@@ -336,10 +336,15 @@ WRITE_ATTEMPTS = 5  # a batch re-applied this often to a list that keeps changin
 
 
 def run_batch(
-    ctx: Context, ops: Sequence[Op], params_input: object = None, tool: str | None = None
+    ctx: Context,
+    ops: Sequence[Op],
+    params_input: object = None,
+    tool: str | None = None,
+    proofs: tuple[tuple[str, str, str | None], ...] = (),
 ) -> Outcome:
     """Apply a batch under the list's lock; write, log and record it. ``tool``: the
-    agent tool whose shape its writes came in (see ``ops.apply``).
+    agent tool whose shape its writes came in (see ``ops.apply``); ``proofs``: the
+    checks run for the tasks it completes (see ``app.proof``).
 
     An editor does not take the lock: when the file changes between reading it and
     replacing it, the batch is applied again to what is there now (a few times at
@@ -351,16 +356,27 @@ def run_batch(
     with ctx.store.locked():
         for _ in range(WRITE_ATTEMPTS):
             try:
-                return _apply_once(ctx, ops, params_input, tool)
+                outcome = _apply_once(ctx, ops, params_input, tool, proofs)
             except ListChangedError:
                 continue
+            if outcome.result is not None and any(t.meta.check for _, t in outcome.todo.tasks()):
+                from todocli.app.proof import approve_written
+
+                approve_written(ctx, outcome)  # a check written here is approved as written
+            return outcome
     raise BusyError(
         f"the list kept changing while todo tried to write it ({WRITE_ATTEMPTS} times); "
         "nothing was written: try again"
     )
 
 
-def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object, tool: str | None) -> Outcome:
+def _apply_once(
+    ctx: Context,
+    ops: Sequence[Op],
+    params_input: object,
+    tool: str | None,
+    proofs: tuple[tuple[str, str, str | None], ...] = (),
+) -> Outcome:
     from todocli.engine.ops import Batch, OpKind, apply
 
     opts, settings, store = ctx.options, ctx.settings, ctx.store
@@ -449,6 +465,7 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object, tool: str
         view=view,
         echo=echo,
         unseen=unseen,
+        proofs=proofs,
     )
     result, doc = apply(doc, batch)
     if result.query:
@@ -696,15 +713,26 @@ def done(
     *,
     everything: bool = False,
     note: str | None = None,
+    no_check: bool = False,
+    evidence: str | None = None,
 ) -> Outcome:
+    """Complete tasks. A task with a check is completed only when its check
+    passes (see ``app.proof``); ``no_check`` completes it anyway and records that
+    no check ran; ``evidence`` is kept with each task and in the completion log."""
+    from todocli.app.proof import run_proved
     from todocli.engine.ops import Op, OpKind
 
     ops = _target_ops("done", tasks, phase, everything, "done")
+    if evidence is not None or no_check:
+        from todocli.app.checks import skipped
+
+        checked = skipped(ctx.now().isoformat(timespec="seconds")) if no_check else None
+        ops = [op.replace(evidence=evidence, checked=checked) for op in ops]
     if note is not None:
         if not tasks:
             raise UsageError("done: --note needs the TASK it is about")
         ops = [Op(OpKind.NOTE, task=t, text=note) for t in tasks] + ops
-    return run_batch(ctx, ops)
+    return run_proved(ctx, ops, no_check=no_check)
 
 
 def drop(
@@ -733,7 +761,12 @@ def init(
 
 
 def add(
-    ctx: Context, tasks: Sequence[str], phase: str | None = None, *, after: Sequence[str] = ()
+    ctx: Context,
+    tasks: Sequence[str],
+    phase: str | None = None,
+    *,
+    after: Sequence[str] = (),
+    check: str | None = None,
 ) -> Outcome:
     from todocli.engine.ops import Op, OpKind
 
@@ -745,6 +778,7 @@ def add(
         items=tuple(tasks),
         default_phase=phase is None,
         after=tuple(after),
+        check=check,
     )
     return run_batch(ctx, [op])
 
@@ -831,8 +865,10 @@ def apply_input(
             from todocli.agents.request import sender
 
             tool = sender(req)
+        from todocli.app.proof import run_proved
+
         try:
-            outcome = run_batch(ctx, req.ops, params_input=req.params, tool=tool)
+            outcome = run_proved(ctx, req.ops, params_input=req.params, tool=tool)
         except TodoError as error:  # --if-rev, the lock, the disk: for `todo remind`
             remember_failure(ctx, error)
             raise

@@ -93,8 +93,10 @@ def init(call: Call, *, tasks: list[str], phase: str | None, summary: str | None
     return emit(commands.init(_context(call), tasks, phase, summary=summary), call.output)
 
 
-def add(call: Call, *, tasks: list[str], phase: str | None, after: list[str]) -> int:
-    return emit(commands.add(_context(call), tasks, phase, after=after), call.output)
+def add(
+    call: Call, *, tasks: list[str], phase: str | None, after: list[str], check: str | None
+) -> int:
+    return emit(commands.add(_context(call), tasks, phase, after=after, check=check), call.output)
 
 
 def claim(call: Call, *, task: str | None) -> int:
@@ -106,9 +108,24 @@ def start(call: Call, *, task: str) -> int:
 
 
 def done(
-    call: Call, *, tasks: list[str], phase: str | None, everything: bool, note: str | None
+    call: Call,
+    *,
+    tasks: list[str],
+    phase: str | None,
+    everything: bool,
+    note: str | None,
+    no_check: bool,
+    evidence: str | None,
 ) -> int:
-    outcome = commands.done(_context(call), tasks, phase, everything=everything, note=note)
+    outcome = commands.done(
+        _context(call),
+        tasks,
+        phase,
+        everything=everything,
+        note=note,
+        no_check=no_check,
+        evidence=evidence,
+    )
     return emit(outcome, call.output)
 
 
@@ -211,19 +228,27 @@ def _hooked(call: Call, hook: bool) -> Context:
     return _context(call)
 
 
-def check(call: Call, *, hook: bool) -> int:
+def check(call: Call, *, hook: bool, verify: bool) -> int:
     from todocli.app.gate import check as check_list
 
     output = call.output
     ctx = _hooked(call, hook)
-    outcome = check_list(ctx, with_rev=output.json)
+    outcome = check_list(ctx, with_rev=output.json, verify=verify)
     if output.json:
         return emit(outcome, output)
     if not output.quiet:
         from todocli.app.render import check_text
 
         write(check_text(outcome.todo, ctx.agent))
+        if outcome.error is not None and outcome.error.code == "STALE_EVIDENCE":
+            write(f"Stale evidence: {one_line(outcome.error.message)}\n")
     return outcome.exit_code
+
+
+def allow(call: Call, *, tasks: list[str]) -> int:
+    from todocli.app.proof import allow as allow_checks
+
+    return emit_report(allow_checks(_context(call), tasks), call.output)
 
 
 def remind(call: Call, *, every: int | None, hook: bool) -> int:
@@ -516,6 +541,7 @@ HANDLERS: dict[str, Callable[..., int]] = {
     "log": log,
     "path": path,
     "check": check,
+    "allow": allow,
     "remind": remind,
     "schema": schema,
     "history": history,

@@ -43,6 +43,7 @@ class Settings(Value):
         lock_timeout: float = 10.0,
         remind_every: int = 3,
         claim_timeout: float = 1800.0,  # seconds an agent may not write before its claim lapses
+        check_timeout: float = 600.0,  # seconds a task's check may run before it is ended
     ) -> None:
         self.max_tasks = max_tasks
         self.max_field_bytes = max_field_bytes
@@ -56,3 +57,4 @@ class Settings(Value):
         self.lock_timeout = lock_timeout
         self.remind_every = remind_every
         self.claim_timeout = claim_timeout
+        self.check_timeout = check_timeout

@@ -48,6 +48,7 @@ RANGES: dict[str, tuple[float, float]] = {
     "lock_timeout": (0, 86_400),
     "clear_delay": (-1, 1e9),  # seconds; -1 (or any negative): never
     "claim_timeout": (0, 1e9),  # seconds, or a duration such as "30m"
+    "check_timeout": (0, 1e9),  # seconds, or a duration such as "10m"
 }
 # The units a duration setting may be written in ("90s", "30m", "2h", "1d").
 DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
@@ -70,7 +71,7 @@ def _convert(key: str, value: object, where: str) -> object:
             return False
         raise UsageError(f"{where}: wipe_on_complete must be true or false")
     kind = type(default)
-    if key == "claim_timeout" and isinstance(value, str):
+    if key in ("claim_timeout", "check_timeout") and isinstance(value, str):
         value = _duration(value)
     try:
         if isinstance(value, bool) or (kind is int and isinstance(value, float)):
