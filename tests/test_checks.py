@@ -138,6 +138,23 @@ def test_a_hanging_check_times_out_and_its_whole_process_group_ends(repo: Path) 
     assert not _alive(sleeper)
 
 
+def test_a_check_that_exits_leaving_a_child_behind_passes_and_the_child_ends(
+    repo: Path,
+) -> None:
+    pidfile = repo / "child.pid"
+    todo(repo, "add", "Serve", "--check", f"sleep 300 & echo $! > {pidfile}; echo started")
+    result = todo(repo, "done", "Serve", env={"TODOCLI_CHECK_TIMEOUT": "60"})
+    assert result.code == 0, result.err
+    assert "checked: passed" in line(repo, "Serve")
+    child = int(pidfile.read_text())
+    import time
+
+    deadline = time.monotonic() + 10  # reaping the orphan is the system's, not ours
+    while _alive(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(child)
+
+
 def test_megabytes_of_output_keep_a_bounded_tail(tmp_path: Path) -> None:
     from todocli.app import checks
     from todocli.app.checks import run_check

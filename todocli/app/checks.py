@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 TAIL_BYTES = 4096  # the most of a check's output kept (its end)
+QUIET = 0.2  # seconds of silence after which todo looks whether the check has exited
 ID_DIGITS = 12  # the length commits and trees are recorded with
 PASSED = "passed"
 SKIPPED = "no check ran"
@@ -81,7 +82,9 @@ def run_check(
             if left <= 0:
                 timed_out = True
                 break
-            if not selector.select(left):
+            if not selector.select(min(left, QUIET)):
+                if proc.poll() is not None:
+                    break  # it exited; what it left running holds the pipe: ended below
                 continue
             chunk = os.read(fd, 65536)
             if not chunk:

@@ -1,17 +1,18 @@
-"""A write that completes tasks with a check: run the checks first, then write.
+"""A write that completes tasks with a check: run the checks, then write.
 
-The list is read without the lock, the batch is tried on it to learn which tasks
-it completes, and each such task's check runs (when this user approved it: see
-``approvals``) with no lock held, since a check may itself run ``todo`` on this
-list. Then the batch is applied under the lock to the list as it is by then; a
-task whose check did not pass, was not approved, or changed while it ran is not
-completed (``Engine._settle_proofs``), and the reply says why.
+``commands.run_batch`` applies a batch under the lock; when it would complete a
+task whose check has not run, nothing is written, the lock is let go, and each
+such check runs here (when this user approved it: see ``approvals``) with no lock
+held, since a check may itself run ``todo`` on this list. Then the batch is
+applied again, under the lock, to the list as it is by then; a task whose check
+did not pass, was not approved, or changed while it ran is not completed
+(``Engine._settle_proofs``), and the reply says why. Also: approving the checks a
+write puts on tasks, and ``todo allow``.
 """
 
 from __future__ import annotations
 
-from todocli.app.commands import Context, Outcome, run_batch
-from todocli.document.model import Status
+from todocli.app.commands import Context, Outcome
 from todocli.errors import CheckFailedError, CheckNotAllowedError
 from todocli.escapes import one_line
 
@@ -20,110 +21,93 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from todocli.app.report import Report
-    from todocli.engine.ops import Op
 
 MESSAGE_TAIL = 600  # characters of a failed check's output in the error's message
 
 
-def completes_with_checks(ctx: Context, ops: Sequence[Op], text: str) -> list[tuple[str, str]]:
-    """The tasks (text, check) this batch would complete that carry a check."""
-    from todocli.document.markdown import parse
-    from todocli.engine.ops import Batch, apply
+class Proving:
+    """The checks one write runs (``commands.run_batch`` calls ``run`` with the
+    lock let go), and what to say of those that did not pass."""
 
-    doc = parse(text)
-    was = {t.content: t.status for _, t in doc.model().tasks()}
-    result, _ = apply(doc, Batch(tuple(ops), ctx.settings, agent=ctx.agent))
-    if not result.ok:
-        return []
-    return [
-        (t.content, t.meta.check)
-        for _, t in result.new.tasks()
-        if t.meta.check
-        and t.status is Status.COMPLETED
-        and was.get(t.content, Status.PENDING).is_open
-    ]
+    def __init__(self, ctx: Context) -> None:
+        from todocli.app import checks
 
+        self.ctx = ctx
+        self.top = checks.work_dir(ctx.loc.list_file, ctx.loc.is_session)
+        self.failed: list[str] = []  # what to say of each check that failed
+        self.failed_tasks: list[str] = []
+        self.refused: list[str] = []
+        self.refused_tasks: list[str] = []
+        self.details: list[str] = []  # the failed checks' output, a line each
+        self.ran: dict[str, str] = {}  # task -> the check that ran and passed
 
-def run_proved(
-    ctx: Context,
-    ops: Sequence[Op],
-    params_input: object = None,
-    tool: str | None = None,
-    *,
-    no_check: bool = False,
-) -> Outcome:
-    """``run_batch``, with the checks of the tasks it completes run first (none
-    with ``no_check``: the ops then record that no check ran)."""
-    text = ctx.store.read()
-    if no_check or "check:" not in text:  # the everyday list has no check: no extra read
-        return run_batch(ctx, ops, params_input, tool)
-    wanted = completes_with_checks(ctx, ops, text)
-    if not wanted:
-        return run_batch(ctx, ops, params_input, tool)
-    from todocli.app import approvals, checks
+    def run(self, wanted: list[tuple[str, str]]) -> tuple[tuple[str, str, str | None], ...]:
+        """Run each task's check, if approved here: (text, check, its record if it
+        passed, else None)."""
+        from todocli.app import approvals, checks
 
-    list_file = ctx.loc.list_file
-    top = checks.work_dir(list_file, ctx.loc.is_session)
-    proofs: list[tuple[str, str, str | None]] = []
-    failed: list[str] = []
-    refused: list[str] = []
-    failed_tasks: list[str] = []
-    refused_tasks: list[str] = []
-    details: list[str] = []
-    for content, command in wanted:
-        if not approvals.is_approved(ctx.loc.home, list_file, command):
+        ctx = self.ctx
+        list_file = ctx.loc.list_file
+        proofs: list[tuple[str, str, str | None]] = []
+        for content, command in wanted:
+            if not approvals.is_approved(ctx.loc.home, list_file, command):
+                proofs.append((content, command, None))
+                self.refused.append(f'"{content}" ({command})')
+                self.refused_tasks.append(content)
+                continue
+            run = checks.run_check(command, self.top, ctx.settings.check_timeout)
+            if run.passed:
+                when = ctx.now().isoformat(timespec="seconds")
+                state = checks.git_state(self.top, list_file)
+                proofs.append((content, command, checks.record(run, when, state)))
+                self.ran[content] = command
+                continue
             proofs.append((content, command, None))
-            refused.append(f'"{content}" ({command})')
-            refused_tasks.append(content)
-            continue
-        run = checks.run_check(command, top, ctx.settings.check_timeout)
-        if run.passed:
-            when = ctx.now().isoformat(timespec="seconds")
-            proofs.append(
-                (content, command, checks.record(run, when, checks.git_state(top, list_file)))
+            self.failed_tasks.append(content)
+            how = (
+                f"ran out of time after {ctx.settings.check_timeout:g} s (its processes were ended)"
+                if run.timed_out
+                else f"failed (exit {run.code}, {run.seconds:.1f}s)"
             )
-            continue
-        proofs.append((content, command, None))
-        failed_tasks.append(content)
-        how = (
-            f"ran out of time after {ctx.settings.check_timeout:g} s (its processes were ended)"
-            if run.timed_out
-            else f"failed (exit {run.code}, {run.seconds:.1f}s)"
-        )
-        tail = run.tail.rstrip()
-        shown = tail[-MESSAGE_TAIL:]
-        failed.append(
-            f'the check of "{content}" {how}, so it stays open; '
-            f"last output: {one_line(shown) if shown else '(none)'}"
-        )
-        details += [f"{content}: {line}" for line in tail.splitlines()]
-    outcome = run_batch(ctx, ops, params_input, tool, proofs=tuple(proofs))
-    now = {t.content: t for _, t in outcome.todo.tasks()}
-    for content, command, passed in proofs:
-        task = now.get(content)
-        if passed is not None and task is not None and task.meta.check != command:
-            # Its check changed while it ran: the task is left as the list has it.
-            refused.append(f'"{content}" (it changed while the check ran: {task.meta.check})')
-            refused_tasks.append(content)
-    if outcome.error is None and (outcome.result is None or outcome.result.ok):
+            tail = run.tail.rstrip()
+            shown = tail[-MESSAGE_TAIL:]
+            self.failed.append(
+                f'the check of "{content}" {how}, so it stays open; '
+                f"last output: {one_line(shown) if shown else '(none)'}"
+            )
+            self.details += [f"{content}: {line}" for line in tail.splitlines()]
+        return tuple(proofs)
+
+    def report(self, outcome: Outcome) -> None:
+        """The write's error: a check that failed, was not approved, or changed
+        while it ran (its task is left as the list has it)."""
+        now = {t.content: t for _, t in outcome.todo.tasks()}
+        for content, command in self.ran.items():
+            task = now.get(content)
+            if task is not None and task.meta.check != command:
+                self.refused.append(
+                    f'"{content}" (it changed while the check ran: {task.meta.check})'
+                )
+                self.refused_tasks.append(content)
+        if outcome.error is not None or (outcome.result is not None and not outcome.result.ok):
+            return
         import shlex
 
-        if failed:
-            first = shlex.quote(failed_tasks[0])
+        if self.failed:
+            first = shlex.quote(self.failed_tasks[0])
             hint = (
                 f" (fix it and run todo done again; "
                 f"{outcome.command(f'done {first} --no-check')} completes it anyway)"
             )
-            outcome.error = CheckFailedError("; ".join(failed) + hint, details)
-        elif refused:
-            first = shlex.quote(refused_tasks[0])
+            outcome.error = CheckFailedError("; ".join(self.failed) + hint, self.details)
+        elif self.refused:
+            first = shlex.quote(self.refused_tasks[0])
             outcome.error = CheckNotAllowedError(
-                f"not completed: the check of {', '.join(refused)} is not approved here "
-                "(it came from a hand edit, a pull or elsewhere, or it changed); "
+                f"not completed: the check of {', '.join(self.refused)} is not approved "
+                "here (it came from a hand edit, a pull or elsewhere, or it changed); "
                 f"read it and approve it with: {outcome.command(f'allow {first}')}, "
                 f"or complete it anyway with: {outcome.command(f'done {first} --no-check')}"
             )
-    return outcome
 
 
 def approve_written(ctx: Context, outcome: Outcome) -> None:
