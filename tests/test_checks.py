@@ -205,6 +205,11 @@ def test_no_check_completes_and_says_so_and_evidence_is_kept_and_logged(
     assert "checked: no check ran" in line(repo, "Deploy")
     assert todo(repo, "done", "Write docs", "--evidence", "commit 1a2b3c; see #12").code == 0
     assert "evidence: commit 1a2b3c%3B see #12" in line(repo, "Write docs")
+    shown = json.loads(todo(repo, "show", "--json").out)["data"]["todos"]
+    deploy, docs = shown
+    assert deploy["check"] == "exit 1"
+    assert deploy["checked"].startswith("no check ran ")
+    assert docs["evidence"] == "commit 1a2b3c; see #12"
     logs = list((home / "memory" / "todos").glob("*.md"))
     log = logs[0].read_text()
     assert "- Write docs\n  - evidence: commit 1a2b3c; see #12" in log
@@ -231,6 +236,10 @@ def test_the_gate_fails_on_evidence_a_commit_made_stale(repo: Path) -> None:
     assert 'Stale evidence: 1 completed task without fresh evidence: "Tests pass"' in gate.out
     data = json.loads(todo(repo, "check", "--json").out)
     assert data["error"]["code"] == "STALE_EVIDENCE"
+    stop = json.dumps({"session_id": "s1", "hook_event_name": "Stop"})
+    hooked = todo_process("--file", str(repo / "TODO.md"), "check", "--hook", stdin=stop, cwd=repo)
+    assert hooked.code == 1  # the Stop hook's gate stays shut, saying why
+    assert 'Stale evidence: 1 completed task without fresh evidence: "Tests pass"' in hooked.out
     assert todo(repo, "check", "--verify").code == 0  # it passes again: fresh evidence
     assert todo(repo, "check").code == 0
 
