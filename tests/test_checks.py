@@ -138,6 +138,35 @@ def test_a_hanging_check_times_out_and_its_whole_process_group_ends(repo: Path) 
     assert not _alive(sleeper)
 
 
+@pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGINT"])
+def test_todo_ended_while_its_check_runs_ends_the_check_too(repo: Path, signal_name: str) -> None:
+    import signal
+    import time
+
+    pidfile = repo / "sleeper.pid"
+    check = "sleep 300 & echo $! > sleeper.tmp; mv sleeper.tmp sleeper.pid; wait"  # in repo/
+    todo(repo, "add", "Hangs", "--check", check)
+    before = (repo / "TODO.md").read_bytes()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "todocli", "--file", str(repo / "TODO.md"), "done", "Hangs"],
+        cwd=repo,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 30
+    while not pidfile.exists() and time.monotonic() < deadline:  # the check has started
+        time.sleep(0.02)
+    sleeper = int(pidfile.read_text())
+    proc.send_signal(getattr(signal, signal_name))  # a harness's hook timeout
+    assert proc.wait(timeout=30) != 0
+    deadline = time.monotonic() + 10  # reaping the orphan is the system's, not ours
+    while _alive(sleeper) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(sleeper)
+    assert (repo / "TODO.md").read_bytes() == before  # nothing written
+
+
 def test_a_check_that_exits_leaving_a_child_behind_passes_and_the_child_ends(
     repo: Path,
 ) -> None:

@@ -22,6 +22,7 @@ import time
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Any
 
 TAIL_BYTES = 4096  # the most of a check's output kept (its end)
 QUIET = 0.2  # seconds of silence after which todo looks whether the check has exited
@@ -52,11 +53,10 @@ def run_check(
     cwd: str,
     timeout: float,
     env: dict[str, str] | None = None,
-    started: Callable[[int], None] | None = None,
 ) -> Run:
     """Run ``command`` and wait for it (at most ``timeout`` seconds, then its whole
-    process group is killed). ``started`` is told the process id (a seam for
-    tests: the group it leads is the one ended)."""
+    process group is killed). If todo itself is ended meanwhile (SIGTERM, SIGHUP,
+    Ctrl-C: a harness's hook timeout), the check's group is ended first."""
     began = time.monotonic()
     proc = subprocess.Popen(
         ["sh", "-c", command],
@@ -67,8 +67,43 @@ def run_check(
         start_new_session=True,
         env=env,
     )
-    if started is not None:
-        started(proc.pid)
+    restore = _end_with_todo(proc.pid)
+    try:
+        return _wait(proc, timeout, began)
+    finally:
+        restore()
+
+
+SIGNALS = ("SIGTERM", "SIGHUP", "SIGINT")
+
+
+def _end_with_todo(pid: int) -> Callable[[], None]:
+    """Until the returned function is called, a signal that ends todo ends the
+    check's process group first, then todo as the signal would have."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None  # only the main thread may handle signals
+    previous: dict[int, Any] = {}
+
+    def ended(number: int, frame: object) -> None:
+        _kill_group(pid)
+        signal.signal(number, previous[number])
+        os.kill(os.getpid(), number)  # as it would have been, the group gone
+
+    for name in SIGNALS:
+        number = getattr(signal, name)
+        previous[number] = signal.signal(number, ended) or signal.SIG_DFL
+
+    def restore() -> None:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+    return restore
+
+
+def _wait(proc: subprocess.Popen[bytes], timeout: float, began: float) -> Run:
     assert proc.stdout is not None
     tail = bytearray()
     timed_out = False
