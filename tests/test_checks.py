@@ -273,6 +273,19 @@ def test_the_gate_fails_on_evidence_a_commit_made_stale(repo: Path) -> None:
     assert todo(repo, "check").code == 0
 
 
+def test_a_check_a_snapshot_changes_on_a_completed_task_has_no_evidence(repo: Path) -> None:
+    todo(repo, "add", "Tests pass", "--check", "true")
+    assert todo(repo, "done", "Tests pass").code == 0
+    assert todo(repo, "check").code == 0
+    snapshot = {"todos": [{"content": "Tests pass", "status": "completed", "check": "exit 0"}]}
+    listing = str(repo / "TODO.md")
+    assert todo_process("--file", listing, "apply", stdin=json.dumps(snapshot), cwd=repo).code == 0
+    assert line(repo, "Tests pass") == "- [x] Tests pass <!-- check: exit 0 -->"
+    gate = todo(repo, "check")
+    assert gate.code == 1
+    assert '"Tests pass": its check never passed' in gate.out
+
+
 def test_verify_reopens_a_task_whose_check_now_fails_with_a_note(repo: Path) -> None:
     (repo / "ok").write_text("")
     todo(repo, "add", "Feature", "--check", "test -f ok")

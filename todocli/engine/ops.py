@@ -1070,6 +1070,7 @@ class Engine:
                         else old.blocked_by,
                         check=meta.check if "check" in item.given else old.check,
                     )
+                    meta = _new_check_unproved(meta, old)
                     item = item.with_meta(meta)
             out.append(item)
         return out
@@ -1129,12 +1130,15 @@ class Engine:
                 "active_form" not in given,
                 patch.path,
                 patch.key,
-                meta=old.replace(
-                    id=old.id or meta.id,
-                    priority=meta.priority if "priority" in given else old.priority,
-                    blocked_by=blocked,
-                    owner=meta.owner if "owner" in given else old.owner,
-                    check=meta.check if "check" in given else old.check,
+                meta=_new_check_unproved(
+                    old.replace(
+                        id=old.id or meta.id,
+                        priority=meta.priority if "priority" in given else old.priority,
+                        blocked_by=blocked,
+                        owner=meta.owner if "owner" in given else old.owner,
+                        check=meta.check if "check" in given else old.check,
+                    ),
+                    old,
                 ),
             )
         return [item for item in items if item is not None]
@@ -1172,6 +1176,11 @@ class Engine:
             self.doc.find(t.content) if t is not None else None for t in self.numbering
         ]
         self.active = {t: None for t in self.doc.tasks() if t.status is Status.IN_PROGRESS}
+
+
+def _new_check_unproved(meta: Meta, old: Meta) -> Meta:
+    """A task whose check a write changed has no record of a run of it."""
+    return meta.replace(checked=None) if meta.check != old.check else meta
 
 
 def _id_list(ids: Collection[str], most: int = 10) -> str:
