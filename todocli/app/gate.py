@@ -50,7 +50,7 @@ def check(ctx: Context, *, with_rev: bool = False, verify: bool = False) -> Outc
         message = f"{count} task{'s are' if count > 1 else ' is'} still open"
         cycle = cycle_line(outcome.todo, lead="dependency cycle")
         outcome.error = OpenTasksError(message if cycle is None else f"{message}; {cycle}")
-    elif "check:" in ctx.store.read():  # the everyday list has no check: no git, no more
+    elif any(t.meta.check for _, t in outcome.todo.tasks()):  # the everyday list has none
         stale = stale_evidence(ctx, outcome.todo)
         if stale:
             from todocli.errors import StaleEvidenceError
