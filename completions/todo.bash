@@ -35,7 +35,7 @@ _todo() {
                 ((i++)) ;;
             --session=*|--file=*|--home=*|-s?*)
                 _todo_scope+=("$word") ;;
-            --after|--agent|--as|--base|--every|--if-rev|--input|--memory-dir|--note|--older-than|--phase|--reason|--summary|-e|-i|-n|-p|-r)
+            --after|--agent|--as|--base|--check|--every|--evidence|--if-rev|--input|--memory-dir|--note|--older-than|--phase|--reason|--summary|-e|-i|-n|-p|-r)
                 ((i++)) ;;
             -*) ;;
             *) [[ -z "$cmd" ]] && cmd="$word" ;;
@@ -50,14 +50,14 @@ _todo() {
             _todo_offer phases; return ;;
         --after)
             _todo_offer tasks; return ;;
-        --if-rev|--base|--agent|--as|--summary|--note|-n|--reason|-r|--every|-e|--older-than)
+        --if-rev|--base|--agent|--as|--summary|--check|--note|-n|--evidence|--reason|-r|--every|-e|--older-than)
             return ;;
     esac
     if [[ -z "$cmd" ]]; then
         if [[ "$cur" == -* ]]; then
             mapfile -t COMPREPLY < <(compgen -W "--session -s --file --home --memory-dir --json --plain --quiet -q --no-color --if-rev --base --partial --keep --agent --version --help -h" -- "$cur")
         else
-            mapfile -t COMPREPLY < <(compgen -W "show ls init add a start claim done drop rm note block unblock clear apply log path check remind hook setup doctor schema history diff undo redo sessions gc config edit watch mcp" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "show ls init add a start claim done drop rm note block unblock clear apply log path check allow remind hook setup doctor schema history diff undo redo sessions gc config edit watch mcp" -- "$cur")
         fi
         return
     fi
@@ -65,11 +65,11 @@ _todo() {
         show) opts="--all -a --notes --as" ;;
         ls) opts="--all -a --notes --as" ;;
         init) opts="--phase -p --summary --project" ;;
-        add) opts="--phase -p --after" ;;
-        a) opts="--phase -p --after" ;;
+        add) opts="--phase -p --after --check" ;;
+        a) opts="--phase -p --after --check" ;;
         start) opts="" ;;
         claim) opts="" ;;
-        done) opts="--phase -p --all -a --note -n" ;;
+        done) opts="--phase -p --all -a --note -n --no-check --evidence" ;;
         drop) opts="--phase -p --all -a" ;;
         rm) opts="--phase -p --all -a" ;;
         note) opts="" ;;
@@ -79,7 +79,8 @@ _todo() {
         apply) opts="--input -i --markdown" ;;
         log) opts="--list -l" ;;
         path) opts="" ;;
-        check) opts="--hook" ;;
+        check) opts="--hook --verify" ;;
+        allow) opts="" ;;
         remind) opts="--every -e --hook" ;;
         hook) opts="" ;;
         setup) opts="--user --dry-run --remove --mcp" ;;
@@ -101,7 +102,7 @@ _todo() {
         return
     fi
     case "$cmd" in
-        start|claim|done|drop|rm|note|block|unblock)
+        start|claim|done|drop|rm|note|block|unblock|allow)
             _todo_offer tasks ;;
         hook)
             mapfile -t COMPREPLY < <(compgen -W "claude codex gemini qwen" -- "$cur") ;;

@@ -51,6 +51,7 @@ CASES: dict[str, tuple[list[str], str | None, str]] = {
     "setup": (["cline", "--dry-run"], None, "files"),
     "doctor": ([], None, "lines"),
     "edit": ([], None, "todos"),
+    "allow": ([], None, "checks"),
 }
 LONG_RUNNING = {"watch", "mcp"}  # tested below, as the processes they are
 PROTOCOL_REPLIES = {"hook"}  # answers in the harness's JSON (tests/test_hook_command.py)

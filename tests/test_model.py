@@ -66,7 +66,10 @@ def test_equality_hash_and_repr_come_from_the_fields() -> None:
     assert Meta() == NO_META
     assert not Meta()
     assert Meta(id="1")
-    assert repr(Meta("1")) == "Meta(blocked_by=(), id='1', owner=None, priority=None)"
+    assert repr(Meta("1")) == (
+        "Meta(blocked_by=(), check=None, checked=None, evidence=None, id='1', owner=None, "
+        "priority=None)"
+    )
     assert TodoList() == TodoList("", ())
     assert Result(TodoList(), TodoList()).diff == Result(TodoList(), TodoList()).diff
     # Settings.replace and `todo config` list the fields in __slots__ order.

@@ -84,3 +84,27 @@ class InternalError(TodoError):
 
     exit_code = 3
     code = "INTERNAL_ERROR"
+
+
+class CheckFailedError(TodoError):
+    """``todo done``: a task's check failed or ran out of time, so the task is not
+    completed; the message ends with the tail of the check's output."""
+
+    exit_code = 8
+    code = "CHECK_FAILED"
+
+
+class CheckNotAllowedError(TodoError):
+    """A task's check is not one this user approved (it came with a hand edit, a
+    pull, another home, or it changed): it is not run until ``todo allow``."""
+
+    exit_code = 9
+    code = "CHECK_NOT_ALLOWED"
+
+
+class StaleEvidenceError(TodoError):
+    """``todo check``: a completed task's check has not passed since the last
+    commit or change to the tree (or never ran), so the agent should not stop yet."""
+
+    exit_code = 1
+    code = "STALE_EVIDENCE"

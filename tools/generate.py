@@ -426,7 +426,7 @@ def man(s: Spec, version: str, date: str) -> str:
         "\\fBmax_field_bytes\\fR, \\fBmax_note_bytes\\fR, \\fBmax_input_bytes\\fR, \\fBmax_file_bytes\\fR,",
         "\\fBmax_in_progress\\fR, \\fBsnapshot_drop\\fR, \\fBwipe_on_complete\\fR,",
         "\\fBclear_delay\\fR, \\fBlock_timeout\\fR, \\fBremind_every\\fR, \\fBclaim_timeout\\fR,",
-        "\\fBreply\\fR (\\fBlean\\fR or \\fBfull\\fR: what a write prints);",
+        "\\fBcheck_timeout\\fR, \\fBreply\\fR (\\fBlean\\fR or \\fBfull\\fR: what a write prints);",
         "and \\fBhome\\fR,",
         "\\fBsession\\fR, \\fBmemory_dir\\fR. \\fBtodo config\\fR prints them all.",
         ".SH ENVIRONMENT",
@@ -460,7 +460,7 @@ def man(s: Spec, version: str, date: str) -> str:
         ".SH EXIT STATUS",
         ".TP\n\\fB0\\fR\nSuccess.",
         ".TP\n\\fB1\\fR\nThe request was rejected (\\fBINVALID_PARAM\\fR, \\fBNOT_FOUND\\fR); "
-        "\\fBtodo check\\fR: tasks are open.",
+        "\\fBtodo check\\fR: tasks are open, or evidence is stale (\\fBSTALE_EVIDENCE\\fR).",
         ".TP\n\\fB2\\fR\nUsage error: unknown command or option, an argument that is not UTF\\-8 "
         "(a path may hold any bytes), bad session name, malformed config.",
         ".TP\n\\fB3\\fR\nUnexpected internal error.",
@@ -469,6 +469,10 @@ def man(s: Spec, version: str, date: str) -> str:
         ".TP\n\\fB6\\fR\n\\fBSTORAGE\\fR: a file could not be read or written.",
         ".TP\n\\fB7\\fR\n\\fBCYCLE\\fR: \\fBtodo claim\\fR found no pending task that can ever "
         "start: they wait on a dependency cycle.",
+        ".TP\n\\fB8\\fR\n\\fBCHECK_FAILED\\fR: a task's check failed or ran out of time; "
+        "the task stays open.",
+        ".TP\n\\fB9\\fR\n\\fBCHECK_NOT_ALLOWED\\fR: a task's check is not approved here "
+        "(see \\fBtodo allow\\fR).",
         ".SH EXAMPLES",
         "For an agent, one call per step:",
         ".PP",

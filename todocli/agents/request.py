@@ -83,6 +83,7 @@ ITEM_KEYS = frozenset(TEXT_KEYS) | {
     "id",  # a string, or a number
     "priority",
     "blockedBy",
+    "check",  # todocli's own: the command that proves the task done
     "order",
     "completed",
 }
@@ -202,11 +203,13 @@ def item(raw: object, path: str) -> Item:
             notes = str_list(value, f"{path}.notes")
     if note_from is not None:
         notes = (*(notes or ()), note_from)
-    meta = _meta(raw, path) if {"id", "priority", "blockedBy"} & raw.keys() else None
+    meta = _meta(raw, path) if {"id", "priority", "blockedBy", "check"} & raw.keys() else None
     # Which of the metadata the item gives: what it leaves out is kept from the
     # task it names ("preserve omitted dependencies for existing IDs").
     given = frozenset(
-        f for f, k in (("priority", "priority"), ("blocked_by", "blockedBy")) if k in raw
+        f
+        for f, k in (("priority", "priority"), ("blocked_by", "blockedBy"), ("check", "check"))
+        if k in raw
     )
     return Item(
         content=content,
@@ -241,7 +244,10 @@ def _meta(raw: dict[str, Any], path: str) -> Meta:
         blocked = str_list(raw["blockedBy"], f"{path}.blockedBy")
         if len(blocked) > 100 or any(len(d.encode("utf-8")) > 500 for d in blocked):
             raise InputError(f"{path}.blockedBy: at most 100 ids of at most 500 bytes")
-    return Meta(task_id or None, priority or None, blocked)
+    check = opt_str(raw, "check", path)
+    if check is not None and len(check.encode("utf-8")) > 500:
+        raise InputError(f"{path}.check: over 500 bytes")
+    return Meta(task_id or None, priority or None, blocked, check=check or None)
 
 
 def patch(raw: object, path: str) -> Item:
@@ -401,10 +407,10 @@ def _checklist_line(line: str, markers: dict[str, Status]) -> tuple[Status | Non
 OP_FIELDS: dict[str, frozenset[str]] = {
     "init": frozenset({"list", "summary"}),
     "start": frozenset({"task"}),
-    "done": frozenset({"task", "phase"}),
+    "done": frozenset({"task", "phase", "evidence"}),
     "drop": frozenset({"task", "phase"}),
     "rm": frozenset({"task", "phase"}),
-    "append": frozenset({"phase", "items"}),
+    "append": frozenset({"phase", "items", "check"}),
     "note": frozenset({"task", "text"}),
     "block": frozenset({"task", "phase", "reason"}),
     "unblock": frozenset({"task", "phase"}),
@@ -480,6 +486,7 @@ def _op(kind: OpKind, raw: dict[str, Any], path: str) -> Op:
             phase=phase,
             path=path,
             items=None if items is None else str_list(items, f"{path}.items"),
+            check=opt_str(raw, "check", path),
         )
     if kind is OpKind.NOTE:
         return Op(kind, task=task, text=opt_str(raw, "text", path), path=path)
@@ -501,6 +508,9 @@ def _op(kind: OpKind, raw: dict[str, Any], path: str) -> Op:
         everything = raw.get("all", False)
         expect(everything, "boolean", f"{path}.all")
         return Op(kind, all=bool(everything), path=path)
+    if kind is OpKind.DONE:
+        evidence = opt_str(raw, "evidence", path)
+        return Op(kind, task=task, phase=phase, path=path, evidence=evidence)
     return Op(kind, task=task, phase=phase, path=path)
 
 

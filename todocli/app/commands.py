@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 
 from todocli.document.markdown import parse
-from todocli.document.model import Result, TodoList, id_number
+from todocli.document.model import Result, Status, TodoList, id_number
 from todocli.errors import ConflictError, CycleError, InvalidParamError, TodoError, UsageError
 from todocli.storage import config, paths
 from todocli.storage.store import Store
@@ -339,32 +339,115 @@ def expect_rev(ctx: Context, rev: int) -> None:
 WRITE_ATTEMPTS = 5  # a batch re-applied this often to a list that keeps changing
 
 
+class Unproved(Exception):
+    """A batch would complete tasks whose checks have not run: (text, check) each.
+    Raised before anything is written; the lock is let go while they run."""
+
+    def __init__(self, wanted: list[tuple[str, str]]) -> None:
+        super().__init__("checks to run")
+        self.wanted = wanted
+
+
+PROOF_ROUNDS = 3  # a batch that keeps completing tasks whose checks have not run
+
+
 def run_batch(
-    ctx: Context, ops: Sequence[Op], params_input: object = None, tool: str | None = None
+    ctx: Context,
+    ops: Sequence[Op],
+    params_input: object = None,
+    tool: str | None = None,
+    proofs: tuple[tuple[str, str, str | None], ...] = (),
+    *,
+    no_check: bool = False,
 ) -> Outcome:
     """Apply a batch under the list's lock; write, log and record it. ``tool``: the
     agent tool whose shape its writes came in (see ``ops.apply``).
+
+    A task with a check is completed only when its check passes: a batch that would
+    complete one whose check has not run lets go of the lock, runs the checks (see
+    ``app.proof``: a check may itself run todo on this list), and is applied again,
+    with their results (``proofs``), to the list as it is by then. ``no_check``: such
+    tasks are completed without running their checks (the ops record it).
 
     An editor does not take the lock: when the file changes between reading it and
     replacing it, the batch is applied again to what is there now (a few times at
     most, then exit 5), so a write never replaces bytes it has not read.
     """
     from todocli.errors import BusyError
+
+    proving = None
+    for _ in range(PROOF_ROUNDS):
+        try:
+            outcome = _run_locked(ctx, ops, params_input, tool, proofs, not no_check)
+        except Unproved as unproved:
+            from todocli.app.proof import Proving
+
+            proving = proving or Proving(ctx)
+            proofs = proofs + proving.run(unproved.wanted)
+            continue
+        if proving is not None:
+            proving.report(outcome)
+        return outcome
+    raise BusyError(
+        "tasks kept being completed by others while their checks ran; nothing was "
+        "written: try again"
+    )
+
+
+def _run_locked(
+    ctx: Context,
+    ops: Sequence[Op],
+    params_input: object,
+    tool: str | None,
+    proofs: tuple[tuple[str, str, str | None], ...],
+    prove: bool,
+) -> Outcome:
+    from todocli.errors import BusyError
     from todocli.storage.store import ListChangedError
 
     with ctx.store.locked():
         for _ in range(WRITE_ATTEMPTS):
             try:
-                return _apply_once(ctx, ops, params_input, tool)
+                outcome = _apply_once(ctx, ops, params_input, tool, proofs, prove)
             except ListChangedError:
                 continue
+            if outcome.result is not None and any(t.meta.check for _, t in outcome.todo.tasks()):
+                from todocli.app.proof import approve_written
+
+                approve_written(ctx, outcome)  # a check written here is approved as written
+            return outcome
     raise BusyError(
         f"the list kept changing while todo tried to write it ({WRITE_ATTEMPTS} times); "
         "nothing was written: try again"
     )
 
 
-def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object, tool: str | None) -> Outcome:
+def _unproved(
+    result: Result, proofs: tuple[tuple[str, str, str | None], ...]
+) -> list[tuple[str, str]]:
+    """The tasks this batch completes whose checks have not run: (text, check)."""
+    done = [c.content for c in result.diff.changed if c.new is Status.COMPLETED]
+    if not done:
+        return []
+    held = result.completed if result.completed is not None else result.new
+    tasks = {t.content: t for _, t in held.tasks()}
+    ran = {content for content, _, _ in proofs}
+    wanted = []
+    for content in done:
+        task = tasks.get(content)
+        if task is not None and task.meta.check and content not in ran:
+            wanted.append((content, task.meta.check))
+    return wanted
+
+
+def _apply_once(
+    ctx: Context,
+    ops: Sequence[Op],
+    params_input: object,
+    tool: str | None,
+    proofs: tuple[tuple[str, str, str | None], ...] = (),
+    prove: bool = True,
+) -> Outcome:
     from todocli.engine.ops import Batch, OpKind, apply
 
     opts, settings, store = ctx.options, ctx.settings, ctx.store
@@ -460,8 +543,13 @@ def _apply_once(ctx: Context, ops: Sequence[Op], params_input: object, tool: str
         view=view,
         echo=echo,
         unseen=unseen,
+        proofs=proofs,
     )
     result, doc = apply(doc, batch)
+    if prove and result.diff.changed and (result.ok or opts.partial):
+        wanted = _unproved(result, proofs)
+        if wanted:
+            raise Unproved(wanted)  # nothing written yet: the lock is let go while they run
     if result.query:
         return ctx.outcome(
             result.new,
@@ -707,16 +795,26 @@ def done(
     *,
     everything: bool = False,
     note: str | None = None,
+    no_check: bool = False,
+    evidence: str | None = None,
 ) -> Outcome:
+    """Complete tasks. A task with a check is completed only when its check
+    passes (see ``app.proof``); ``no_check`` completes it anyway and records that
+    no check ran; ``evidence`` is kept with each task and in the completion log."""
     from todocli.engine.ops import Op, OpKind
 
     ops = _target_ops("done", tasks, phase, everything, "done")
+    if evidence is not None or no_check:
+        from todocli.app.checks import skipped
+
+        checked = skipped(ctx.now().isoformat(timespec="seconds")) if no_check else None
+        ops = [op.replace(evidence=evidence, checked=checked) for op in ops]
     if note is not None:
         if phase is not None or everything:
             raise UsageError("done: --note is about one TASK (or, with none, the task in progress)")
         notes = [Op(OpKind.NOTE, task=t, text=note) for t in tasks]
         ops = (notes or [Op(OpKind.NOTE, current=True, text=note)]) + ops
-    return _shared(ctx, run_batch(ctx, ops))
+    return _shared(ctx, run_batch(ctx, ops, no_check=no_check))
 
 
 def _shared(ctx: Context, outcome: Outcome) -> Outcome:
@@ -755,7 +853,12 @@ def init(
 
 
 def add(
-    ctx: Context, tasks: Sequence[str], phase: str | None = None, *, after: Sequence[str] = ()
+    ctx: Context,
+    tasks: Sequence[str],
+    phase: str | None = None,
+    *,
+    after: Sequence[str] = (),
+    check: str | None = None,
 ) -> Outcome:
     from todocli.engine.ops import Op, OpKind
 
@@ -767,6 +870,7 @@ def add(
         items=tuple(tasks),
         default_phase=phase is None,
         after=tuple(after),
+        check=check,
     )
     return run_batch(ctx, [op])
 

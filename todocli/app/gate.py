@@ -31,9 +31,14 @@ def open_tasks(todo: TodoList, agent: str | None = None) -> list[tuple[str, Stat
     ]
 
 
-def check(ctx: Context, *, with_rev: bool = False) -> Outcome:
+def check(ctx: Context, *, with_rev: bool = False, verify: bool = False) -> Outcome:
     """The list; failed (``OPEN_TASKS``, exit 1) while a task is open. For an agent
-    (``--agent``): while it holds an open task, its own stop gate while others work on."""
+    (``--agent``): while it holds an open task, its own stop gate while others work on.
+    With nothing open, failed (``STALE_EVIDENCE``, exit 1) while a completed task's
+    check has not passed since the last change to the work tree (``stale_evidence``);
+    ``verify`` runs those checks again first, and reopens a task whose check fails."""
+    if verify:
+        verify_checks(ctx)
     outcome = show(ctx, with_rev=with_rev, seen=False)  # it tells open tasks, not the list
     agent = ctx.agent
     count = len(open_tasks(outcome.todo, agent))
@@ -45,7 +50,91 @@ def check(ctx: Context, *, with_rev: bool = False) -> Outcome:
         message = f"{count} task{'s are' if count > 1 else ' is'} still open"
         cycle = cycle_line(outcome.todo, lead="dependency cycle")
         outcome.error = OpenTasksError(message if cycle is None else f"{message}; {cycle}")
+    elif any(t.meta.check for _, t in outcome.todo.tasks()):  # the everyday list has none
+        stale = stale_evidence(ctx, outcome.todo)
+        if stale:
+            from todocli.errors import StaleEvidenceError
+
+            named = "; ".join(f'"{content}": {why}' for content, _, why in stale)
+            outcome.error = StaleEvidenceError(
+                f"{len(stale)} completed task{'s' if len(stale) > 1 else ''} "
+                f"without fresh evidence: {named} (run the checks again: todo check --verify)"
+            )
     return outcome
+
+
+def stale_evidence(ctx: Context, todo: TodoList) -> list[tuple[str, str, str]]:
+    """The completed tasks whose check has not passed since the last commit or
+    change to the work tree it recorded (changes to the list file do not count),
+    or never passed: (text, check, why). An agent's: those it holds."""
+    from todocli.app import checks
+
+    agent = ctx.agent
+    tasks = [
+        t
+        for _, t in todo.tasks()
+        if t.meta.check
+        and t.status is Status.COMPLETED
+        and (agent is None or t.meta.owner in (None, agent))
+    ]
+    if not tasks:
+        return []
+    list_file = ctx.loc.list_file
+    top = checks.work_dir(list_file, ctx.loc.is_session)
+    now: list[checks.GitState | None] = []  # read once, when a task needs it
+
+    def state() -> checks.GitState | None:
+        if not now:
+            now.append(checks.git_state(top, list_file))
+        return now[0]
+
+    out = []
+    for task in tasks:
+        why = checks.is_stale(checks.read_record(task.meta.checked), top, list_file, state)
+        if why is not None:
+            out.append((task.content, task.meta.check or "", why))
+    return out
+
+
+def verify_checks(ctx: Context) -> None:
+    """Run each stale check again (no lock held while they run): a check that
+    passes renews its task's evidence; a task whose check fails is reopened, with a
+    note saying when and why. A check not approved here is not run."""
+    from todocli.app import approvals, checks
+    from todocli.app.commands import run_batch
+    from todocli.engine.ops import Op, OpKind
+    from todocli.engine.snapshot import Item
+
+    stale = stale_evidence(ctx, show(ctx, seen=False).todo)
+    if not stale:
+        return
+    list_file = ctx.loc.list_file
+    top = checks.work_dir(list_file, ctx.loc.is_session)
+    ops: list[Op] = []
+    proofs: list[tuple[str, str, str | None]] = []
+    for content, command, why in stale:
+        if not approvals.is_approved(ctx.loc.home, list_file, command):
+            continue
+        run = checks.run_check(command, top, ctx.settings.check_timeout)
+        when = ctx.now().isoformat(timespec="seconds")
+        if run.passed:
+            ops.append(Op(OpKind.DONE, task=content))
+            proofs.append(
+                (content, command, checks.record(run, when, checks.git_state(top, list_file)))
+            )
+            continue
+        how = "ran out of time" if run.timed_out else f"failed (exit {run.code})"
+        last = run.tail.strip().splitlines()[-1:] or ["(no output)"]
+        shown = "".join(c for c in last[0][:120] if c.isprintable())
+        note = f"Reopened {when}: its check {how} ({why}); last output: {shown}"
+        note = note.replace("<!--", "<! --").replace("-->", "-- >")
+        reopen = Item(content, Status.PENDING, given=frozenset({"content", "status"}))
+        ops += [
+            Op(OpKind.WRITE, todos=(reopen,), merge=True),
+            Op(OpKind.NOTE, task=content, text=note),
+        ]
+    if ops:
+        run_batch(ctx, ops, proofs=tuple(proofs))
 
 
 def remind(ctx: Context, every: int | None = None) -> Report:

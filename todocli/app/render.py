@@ -366,6 +366,13 @@ def _task_json(task: Task) -> dict[str, Any]:
             data["blocked_by"] = list(meta.blocked_by)
         if meta.owner:
             data["owner"] = meta.owner
+        for key, value in (
+            ("check", meta.check),
+            ("checked", meta.checked),  # its last run, or "no check ran ..."
+            ("evidence", meta.evidence),
+        ):
+            if value:
+                data[key] = value
     return data
 
 

@@ -237,6 +237,13 @@ COMMANDS = (
                 complete="tasks",
                 many=True,
             ),
+            Option(
+                "--check",
+                dest="check",
+                kind=str,
+                metavar="CMD",
+                help="A shell command that proves the tasks done: done runs it first.",
+            ),
         ),
         aliases={"a": "Append tasks (alias of add)."},
         fast=True,
@@ -258,6 +265,18 @@ COMMANDS = (
             PHASE,
             EVERY_TASK,
             Option("--note", "-n", dest="note", kind=str, help="Add a note first."),
+            Option(
+                "--no-check",
+                dest="no_check",
+                help="Complete a task with a check without running it (recorded so).",
+            ),
+            Option(
+                "--evidence",
+                dest="evidence",
+                kind=str,
+                metavar="TEXT",
+                help="What shows it done (a commit, a test, a link): kept and logged.",
+            ),
         ),
         fast=True,
         writes=True,
@@ -328,9 +347,22 @@ COMMANDS = (
     Command("path", "Print the list's path.", fast=True),
     Command(
         "check",
-        "Exit 0 when nothing is open, 1 listing the open tasks (a stop gate).",
-        options=(HOOK,),
+        "Exit 0 when nothing is open and every check's evidence holds, else 1 (a stop gate).",
+        options=(
+            HOOK,
+            Option(
+                "--verify",
+                dest="verify",
+                help="Run stale checks again; reopen a task whose check now fails.",
+            ),
+        ),
         fast=True,
+    ),
+    Command(
+        "allow",
+        "Show tasks' checks and approve them to run (no TASK: list those not approved).",
+        (TASKS,),
+        writes=False,
     ),
     Command(
         "remind",

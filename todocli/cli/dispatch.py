@@ -102,8 +102,10 @@ def init(
     return emit(commands.init(_context(call), tasks, phase, summary=summary), call.output)
 
 
-def add(call: Call, *, tasks: list[str], phase: str | None, after: list[str]) -> int:
-    return emit(commands.add(_context(call), tasks, phase, after=after), call.output)
+def add(
+    call: Call, *, tasks: list[str], phase: str | None, after: list[str], check: str | None
+) -> int:
+    return emit(commands.add(_context(call), tasks, phase, after=after, check=check), call.output)
 
 
 def claim(call: Call, *, task: str | None) -> int:
@@ -115,9 +117,24 @@ def start(call: Call, *, task: str) -> int:
 
 
 def done(
-    call: Call, *, tasks: list[str], phase: str | None, everything: bool, note: str | None
+    call: Call,
+    *,
+    tasks: list[str],
+    phase: str | None,
+    everything: bool,
+    note: str | None,
+    no_check: bool,
+    evidence: str | None,
 ) -> int:
-    outcome = commands.done(_context(call), tasks, phase, everything=everything, note=note)
+    outcome = commands.done(
+        _context(call),
+        tasks,
+        phase,
+        everything=everything,
+        note=note,
+        no_check=no_check,
+        evidence=evidence,
+    )
     return emit(outcome, call.output)
 
 
@@ -236,13 +253,13 @@ def _hooked(call: Call, hook: bool) -> Context:
     return _context(call)
 
 
-def check(call: Call, *, hook: bool) -> int:
+def check(call: Call, *, hook: bool, verify: bool) -> int:
     from todocli.app.gate import check as check_list
 
     output = call.output
     envelope: dict[str, object] = {}
     ctx = Context(_hook_session(call.options, envelope)) if hook else _context(call)
-    outcome = check_list(ctx, with_rev=output.json)
+    outcome = check_list(ctx, with_rev=output.json, verify=verify)
     if hook and outcome.failed and _stop_allowed(outcome, envelope):
         outcome.error = None  # a stop gate blocks once in a row, and never on the person
     if output.json:
@@ -251,6 +268,8 @@ def check(call: Call, *, hook: bool) -> int:
         from todocli.app.render import check_text
 
         write(check_text(outcome.todo, ctx.agent))
+        if outcome.error is not None and outcome.error.code == "STALE_EVIDENCE":
+            write(f"Stale evidence: {one_line(outcome.error.message)}\n")
     return outcome.exit_code
 
 
@@ -264,6 +283,12 @@ def _stop_allowed(outcome: Outcome, envelope: dict[str, object]) -> bool:
         return True
     open_tasks = [t for _, t in outcome.todo.tasks() if t.status.is_open]
     return bool(open_tasks) and all(t.status is Status.BLOCKED for t in open_tasks)
+
+
+def allow(call: Call, *, tasks: list[str]) -> int:
+    from todocli.app.proof import allow as allow_checks
+
+    return emit_report(allow_checks(_context(call), tasks), call.output)
 
 
 def remind(call: Call, *, every: int | None, hook: bool) -> int:
@@ -614,6 +639,7 @@ HANDLERS: dict[str, Callable[..., int]] = {
     "log": log,
     "path": path,
     "check": check,
+    "allow": allow,
     "remind": remind,
     "hook": hook,
     "setup": setup,

@@ -392,7 +392,7 @@ def simple_task_at(text: str) -> bool:
 # ``%``, ``;``, ``,``, ``<``, ``>`` or white space, so a value never ends the field or the
 # comment; the active form, last, is free text (it may not hold ``<!--``/``-->``).
 # A trailing comment of any other shape stays part of the task's text.
-META_KEYS = ("id", "priority", "blocked-by", "owner")
+META_KEYS = ("id", "priority", "blocked-by", "owner", "check", "checked", "evidence")
 
 
 def split_meta(text: str) -> tuple[str, str | None, Meta]:
@@ -402,7 +402,7 @@ def split_meta(text: str) -> tuple[str, str | None, Meta]:
     them with ``re.search`` (tests/test_blocks_patterns.py compares the two):
     ``[ \t]*<!--[ \t]*active:(.*?)-->[ \t]*$``, the comment as it was before
     metadata, and ``[ \t]*<!--[ \t]*((?:F;[ \t]*)*(?:F|active:.*?))[ \t]*-->[ \t]*$``
-    with ``F`` = ``(?:id|priority|blocked-by|owner):[^;<>]*?``. Every Claude Code
+    with ``F`` = ``(?:K):[^;<>]*?`` and ``K`` any of ``META_KEYS`` (``|``-joined). Every Claude Code
     list has an active form on every task: compiling those patterns cost each call
     more than reading the whole list.
     """
@@ -486,6 +486,9 @@ def _read_fields(before: str, fields_text: str, text: str) -> tuple[str, str | N
             _decode(v.strip()) for v in fields.get("blocked-by", "").split(",") if v.strip()
         ),
         owner=_decode(fields["owner"]) if fields.get("owner") else None,
+        check=_decode(fields["check"]) if fields.get("check") else None,
+        checked=_decode(fields["checked"]) if fields.get("checked") else None,
+        evidence=_decode(fields["evidence"]) if fields.get("evidence") else None,
     )
     return before.strip(), active, meta
 
@@ -504,6 +507,13 @@ def meta_comment(active: str | None, meta: Meta) -> str:
         parts.append("blocked-by: " + ", ".join(_encode(d) for d in meta.blocked_by))
     if meta.owner:
         parts.append(f"owner: {_encode(meta.owner)}")
+    for key, text in (
+        ("check", meta.check),
+        ("checked", meta.checked),
+        ("evidence", meta.evidence),
+    ):
+        if text:
+            parts.append(f"{key}: {_encode_text(text)}")
     if active is not None:
         parts.append(f"active: {active}")
     return " <!-- " + "; ".join(parts) + " -->"
@@ -513,6 +523,18 @@ def _encode(value: str) -> str:
     out = []
     for ch in value:
         if ch in "%;,<>" or ch.isspace() or not ch.isprintable():
+            out.append("".join(f"%{b:02X}" for b in ch.encode("utf-8", "surrogatepass")))
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _encode_text(value: str) -> str:
+    """A free-text field (a check's command, evidence): readable as typed, with
+    only what would end the field or the comment written as ``%XX``."""
+    out = []
+    for ch in value:
+        if ch in "%;<>" or (ch.isspace() and ch != " ") or not ch.isprintable():
             out.append("".join(f"%{b:02X}" for b in ch.encode("utf-8", "surrogatepass")))
         else:
             out.append(ch)

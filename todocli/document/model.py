@@ -225,7 +225,8 @@ def _clip(text: str, width: int | None) -> str:
 
 class Meta(Value):
     """What an agent's tool keeps about a task besides its text and state: its id
-    (matched before the text), priority, the ids it waits on, and an owner. Held
+    (matched before the text), priority, the ids it waits on, and an owner; and
+    what proves it done: a check (a command), its last run, other evidence. Held
     in the task line's trailing metadata comment, hidden in rendered markdown."""
 
     def __init__(
@@ -234,14 +235,28 @@ class Meta(Value):
         priority: str | None = None,
         blocked_by: tuple[str, ...] = (),
         owner: str | None = None,
+        check: str | None = None,  # a shell command that proves the task done
+        checked: str | None = None,  # the last run of the check (see engine.evidence)
+        evidence: str | None = None,  # what else shows it done: a commit, a test, a link
     ) -> None:
         self.id = id
         self.priority = priority
         self.blocked_by = blocked_by
         self.owner = owner
+        self.check = check
+        self.checked = checked
+        self.evidence = evidence
 
     def __bool__(self) -> bool:
-        return bool(self.id or self.priority or self.blocked_by or self.owner)
+        return bool(
+            self.id
+            or self.priority
+            or self.blocked_by
+            or self.owner
+            or self.check
+            or self.checked
+            or self.evidence
+        )
 
 
 NO_META = Meta()

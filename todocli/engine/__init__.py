@@ -44,6 +44,7 @@ class Settings(Value):
         remind_every: int = 3,
         claim_timeout: float = 1800.0,  # seconds an agent may not write before its claim lapses
         reply: str = "lean",  # what a write prints: "lean" (changes, recap), "full" (+ list)
+        check_timeout: float = 600.0,  # seconds a task's check may run before it is ended
     ) -> None:
         self.max_tasks = max_tasks
         self.max_field_bytes = max_field_bytes
@@ -58,3 +59,4 @@ class Settings(Value):
         self.remind_every = remind_every
         self.claim_timeout = claim_timeout
         self.reply = reply
+        self.check_timeout = check_timeout

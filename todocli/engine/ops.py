@@ -100,6 +100,9 @@ class Op(Value):
         merge: bool = False,  # write: the todos update the tasks they name (by id, else text)
         after: tuple[str, ...] = (),  # append: the tasks the new ones wait on (#N or text)
         taken: tuple[tuple[str, str], ...] = (),  # claim: (task key, agent) held in other worktrees
+        check: str | None = None,  # append: the command that proves the new tasks done
+        evidence: str | None = None,  # done: what shows the tasks done (kept with each)
+        checked: str | None = None,  # done: the record that no check ran (--no-check)
     ) -> None:
         self.kind = kind
         self.task = task
@@ -117,6 +120,9 @@ class Op(Value):
         self.merge = merge
         self.after = after
         self.taken = taken
+        self.check = check
+        self.evidence = evidence
+        self.checked = checked
 
 
 class OpFailure(Exception):
@@ -194,6 +200,9 @@ class Batch(Value):
         view: TodoList | None = None,
         echo: Echo | None = None,  # the writes' items as their agent tool meant them
         unseen: bool = False,
+        # Tasks with a check this batch may complete: (text, check, the record of
+        # its run that passed, or None: it did not pass, the task is not completed).
+        proofs: tuple[tuple[str, str, str | None], ...] = (),
     ) -> None:
         self.ops = ops
         self.settings = settings
@@ -208,6 +217,7 @@ class Batch(Value):
         self.view = view
         self.echo = echo
         self.unseen = unseen
+        self.proofs = proofs
 
 
 def apply(doc: Document, batch: Batch) -> tuple[Result, Document]:
@@ -339,6 +349,8 @@ class Engine:
             )
             return failed, parse(original_text)
 
+        if batch.proofs:
+            self._settle_proofs(batch.proofs, old)
         if not {op.kind for op in ops} <= _NOT_NORMALIZED:
             self._normalize()
         for content in expired:
@@ -720,7 +732,7 @@ class Engine:
     def _own(self, node: TaskNode, agent: str | None) -> None:
         meta = node.meta
         if meta.owner != agent:
-            self.doc.set_meta(node, Meta(meta.id, meta.priority, meta.blocked_by, agent))
+            self.doc.set_meta(node, meta.replace(owner=agent))
 
     def _refuse_held(self, node: TaskNode) -> None:
         """Another agent's claim is not taken from it."""
@@ -810,9 +822,35 @@ class Engine:
         self.claimed = node.content
 
     def _op_done(self, op: Op) -> None:
+        evidence = None
+        if op.evidence is not None:
+            limit = self.settings.max_field_bytes
+            evidence = self._text(op.evidence, "Evidence", limit, "Missing evidence")
         for node in self._targets(op):
             self._set(node, Status.COMPLETED)
             self._mark_doer(node)
+            meta = node.meta
+            if evidence is not None:
+                meta = meta.replace(evidence=evidence)
+            if op.checked is not None and meta.check:
+                meta = meta.replace(checked=op.checked)
+            self.doc.set_meta(node, meta)
+
+    def _settle_proofs(
+        self, proofs: tuple[tuple[str, str, str | None], ...], old: TodoList
+    ) -> None:
+        """After the ops: a task whose check passed keeps the record of the run; one
+        whose check did not pass (or changed while it ran) is not completed."""
+        before = {t.content: t.status for _, t in old.tasks()}
+        for content, check, record in proofs:
+            node = self.doc.find(content)
+            if node is None or node.status is not Status.COMPLETED:
+                continue
+            if record is not None and node.meta.check == check:
+                self.doc.set_meta(node, node.meta.replace(checked=record))
+                continue
+            was = before.get(content, Status.IN_PROGRESS)
+            self._set(node, was if was.is_open else Status.IN_PROGRESS)
 
     def _op_drop(self, op: Op) -> None:
         for node in self._targets(op):
@@ -871,10 +909,14 @@ class Engine:
                 raise OpFailure(f'Task "{content}" already exists')
             seen.add(content)
         after = self._dependency_ids(op.after)
+        check = None
+        if op.check is not None:
+            limit = self.settings.max_field_bytes
+            check = self._text(op.check, "Check", limit, "Missing check command", _at(op, "check"))
         for content in contents:
             node = self.doc.add_task(phase, content, placement=self.placement)
-            if after:
-                self.doc.set_meta(node, Meta(blocked_by=after))
+            if after or check:
+                self.doc.set_meta(node, Meta(blocked_by=after, check=check))
 
     def _dependency_ids(self, refs: Sequence[str]) -> tuple[str, ...]:
         """The ids of the tasks ``refs`` name; a task without an id gets the next
@@ -888,7 +930,7 @@ class Engine:
                 from todocli.engine.claims import next_free_id
 
                 task_id = next_free_id(self.doc, self.id_floor)
-                self.doc.set_meta(node, Meta(task_id, meta.priority, meta.blocked_by, meta.owner))
+                self.doc.set_meta(node, meta.replace(id=task_id))
             if task_id not in ids:
                 ids.append(task_id)
         return tuple(ids)
@@ -1025,7 +1067,6 @@ class Engine:
     def _kept_meta(self, items: Sequence[Item]) -> Sequence[Item]:
         """Metadata an item leaves out is kept from the task it names (by id,
         else by text): a priority or dependencies are not lost by omission."""
-        from todocli.document.model import Meta
 
         if not any(item.meta is not None for item in items):
             return items
@@ -1041,12 +1082,15 @@ class Engine:
                         node = None  # the same text, but another task (as ``matches``)
                 if node is not None and node.meta:
                     old = node.meta
-                    meta = Meta(
-                        meta.id or old.id,
-                        meta.priority if "priority" in item.given else old.priority,
-                        meta.blocked_by if "blocked_by" in item.given else old.blocked_by,
-                        old.owner,
+                    meta = old.replace(
+                        id=meta.id or old.id,
+                        priority=meta.priority if "priority" in item.given else old.priority,
+                        blocked_by=meta.blocked_by
+                        if "blocked_by" in item.given
+                        else old.blocked_by,
+                        check=meta.check if "check" in item.given else old.check,
                     )
+                    meta = _new_check_unproved(meta, old)
                     item = item.with_meta(meta)
             out.append(item)
         return out
@@ -1106,11 +1150,15 @@ class Engine:
                 "active_form" not in given,
                 patch.path,
                 patch.key,
-                meta=Meta(
-                    old.id or meta.id,
-                    meta.priority if "priority" in given else old.priority,
-                    blocked,
-                    meta.owner if "owner" in given else old.owner,
+                meta=_new_check_unproved(
+                    old.replace(
+                        id=old.id or meta.id,
+                        priority=meta.priority if "priority" in given else old.priority,
+                        blocked_by=blocked,
+                        owner=meta.owner if "owner" in given else old.owner,
+                        check=meta.check if "check" in given else old.check,
+                    ),
+                    old,
                 ),
             )
         return [item for item in items if item is not None]
@@ -1148,6 +1196,11 @@ class Engine:
             self.doc.find(t.content) if t is not None else None for t in self.numbering
         ]
         self.active = {t: None for t in self.doc.tasks() if t.status is Status.IN_PROGRESS}
+
+
+def _new_check_unproved(meta: Meta, old: Meta) -> Meta:
+    """A task whose check a write changed has no record of a run of it."""
+    return meta.replace(checked=None) if meta.check != old.check else meta
 
 
 def _id_list(ids: Collection[str], most: int = 10) -> str:

@@ -69,8 +69,9 @@ OP_SCHEMAS = [
     ),
     _op(
         "done",
-        "Complete a task, a phase, or (neither) everything.",
-        {"task": _TASK_REF, "phase": _PHASE},
+        "Complete a task, a phase, or (neither) everything. A task with a check is "
+        "completed only when its check passes; evidence is kept with each task.",
+        {"task": _TASK_REF, "phase": _PHASE, "evidence": {"type": "string", "minLength": 1}},
         [],
     ),
     _op(
@@ -87,8 +88,13 @@ OP_SCHEMAS = [
     ),
     _op(
         "append",
-        "Add pending tasks to a phase (created if missing).",
-        {"phase": _PHASE, "items": {"type": "array", "minItems": 1, "items": _TEXT}},
+        "Add pending tasks to a phase (created if missing); check: a shell command that "
+        "proves them done (done runs it first).",
+        {
+            "phase": _PHASE,
+            "items": {"type": "array", "minItems": 1, "items": _TEXT},
+            "check": {"type": "string", "minLength": 1},
+        },
         ["phase", "items"],
     ),
     _op(
@@ -134,6 +140,7 @@ TODO_ITEM: dict[str, Any] = {
         "notes": {"type": "array", "items": {"type": "string"}},
         "id": {},
         "priority": {},
+        "check": {"type": "string", "minLength": 1},
     },
     "anyOf": [{"required": [key]} for key in ("content", "title", "description", "text", "step")],
     "additionalProperties": False,

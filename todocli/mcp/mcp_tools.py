@@ -231,7 +231,10 @@ def _check(ctx: Context, args: dict[str, Any]) -> Reply:
 
     _only(args, "todo_check")
     outcome = check(ctx, with_rev=True)
-    return Reply(check_text(outcome.todo), structured(envelope(outcome)), outcome.failed)
+    text = check_text(outcome.todo)
+    if outcome.error is not None and outcome.error.code == "STALE_EVIDENCE":
+        text += f"Stale evidence: {outcome.error.message}\n"  # as `todo check` says it
+    return Reply(text, structured(envelope(outcome)), outcome.failed)
 
 
 def _write_schema() -> dict[str, Any]:

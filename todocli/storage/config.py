@@ -48,6 +48,7 @@ RANGES: dict[str, tuple[float, float]] = {
     "lock_timeout": (0, 86_400),
     "clear_delay": (-1, 1e9),  # seconds; -1 (or any negative): never
     "claim_timeout": (0, 1e9),  # seconds, or a duration such as "30m"
+    "check_timeout": (0, 1e9),  # seconds, or a duration such as "10m"
 }
 # What a write prints: what changed and the recap, or the whole list as well.
 REPLIES = ("lean", "full")
@@ -77,7 +78,7 @@ def _convert(key: str, value: object, where: str) -> object:
             return False
         raise UsageError(f"{where}: wipe_on_complete must be true or false")
     kind = type(default)
-    if key == "claim_timeout" and isinstance(value, str):
+    if key in ("claim_timeout", "check_timeout") and isinstance(value, str):
         value = _duration(value)
     try:
         if isinstance(value, bool) or (kind is int and isinstance(value, float)):

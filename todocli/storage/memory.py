@@ -44,6 +44,11 @@ def completion_block(number: int, when: datetime, todo: TodoList) -> str:
         lines.append(f"[{len(completed)}/{total}] Completed:")
         for task in completed:
             lines.append(f"- {task.content}")
+            meta = task.meta
+            if meta.check:  # what proves it done, as the task keeps it
+                lines.append(f"  - check: `{meta.check}`: {meta.checked or 'never ran'}")
+            if meta.evidence:
+                lines.append(f"  - evidence: {meta.evidence}")
             for k, note in enumerate(task.notes):
                 if k:
                     lines.append("  >")

@@ -1,0 +1,413 @@
+"""Completion you can trust: a task's check runs before it is done, the evidence is
+kept, the stop gate knows when it went stale, and a check runs only when this
+user approved its exact text. Real commands, real ``todo`` processes, real git."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support_cli import install_launcher, todo_process
+from todocli.document.markdown import parse
+
+TODO = f"{shlex.quote(sys.executable)} -m todocli"  # `todo` as a check runs it
+CHECK_FAILED = 8  # the exit codes the README documents
+CHECK_NOT_ALLOWED = 9
+TAIL_BYTES = 4096  # the most of a check's output kept (todocli.app.checks.TAIL_BYTES)
+
+
+def git(repo: Path, *args: str) -> str:
+    done = subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout.strip()
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    (repo / "code.py").write_text("print(1)\n")
+    git(repo, "add", "code.py")
+    git(repo, "commit", "-q", "-m", "first")
+    return repo
+
+
+def todo(repo: Path, *args: str, env: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
+    return todo_process("--file", str(repo / "TODO.md"), *args, cwd=repo, env=env)
+
+
+def line(repo: Path, text: str) -> str:
+    return next(ln for ln in (repo / "TODO.md").read_text().splitlines() if text in ln)
+
+
+# -- the check on a task ------------------------------------------------------------------
+
+
+def test_a_check_lives_in_the_metadata_comment_hidden_and_round_trips(repo: Path) -> None:
+    assert todo(repo, "add", "Tests pass", "--check", "pytest -q; echo <done>").code == 0
+    written = line(repo, "Tests pass")
+    assert written == "- [/] Tests pass <!-- check: pytest -q%3B echo %3Cdone%3E -->"
+    shown = todo(repo, "show")
+    assert "pytest" not in shown.out  # hidden, as the rest of the comment is
+    by_hand = "# Plan\n\n- [ ] Ship <!-- id: 4; check: make  test ;  evidence: v1.2 -->\n"
+    doc = parse(by_hand)
+    assert doc.text() == by_hand  # byte-exact
+    (task,) = [t for _, t in doc.model().tasks()]
+    assert (task.meta.id, task.meta.check, task.meta.evidence) == ("4", "make  test", "v1.2")
+
+
+def test_done_runs_a_passing_check_and_records_the_evidence(repo: Path) -> None:
+    todo(repo, "add", "Tests pass", "--check", "echo fine")
+    head = git(repo, "rev-parse", "HEAD")
+    (repo / "code.py").write_text("print(2)\n")  # a change not committed: dirty
+    result = todo(repo, "done", "Tests pass")
+    assert result.code == 0, result.err
+    written = line(repo, "Tests pass")
+    assert written.startswith("- [x] Tests pass <!-- check: echo fine; checked: passed ")
+    words = written.split("checked: ")[1].removesuffix(" -->").split()
+    assert words[2:4] == ["exit", "0"]
+    assert words[4].endswith("s")
+    assert words[words.index("commit") + 1] == head[:12]
+    assert words[-1] == "dirty"
+
+
+def test_a_failing_check_keeps_the_task_open_with_its_tail_and_exit_8(repo: Path) -> None:
+    todo(
+        repo,
+        "add",
+        "Tests pass",
+        "--check",
+        "echo first; echo 'AssertionError: 2 != 3' >&2; exit 3",
+    )
+    before = (repo / "TODO.md").read_bytes()
+    result = todo(repo, "done", "Tests pass")
+    assert result.code == CHECK_FAILED
+    assert "failed (exit 3" in result.err
+    assert "AssertionError: 2 != 3" in result.err
+    assert (repo / "TODO.md").read_bytes() == before  # still in progress, nothing written
+    data = json.loads(todo(repo, "done", "Tests pass", "--json").out)
+    assert data["error"]["code"] == "CHECK_FAILED"
+    assert "Tests pass: AssertionError: 2 != 3" in data["error"]["details"]
+    # The hint is true as typed: it completes the task, and says no check ran.
+    hint = result.err.split("; ")[-1].split(" completes it anyway")[0]
+    assert hint.startswith("todo --file ")
+    bin_dir = repo.parent / "bin"
+    bin_dir.mkdir()
+    install_launcher(bin_dir).chmod(0o755)
+    path = f"{bin_dir}{os.pathsep}{os.environ['PATH']}"
+    env = {**os.environ, "PATH": path}
+    assert subprocess.run(hint, shell=True, cwd=repo, env=env, check=False).returncode == 0
+    assert "checked: no check ran " in line(repo, "[x] Tests pass")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
+
+
+def test_a_hanging_check_times_out_and_its_whole_process_group_ends(repo: Path) -> None:
+    pidfile = repo / "sleeper.pid"
+    check = f"sleep 300 & echo $! > {shlex.quote(str(pidfile))}; echo waiting; wait"
+    todo(repo, "add", "Hangs", "--check", check)
+    result = todo(repo, "done", "Hangs", env={"TODOCLI_CHECK_TIMEOUT": "2"})
+    assert result.code == 8
+    assert "ran out of time after 2 s" in result.err
+    assert "waiting" in result.err
+    assert line(repo, "Hangs").startswith("- [/] Hangs")
+    sleeper = int(pidfile.read_text())
+    import time
+
+    deadline = time.monotonic() + 10  # reaping the orphan is the system's, not ours
+    while _alive(sleeper) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(sleeper)
+
+
+@pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGINT"])
+def test_todo_ended_while_its_check_runs_ends_the_check_too(repo: Path, signal_name: str) -> None:
+    import signal
+    import time
+
+    pidfile = repo / "sleeper.pid"
+    check = "sleep 300 & echo $! > sleeper.tmp; mv sleeper.tmp sleeper.pid; wait"  # in repo/
+    todo(repo, "add", "Hangs", "--check", check)
+    before = (repo / "TODO.md").read_bytes()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "todocli", "--file", str(repo / "TODO.md"), "done", "Hangs"],
+        cwd=repo,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 30
+    while not pidfile.exists() and time.monotonic() < deadline:  # the check has started
+        time.sleep(0.02)
+    sleeper = int(pidfile.read_text())
+    proc.send_signal(getattr(signal, signal_name))  # a harness's hook timeout
+    assert proc.wait(timeout=30) != 0
+    deadline = time.monotonic() + 10  # reaping the orphan is the system's, not ours
+    while _alive(sleeper) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(sleeper)
+    assert (repo / "TODO.md").read_bytes() == before  # nothing written
+
+
+def test_a_check_that_exits_leaving_a_child_behind_passes_and_the_child_ends(
+    repo: Path,
+) -> None:
+    pidfile = repo / "child.pid"
+    todo(repo, "add", "Serve", "--check", f"sleep 300 & echo $! > {pidfile}; echo started")
+    result = todo(repo, "done", "Serve", env={"TODOCLI_CHECK_TIMEOUT": "60"})
+    assert result.code == 0, result.err
+    assert "checked: passed" in line(repo, "Serve")
+    child = int(pidfile.read_text())
+    import time
+
+    deadline = time.monotonic() + 10  # reaping the orphan is the system's, not ours
+    while _alive(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(child)
+
+
+def test_megabytes_of_output_keep_a_bounded_tail(tmp_path: Path) -> None:
+    from todocli.app import checks
+    from todocli.app.checks import run_check
+
+    assert checks.TAIL_BYTES == TAIL_BYTES
+    run = run_check(
+        "head -c 5000000 /dev/zero | tr '\\0' x; echo; echo THE END; exit 1", str(tmp_path), 60
+    )
+    assert run.code == 1
+    assert len(run.tail.encode()) <= TAIL_BYTES
+    assert run.tail.endswith("THE END\n")
+
+
+def test_megabytes_of_output_stay_bounded_in_the_reply(repo: Path) -> None:
+    todo(repo, "add", "Loud", "--check", "head -c 3000000 /dev/zero | tr '\\0' y; exit 1")
+    result = todo(repo, "done", "Loud")
+    assert result.code == 8
+    assert len(result.out) + len(result.err) < 4 * TAIL_BYTES
+
+
+def test_a_check_that_writes_its_own_list_neither_deadlocks_nor_loses_the_write(
+    repo: Path,
+) -> None:
+    listing = shlex.quote(str(repo / "TODO.md"))
+    todo(repo, "add", "Build", "--check", f"{TODO} --file {listing} add 'Written by the check'")
+    result = todo(repo, "done", "Build", env={"TODOCLI_LOCK_TIMEOUT": "20"})
+    assert result.code == 0, result.err
+    text = (repo / "TODO.md").read_text()
+    assert "Written by the check" in text  # the check's own write is kept
+    assert line(repo, "Build").startswith("- [x] Build")
+
+
+def test_a_task_changed_while_its_check_ran_is_not_completed(repo: Path) -> None:
+    listing = (repo / "TODO.md").as_posix()
+    edit = f"sed -i 's/check: true%3B/check: true%3B echo changed%3B/' {shlex.quote(listing)}"
+    todo(repo, "add", "Moving", "--check", f"true; {edit}")
+    result = todo(repo, "done", "Moving")
+    assert result.code == CHECK_NOT_ALLOWED  # the check changed: not approved
+    assert line(repo, "Moving").startswith("- [/] Moving")
+
+
+def test_no_check_completes_and_says_so_and_evidence_is_kept_and_logged(
+    repo: Path, home: Path
+) -> None:
+    todo(repo, "add", "Deploy", "--check", "exit 1")
+    todo(repo, "add", "Write docs")
+    assert todo(repo, "done", "Deploy", "--no-check").code == 0
+    assert "checked: no check ran" in line(repo, "Deploy")
+    assert todo(repo, "done", "Write docs", "--evidence", "commit 1a2b3c; see #12").code == 0
+    assert "evidence: commit 1a2b3c%3B see #12" in line(repo, "Write docs")
+    shown = json.loads(todo(repo, "show", "--json").out)["data"]["todos"]
+    deploy, docs = shown
+    assert deploy["check"] == "exit 1"
+    assert deploy["checked"].startswith("no check ran ")
+    assert docs["evidence"] == "commit 1a2b3c; see #12"
+    logs = list((home / "memory" / "todos").glob("*.md"))
+    log = logs[0].read_text()
+    assert "- Write docs\n  - evidence: commit 1a2b3c; see #12" in log
+    assert "- Deploy\n  - check: `exit 1`: no check ran" in log
+
+
+# -- the stop gate ------------------------------------------------------------------------
+
+
+def test_the_gate_fails_on_evidence_a_commit_made_stale(repo: Path) -> None:
+    todo(repo, "add", "Tests pass", "--check", "true")
+    todo(repo, "add", "Other")
+    todo(repo, "done", "Tests pass")
+    todo(repo, "done", "Other")
+    git(repo, "add", "TODO.md")
+    git(repo, "commit", "-q", "-m", "the list alone")
+    assert todo(repo, "check").code == 0  # a commit of the list file alone does not count
+    (repo / "TODO.md").write_text((repo / "TODO.md").read_text() + "\nA line by hand.\n")
+    assert todo(repo, "check").code == 0  # nor does a change to it
+    (repo / "code.py").write_text("print(3)\n")
+    git(repo, "commit", "-q", "-am", "code")
+    gate = todo(repo, "check")
+    assert gate.code == 1
+    assert 'Stale evidence: 1 completed task without fresh evidence: "Tests pass"' in gate.out
+    data = json.loads(todo(repo, "check", "--json").out)
+    assert data["error"]["code"] == "STALE_EVIDENCE"
+    stop = json.dumps({"session_id": "s1", "hook_event_name": "Stop"})
+    hooked = todo_process("--file", str(repo / "TODO.md"), "check", "--hook", stdin=stop, cwd=repo)
+    assert hooked.code == 1  # the Stop hook's gate stays shut, saying why
+    assert 'Stale evidence: 1 completed task without fresh evidence: "Tests pass"' in hooked.out
+    assert todo(repo, "check", "--verify").code == 0  # it passes again: fresh evidence
+    assert todo(repo, "check").code == 0
+
+
+def test_a_check_a_snapshot_changes_on_a_completed_task_has_no_evidence(repo: Path) -> None:
+    todo(repo, "add", "Tests pass", "--check", "true")
+    assert todo(repo, "done", "Tests pass").code == 0
+    assert todo(repo, "check").code == 0
+    snapshot = {"todos": [{"content": "Tests pass", "status": "completed", "check": "exit 0"}]}
+    listing = str(repo / "TODO.md")
+    assert todo_process("--file", listing, "apply", stdin=json.dumps(snapshot), cwd=repo).code == 0
+    assert line(repo, "Tests pass") == "- [x] Tests pass <!-- check: exit 0 -->"
+    gate = todo(repo, "check")
+    assert gate.code == 1
+    assert '"Tests pass": its check never passed' in gate.out
+
+
+def test_verify_reopens_a_task_whose_check_now_fails_with_a_note(repo: Path) -> None:
+    (repo / "ok").write_text("")
+    todo(repo, "add", "Feature", "--check", "test -f ok")
+    todo(repo, "done", "Feature")
+    (repo / "ok").unlink()
+    assert todo(repo, "check").code == 1
+    result = todo(repo, "check", "--verify", env={"TODOCLI_NOW": "2026-11-25T23:00:00"})
+    assert result.code == 1
+    text = (repo / "TODO.md").read_text()
+    assert "- [ ] Feature" in text or "- [/] Feature" in text
+    assert "Reopened 2026-11-25T23:00:00: its check failed (exit 1)" in text
+
+
+# -- trust ----------------------------------------------------------------------------------
+
+
+def test_a_check_added_by_hand_is_not_run_until_allowed(repo: Path) -> None:
+    marker = repo / "ran"
+    (repo / "TODO.md").write_text(f"- [/] Ship <!-- check: touch {marker} -->\n")
+    refused = todo(repo, "done", "Ship")
+    assert refused.code == 9
+    assert not marker.exists()
+    assert f"check not approved: touch {marker}" in todo(repo, "allow").out
+    assert not marker.exists()
+    allowed = todo(repo, "allow", "Ship")
+    assert f'allowed the check of "Ship": touch {marker}' in allowed.out
+    assert todo(repo, "done", "Ship").code == 0
+    assert marker.exists()
+
+
+def test_a_changed_approved_check_is_not_run(repo: Path) -> None:
+    marker = repo / "ran"
+    todo(repo, "add", "Ship", "--check", "true")
+    path = repo / "TODO.md"
+    path.write_text(path.read_text().replace("check: true", f"check: touch {marker}"))
+    assert todo(repo, "done", "Ship").code == 9
+    assert not marker.exists()
+    assert todo(repo, "done", "Ship", "--no-check").code == 0  # never blocks the person
+
+
+def test_a_check_that_came_with_a_git_pull_is_not_run(repo: Path, tmp_path: Path) -> None:
+    todo(repo, "add", "Ship", "--check", "true")
+    git(repo, "add", "TODO.md")
+    git(repo, "commit", "-q", "-m", "plan")
+    mine = tmp_path / "mine"
+    git(tmp_path, "clone", "-q", str(repo), str(mine))
+    marker = mine / "ran"
+    assert todo(mine, "done", "Ship").code == 9  # another copy: not approved here
+    assert todo(mine, "allow", "Ship").code == 0
+    path = repo / "TODO.md"
+    path.write_text(path.read_text().replace("check: true", "check: touch ran"))
+    git(repo, "commit", "-q", "-am", "a new check")
+    git(mine, "pull", "-q", "--no-rebase")
+    assert "check: touch ran" in (mine / "TODO.md").read_text()
+    assert todo(mine, "done", "Ship").code == 9
+    assert not marker.exists()
+
+
+def test_a_snapshot_that_completes_a_task_runs_its_check(repo: Path) -> None:
+    todo(repo, "add", "Tests pass", "--check", "exit 4")
+    payload = json.dumps({"todos": [{"content": "Tests pass", "status": "completed"}]})
+    result = todo_process("--file", str(repo / "TODO.md"), "apply", stdin=payload, cwd=repo)
+    assert result.code == 8
+    assert line(repo, "Tests pass").startswith("- [/] Tests pass")
+
+
+def test_ops_carry_a_check_and_evidence(repo: Path) -> None:
+    ops = {
+        "ops": [
+            {"op": "append", "phase": "Todos", "items": ["Lint"], "check": "echo lint ok"},
+            {"op": "append", "phase": "Todos", "items": ["Notes"]},
+        ]
+    }
+    assert (
+        todo_process("--file", str(repo / "TODO.md"), "apply", stdin=json.dumps(ops), cwd=repo).code
+        == 0
+    )
+    done = {
+        "ops": [{"op": "done", "task": "Lint"}, {"op": "done", "task": "Notes", "evidence": "PR 7"}]
+    }
+    result = todo_process(
+        "--file", str(repo / "TODO.md"), "apply", stdin=json.dumps(done), cwd=repo
+    )
+    assert result.code == 0, result.err
+    assert "checked: passed" in line(repo, "Lint")
+    assert "evidence: PR 7" in line(repo, "Notes")
+
+
+def test_a_check_runs_in_the_top_directory_of_the_lists_work_tree(repo: Path) -> None:
+    sub = repo / "docs"
+    sub.mkdir()
+    todo_process(
+        "--file", str(sub / "TODO.md"), "add", "Where", "--check", "test -f code.py", cwd=repo
+    )
+    result = todo_process("--file", str(sub / "TODO.md"), "done", "Where", cwd=Path(os.sep))
+    assert result.code == 0, result.err
+
+
+# -- the MCP server's tools -------------------------------------------------------------------
+
+
+def test_mcp_todo_write_runs_checks_and_todo_check_gates_stale_evidence(repo: Path) -> None:
+    from todocli.app.commands import Options
+    from todocli.mcp.mcp_tools import call
+
+    options = Options(file=str(repo / "TODO.md"))
+    snapshot = {
+        "todos": [{"content": "Tests pass", "status": "in_progress", "check": "test -f ok"}]
+    }
+    assert not call("todo_write", snapshot, options).failed
+    assert "check: test -f ok" in line(repo, "Tests pass")  # written here: approved
+    done = {"ops": [{"op": "done", "task": "Tests pass"}]}
+    failed = call("todo_write", done, options)
+    assert failed.failed
+    assert failed.data is not None
+    assert failed.data["error"]["code"] == "CHECK_FAILED"
+    (repo / "ok").write_text("")
+    assert not call("todo_write", done, options).failed
+    assert not call("todo_check", {}, options).failed
+    (repo / "code.py").write_text("print(4)\n")
+    gate = call("todo_check", {}, options)
+    assert gate.failed
+    assert gate.data is not None
+    assert gate.data["error"]["code"] == "STALE_EVIDENCE"
+    assert 'Stale evidence: 1 completed task without fresh evidence: "Tests pass"' in gate.text

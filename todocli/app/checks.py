@@ -1,0 +1,315 @@
+"""Running a task's check, and the git state its evidence records.
+
+A check is a shell command: run with ``sh -c`` in the project's top directory,
+standard input closed, in a process group of its own that is ended whole when
+the timeout (the setting ``check_timeout``) passes; of its output only a tail of
+``TAIL_BYTES`` is kept, however much it prints. No lock is held while it runs
+(the caller's business): a check may itself run ``todo`` on the same list.
+
+Evidence of a run (``Meta.checked``) is one line of words:
+``passed 2026-11-25T22:40:01 exit 0 2.1s commit 1a2b3c4d5e6f tree 0a9b8c7d6e5f dirty``
+(commit, tree and dirty only in a git work tree; ``tree`` is the whole work tree
+but the list file, as ``git write-tree`` names it), or ``no check ran 2026-...``
+for ``todo done --no-check``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+
+TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+TAIL_BYTES = 4096  # the most of a check's output kept (its end)
+QUIET = 0.2  # seconds of silence after which todo looks whether the check has exited
+ID_DIGITS = 12  # the length commits and trees are recorded with
+PASSED = "passed"
+SKIPPED = "no check ran"
+
+
+class Run:
+    """One run of a check: its exit code (None: it ran out of time), seconds, the
+    tail of its output (standard output and error together)."""
+
+    __slots__ = ("code", "seconds", "tail", "timed_out")
+
+    def __init__(self, code: int | None, seconds: float, tail: str, timed_out: bool) -> None:
+        self.code = code
+        self.seconds = seconds
+        self.tail = tail
+        self.timed_out = timed_out
+
+    @property
+    def passed(self) -> bool:
+        return self.code == 0 and not self.timed_out
+
+
+def run_check(
+    command: str,
+    cwd: str,
+    timeout: float,
+    env: dict[str, str] | None = None,
+) -> Run:
+    """Run ``command`` and wait for it (at most ``timeout`` seconds, then its whole
+    process group is killed). If todo itself is ended meanwhile (SIGTERM, SIGHUP,
+    Ctrl-C: a harness's hook timeout), the check's group is ended first."""
+    began = time.monotonic()
+    proc = subprocess.Popen(
+        ["sh", "-c", command],
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+        env=env,
+    )
+    restore = _end_with_todo(proc.pid)
+    try:
+        return _wait(proc, timeout, began)
+    finally:
+        restore()
+
+
+SIGNALS = ("SIGTERM", "SIGHUP", "SIGINT")
+
+
+def _end_with_todo(pid: int) -> Callable[[], None]:
+    """Until the returned function is called, a signal that ends todo ends the
+    check's process group first, then todo as the signal would have."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None  # only the main thread may handle signals
+    previous: dict[int, Any] = {}
+
+    def ended(number: int, frame: object) -> None:
+        _kill_group(pid)
+        signal.signal(number, previous[number])
+        os.kill(os.getpid(), number)  # as it would have been, the group gone
+
+    for name in SIGNALS:
+        number = getattr(signal, name)
+        previous[number] = signal.signal(number, ended) or signal.SIG_DFL
+
+    def restore() -> None:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+    return restore
+
+
+def _wait(proc: subprocess.Popen[bytes], timeout: float, began: float) -> Run:
+    assert proc.stdout is not None
+    tail = bytearray()
+    timed_out = False
+    import selectors
+
+    with selectors.DefaultSelector() as selector:
+        selector.register(proc.stdout, selectors.EVENT_READ)
+        fd = proc.stdout.fileno()
+        while True:
+            left = timeout - (time.monotonic() - began)
+            if left <= 0:
+                timed_out = True
+                break
+            if not selector.select(min(left, QUIET)):
+                if proc.poll() is not None:
+                    break  # it exited; what it left running holds the pipe: ended below
+                continue
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break  # every writer closed its end: the check is done
+            tail += chunk
+            if len(tail) > 2 * TAIL_BYTES:
+                del tail[:-TAIL_BYTES]
+    if timed_out:
+        _kill_group(proc.pid)
+    code = proc.wait()
+    if not timed_out:
+        _kill_group(proc.pid)  # what it left running in the background ends with it
+    proc.stdout.close()
+    text = bytes(tail[-TAIL_BYTES:]).decode("utf-8", "replace")
+    return Run(None if timed_out else code, time.monotonic() - began, text, timed_out)
+
+
+def _kill_group(pid: int) -> None:
+    import contextlib
+    import signal
+
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+
+
+def work_dir(list_file: str, is_session: bool, cwd: str | None = None) -> str:
+    """Where a list's checks run: the top of the git work tree of the list's own
+    directory (a ``--file`` list) or of the current one (a session's list), else
+    that directory itself."""
+    start = os.path.dirname(list_file) if not is_session else (cwd or os.getcwd())
+    top = _git(start, "rev-parse", "--show-toplevel")
+    return top or start
+
+
+class GitState:
+    """Where the work tree stands: its commit, its tree (the list file left out),
+    and whether it differs from the commit."""
+
+    __slots__ = ("commit", "dirty", "tree")
+
+    def __init__(self, commit: str | None, tree: str | None, dirty: bool) -> None:
+        self.commit = commit
+        self.tree = tree
+        self.dirty = dirty
+
+
+def git_state(top: str, list_file: str) -> GitState | None:
+    """The state of the work tree at ``top``; None outside one (or without git)."""
+    if _git(top, "rev-parse", "--is-inside-work-tree") != "true":
+        return None
+    commit = _git(top, "rev-parse", "--verify", "-q", "HEAD")
+    leave_out = _leave_out(top, list_file)
+    tree = _work_tree(top, leave_out)
+    status = _git(top, "status", "--porcelain", "--", ".", *_exclude(leave_out))
+    return GitState(commit, tree, bool(status))
+
+
+def _leave_out(top: str, list_file: str) -> str | None:
+    """The list file's path inside the work tree, if it is inside."""
+    real_top = os.path.realpath(top)
+    real = os.path.realpath(list_file)
+    if os.path.commonpath([real_top, real]) != real_top:
+        return None
+    return os.path.relpath(real, real_top)
+
+
+def _exclude(path: str | None) -> list[str]:
+    return [f":(exclude,literal){path}"] if path else []
+
+
+def _work_tree(top: str, leave_out: str | None) -> str | None:
+    """The id of a tree of every file of the work tree (untracked ones too, ignored
+    ones not) but the list file: written through a copy of the index, so the
+    real one is left as it is."""
+    import shutil
+    import tempfile
+
+    index = _git(top, "rev-parse", "--path-format=absolute", "--git-path", "index")
+    with tempfile.TemporaryDirectory(prefix="todo-check-") as scratch:
+        copy = os.path.join(scratch, "index")
+        if index and os.path.exists(index):
+            shutil.copyfile(index, copy)
+        env = dict(os.environ, GIT_INDEX_FILE=copy)
+        if _git(top, "add", "-A", "--", ".", *_exclude(leave_out), env=env) is None:
+            return None
+        if leave_out:
+            _git(top, "rm", "-q", "--cached", "--ignore-unmatch", "--", leave_out, env=env)
+        return _git(top, "write-tree", env=env)
+
+
+def changed_since(top: str, commit: str, list_file: str) -> bool:
+    """Whether the commits from ``commit`` to HEAD change anything but the list file."""
+    leave_out = _leave_out(top, list_file)
+    base = _git(top, "rev-parse", "--verify", "-q", f"{commit}^{{commit}}")
+    if base is None:
+        return True  # a commit this repository does not have: surely not the same
+    done = subprocess.run(
+        ["git", "diff", "--quiet", base, "HEAD", "--", ".", *_exclude(leave_out)],
+        cwd=top,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        check=False,
+    )
+    return done.returncode != 0
+
+
+def _git(cwd: str, *args: str, env: dict[str, str] | None = None) -> str | None:
+    """``git ARGS``'s output, stripped; None when it fails (or there is no git)."""
+    try:
+        done = subprocess.run(
+            ["git", *args],
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            env=env,
+            check=False,
+        )
+    except OSError:
+        return None
+    if done.returncode != 0:
+        return None
+    return done.stdout.decode("utf-8", "replace").strip()
+
+
+def record(run: Run, when: str, state: GitState | None) -> str:
+    """The evidence line of a run that passed."""
+    words = [PASSED, when, "exit", str(run.code), f"{run.seconds:.1f}s"]
+    if state is not None:
+        if state.commit:
+            words += ["commit", state.commit[:ID_DIGITS]]
+        if state.tree:
+            words += ["tree", state.tree[:ID_DIGITS]]
+        if state.dirty:
+            words.append("dirty")
+    return " ".join(words)
+
+
+def skipped(when: str) -> str:
+    return f"{SKIPPED} {when}"
+
+
+class Evidence:
+    """A ``checked`` line read back: whether it passed, when, the commit and tree."""
+
+    __slots__ = ("commit", "passed", "tree", "when")
+
+    def __init__(self, passed: bool, when: str, commit: str | None, tree: str | None) -> None:
+        self.passed = passed
+        self.when = when
+        self.commit = commit
+        self.tree = tree
+
+
+def read_record(text: str | None) -> Evidence | None:
+    """A ``checked`` line as ``record`` or ``skipped`` wrote it; None for none."""
+    if not text:
+        return None
+    if text.startswith(SKIPPED):
+        return Evidence(False, text[len(SKIPPED) :].strip(), None, None)
+    words = text.split()
+    if not words or words[0] != PASSED:
+        return Evidence(False, "", None, None)  # edited by hand: proves nothing
+    from itertools import pairwise
+
+    pairs = dict(pairwise(words))
+    return Evidence(
+        True, words[1] if len(words) > 1 else "", pairs.get("commit"), pairs.get("tree")
+    )
+
+
+def is_stale(
+    evidence: Evidence | None,
+    top: str,
+    list_file: str,
+    state: Callable[[], GitState | None],
+) -> str | None:
+    """Why a completed task's evidence no longer holds (None: it holds)."""
+    if evidence is None:
+        return "its check never passed"
+    if not evidence.passed:
+        return "no check ran" if evidence.when else "its check never passed"
+    if evidence.commit is None and evidence.tree is None:
+        return None  # passed outside a git work tree: nothing to compare
+    now = state()
+    if now is None:
+        return None
+    moved = evidence.commit and (now.commit or "")[: len(evidence.commit)] != evidence.commit
+    if moved and changed_since(top, evidence.commit or "", list_file):
+        return f"a commit since it passed ({evidence.when})"
+    if evidence.tree and (now.tree or "")[: len(evidence.tree)] != evidence.tree:
+        return f"the work tree changed since it passed ({evidence.when})"
+    return None
