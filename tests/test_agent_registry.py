@@ -24,7 +24,7 @@ from tests.test_layers import PACKAGE, imports_of, modules
 
 PROBE_TOOL = """
 from todocli.agents.common import S, checklist, obj
-from todocli.agents.request import CHECKLIST, lines
+from todocli.agents.checklist import CHECKLIST, lines
 from todocli.document.model import Status
 
 
@@ -153,7 +153,7 @@ def tool_modules_loaded(args: list[str], payload: object, home: Path) -> set[str
         ({"plan": [{"step": "a", "status": "pending"}]}, {"codex"}),
         # todocli's own ops ask for no tool's reply: no tool's module
         ({"ops": [{"op": "init", "list": [{"phase": "P", "items": ["a"]}]}]}, set()),
-        ({"task_progress": "- [ ] a"}, {"cline"}),
+        ({"task_progress": "- [ ] a"}, {"cline", "checklist"}),
     ],
     ids=["TodoWrite", "Codex plan", "ops", "Cline"],
 )
@@ -239,6 +239,7 @@ def test_the_engine_names_no_agent_tool() -> None:
 
 
 def test_a_request_is_made_once_and_never_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from todocli.agents.envelope import envelope
     from todocli.agents.request import request
     from todocli.engine.dialects import Request, from_markdown
 
@@ -254,13 +255,13 @@ def test_a_request_is_made_once_and_never_changed(monkeypatch: pytest.MonkeyPatc
         "tool_response": {"task": {"id": "7", "subject": "a"}},
         "session_id": "s1",
     }
-    made = request(created)
+    made = envelope(created)
     assert made.hook is not None
     assert made.hook.session == "s1"
     assert made.ops[0].todos is not None
     assert made.ops[0].todos[0].meta is not None
     assert made.ops[0].todos[0].meta.id == "7"
-    other = request({"tool_name": "Bash", "tool_input": {"command": "ls"}})
+    other = envelope({"tool_name": "Bash", "tool_input": {"command": "ls"}})
     assert other.ignored
     roo = request({"todos": "[ ] a\nnot an item"})
     assert roo.dialect == "roo"

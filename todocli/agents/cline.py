@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from todocli.agents.checklist import CHECKLIST, lines
 from todocli.agents.common import S, checklist, obj
-from todocli.agents.request import CHECKLIST, Parsed, lines
+from todocli.agents.request import Parsed
 from todocli.document.model import Status
 from todocli.engine.dialects import InputError
 

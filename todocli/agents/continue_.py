@@ -5,8 +5,9 @@ progress and ``[~]`` abandoned). (``continue`` is a Python keyword: the module i
 
 from __future__ import annotations
 
+from todocli.agents.checklist import CHECKLIST, lines
 from todocli.agents.common import S, checklist, obj
-from todocli.agents.request import CHECKLIST, Parsed, lines, only, string
+from todocli.agents.request import Parsed, only, string
 from todocli.document.model import Status
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types

@@ -4,8 +4,9 @@ Kilo's)."""
 
 from __future__ import annotations
 
+from todocli.agents.checklist import lines
 from todocli.agents.common import BASIC, S, obj, tasks
-from todocli.agents.request import Parsed, lines, only
+from todocli.agents.request import Parsed, only
 from todocli.document.model import Status
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types

@@ -1,7 +1,8 @@
 """What an agent sends → a request: a hook's envelope, an agent tool's payload
 (asked of the registry's readers, ``todocli.agents``), or one of todocli's own
 shapes; and the readers the tools' modules share (task objects in any agent's
-words, updates by id, checklists in a string).
+words, updates by id). Read apart, each loaded only for its input: a hook's
+envelope (``envelope``), checklists in a string (``checklist``).
 
 todocli's own shapes:
 
@@ -19,13 +20,13 @@ from __future__ import annotations
 
 from todocli import agents as registry
 from todocli.document.model import Meta, Status
-from todocli.engine.dialects import Hook, InputError, Request
+from todocli.engine.dialects import InputError, Request
 from todocli.engine.ops import Op, OpKind, PhaseItems
 from todocli.escapes import quoted
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, TypeGuard
 
     from todocli.engine.snapshot import Item
 
@@ -305,103 +306,17 @@ def short_uuid(task_id: str) -> str:
     return short.rjust(22, FLICKR58[0])
 
 
-# -- checklists in a string ------------------------------------------------------------------
-
-# The markers most checklist tools share.
-CHECKLIST = {" ": Status.PENDING, "": Status.PENDING, "x": Status.COMPLETED, "X": Status.COMPLETED}
-CHECKLIST |= {"/": Status.IN_PROGRESS, ">": Status.IN_PROGRESS, "-": Status.ABANDONED}
-CHECKLIST |= {"~": Status.ABANDONED, "!": Status.BLOCKED}
-
-
-def lines(text: str, key: str, markers: dict[str, Status], dialect: str) -> Parsed:
-    """A checklist in a string, read with its tool's markers: one task a line.
-    Lines that hold no item are not kept, and each is reported as a warning. A
-    fenced code block is code, as markdown reads it (``todo apply --markdown``):
-    its lines are not read, and one warning says so."""
-    from todocli.engine.snapshot import Item
-
-    items: list[Item] = []
-    warnings: list[str] = []
-    in_comment = False
-    fence = ""  # the open code fence (``` or ~~~, as long as it was), if any
-    fenced_from = 0
-    for n, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if fence:
-            if line.startswith(fence) and not line.strip(fence[0]):
-                fence = ""
-                warnings.append(f"{key}: lines {fenced_from}-{n} are a code block, not read")
-            continue
-        opening = _fence_at(line)
-        if opening and not in_comment:
-            fence, fenced_from = opening, n
-            continue
-        if in_comment or line.startswith("<!--"):
-            in_comment = "-->" not in line
-            continue
-        if not line:
-            continue
-        found = _checklist_line(line, markers)
-        if found is None:
-            warnings.append(f"{key}: line {n} is not a checklist item, ignored: {line[:60]}")
-            continue
-        status, content = found
-        if status is None:
-            warnings.append(f"{key}: line {n}: unknown status marker, read as pending")
-            status = Status.PENDING
-        items.append(Item(content, status, path=key, key=key, keep_active_form=True))
-    if fence:  # never closed: code to the end, as markdown reads it
-        warnings.append(f"{key}: lines {fenced_from}- are a code block (never closed), not read")
-    if not items and text.strip():
-        raise InputError(
-            f'{key}: no checklist item in the text: send lines like "- [ ] task" '
-            "(an empty list is cleared only by an empty string)"
-        )
-    return Parsed(dialect, items, warnings=warnings)
-
-
-def _fence_at(line: str) -> str:
-    """The code fence a (stripped) line opens: 3 or more backticks or tildes (a
-    backtick fence's info string holds no backtick), else ""."""
-    mark = line[:1]
-    if mark not in ("`", "~"):
-        return ""
-    size = len(line) - len(line.lstrip(mark))
-    if size < 3 or (mark == "`" and "`" in line[size:]):
-        return ""
-    return line[:size]
-
-
-_WORDS = {"pending": Status.PENDING, "in_progress": Status.IN_PROGRESS}
-_WORDS |= {"completed": Status.COMPLETED, "cancelled": Status.ABANDONED}
-
-
-def _checklist_line(line: str, markers: dict[str, Status]) -> tuple[Status | None, str] | None:
-    """``- [x] text``, ``[-] text``, ``1. [completed] text`` → status, text."""
-    rest = line
-    if rest[:1] in "-*+" and rest[1:2] in (" ", "["):
-        rest = rest[1:].lstrip()
-    else:
-        digits = len(rest) - len(rest.lstrip("0123456789"))
-        if digits and rest[digits : digits + 1] in (".", ")"):
-            rest = rest[digits + 1 :].lstrip()
-    if not rest.startswith("["):
-        return None
-    close = rest.find("]")
-    if close < 0:
-        return None
-    inner, content = rest[1:close].strip(), rest[close + 1 :].strip()
-    if not content:
-        return None
-    if inner in markers or (inner == "" and " " in markers):
-        return markers.get(inner, Status.PENDING), content
-    word = inner.lower().replace("-", "_")
-    if word in _WORDS:
-        return _WORDS[word], content
-    return None, content
-
-
 # -- todocli's own shapes ------------------------------------------------------------
+
+
+def only_keys(value: dict[str, Any], allowed: tuple[str, ...], path: str) -> None:
+    for key in value:
+        if key not in allowed:
+            where = f"{path}: " if path else ""
+            raise InputError(
+                f"{where}unexpected key {quoted(key)} here (expected: {', '.join(allowed)})"
+            )
+
 
 # Which fields each op takes (besides "op").
 OP_FIELDS: dict[str, frozenset[str]] = {
@@ -419,15 +334,6 @@ OP_FIELDS: dict[str, frozenset[str]] = {
     "clear": frozenset({"all"}),
     "claim": frozenset({"task"}),
 }
-
-
-def _only_keys(value: dict[str, Any], allowed: tuple[str, ...], path: str) -> None:
-    for key in value:
-        if key not in allowed:
-            where = f"{path}: " if path else ""
-            raise InputError(
-                f"{where}unexpected key {quoted(key)} here (expected: {', '.join(allowed)})"
-            )
 
 
 def _ops(values: list[Any], name: str, root: str) -> tuple[Op, ...]:
@@ -466,7 +372,7 @@ def _op(kind: OpKind, raw: dict[str, Any], path: str) -> Op:
             for k, group in enumerate(raw["list"]):
                 where = f"{path}.list[{k}]"
                 expect(group, "object", where)
-                _only_keys(group, ("phase", "items"), where)
+                only_keys(group, ("phase", "items"), where)
                 name = opt_str(group, "phase", where) or ""
                 items = group.get("items")
                 groups.append(
@@ -541,11 +447,16 @@ SHAPES = {
 }
 
 
+def is_envelope(value: object) -> TypeGuard[dict[str, Any]]:
+    """Whether a JSON value is a harness hook's envelope (``agents.envelope``)."""
+    return isinstance(value, dict) and ("tool_name" in value or "tool_input" in value)
+
+
 def request(value: object, tool: str | None = None) -> Request:
-    """Detect the shape of a JSON value and turn it into ops. ``tool`` is the
-    tool's name when a hook envelope gave it."""
-    if isinstance(value, dict) and ("tool_name" in value or "tool_input" in value):
-        return envelope(value)
+    """Detect the shape of a JSON value (not a hook's envelope: see ``is_envelope``)
+    and turn it into ops. ``tool`` is the tool's name when a hook envelope gave it."""
+    if is_envelope(value):
+        raise InputError("a hook's envelope is read by todocli.agents.envelope, not here")
     if isinstance(value, dict) and "op" not in value and "ops" not in value:
         parsed = detect(value, tool)
         if parsed is None:
@@ -564,19 +475,19 @@ def request(value: object, tool: str | None = None) -> Request:
         if key not in TOP_LEVEL_KEYS:
             raise InputError(_unknown_top(key))
     if "ops" in value:
-        _only_keys(value, ("ops",), "")
+        only_keys(value, ("ops",), "")
         expect(value["ops"], "array", "ops")
         if not value["ops"]:
             raise InputError("ops: expected at least one op")
         return Request(_ops(value["ops"], "ops", root=""), "ops", value)
     if "plan" in value:
-        _only_keys(value, ("plan", "explanation"), "")
+        only_keys(value, ("plan", "explanation"), "")
         # Codex sends why it changed the plan with each call: told in the reply, not
         # made the list's heading (which would change on every call).
         why = opt_str(value, "explanation", "") or ""
         return Request((_snapshot(value["plan"], "plan", None),), "plan", value, why=why.strip())
     if "items" in value:
-        _only_keys(value, ("items", "summary"), "")
+        only_keys(value, ("items", "summary"), "")
         summary = opt_str(value, "summary", "")
         return Request((_snapshot(value["items"], "items", summary),), "items", value)
     if value.get("todos") is None:
@@ -646,144 +557,6 @@ def to_request(parsed: Parsed, params: object) -> Request:
         summary_path="summary",
     )
     return Request((op,), parsed.dialect, params, warnings=parsed.warnings)
-
-
-def envelope(value: dict[str, Any]) -> Request:
-    """A harness hook's stdin: ``tool_name`` + ``tool_input`` (+ ``session_id``)."""
-    tool = value.get("tool_name")
-    arguments = value.get("tool_input")
-    event = value.get("hook_event_name")
-    session = value.get("session_id", value.get("conversation_id"))  # Augment: conversation_id
-    hook = Hook(
-        str(event) if isinstance(event, str) else "",
-        safe_session(session) if isinstance(session, str) else None,
-    )
-    for key in ("tool_name", "tool_input"):
-        if key not in value:
-            raise InputError(
-                f'a hook envelope needs "tool_name" and "tool_input" (the tool\'s arguments); '
-                f'"{key}" is missing (e.g. {{"tool_name": "TodoWrite", "tool_input": '
-                '{"todos": []}})'
-            )
-    if not isinstance(tool, str) or not isinstance(arguments, dict):
-        raise InputError("tool_name and tool_input: expected a string and an object")
-    ignored = Request((Op(OpKind.VIEW),), "ignored", value, hook, ignored=True)
-    response = value.get("tool_response")
-    failed = value.get("tool_error")  # Augment; Gemini and Claude Code: tool_response.error
-    if isinstance(response, dict) and response.get("error"):
-        failed = response["error"]
-    if failed:  # the call failed: the agent's list is as it was
-        return ignored
-    if registry.is_todo_tool(tool):
-        req = request(arguments, tool)
-        ops, warnings = req.ops, req.warnings
-        # PostToolUse: Claude Code's tool_response, Augment's tool_output
-        result = value.get("tool_response", value.get("tool_output"))
-        if result is not None and not req.query:
-            ops, found = with_result_ids(req.ops, tool, result)
-            warnings += tuple(found)
-    elif tool.startswith("mcp__"):
-        return ignored
-    elif isinstance(arguments.get("task_progress"), str):  # Cline: any tool carries it
-        req = request({"task_progress": arguments["task_progress"]}, tool)
-        ops, warnings = req.ops, req.warnings
-    else:
-        return ignored
-    return Request(ops, req.dialect, value, hook, req.ignored, warnings, why=req.why)
-
-
-def envelope_target(value: dict[str, Any]) -> tuple[bool, str | None]:
-    """Of a hook envelope ``envelope`` could not read: whether it is a todo tool's
-    call (or Cline's ``task_progress``), and the session it names (made safe)."""
-    tool = value.get("tool_name")
-    arguments = value.get("tool_input")
-    session = value.get("session_id", value.get("conversation_id"))
-    todo_tool = registry.is_todo_tool(tool) or (
-        isinstance(arguments, dict) and isinstance(arguments.get("task_progress"), str)
-    )
-    return todo_tool, safe_session(session) if isinstance(session, str) else None
-
-
-def with_result_ids(
-    ops: tuple[Op, ...], tool: str, result: object
-) -> tuple[tuple[Op, ...], list[str]]:
-    """The ids a tool gave the tasks it created, read from its result (a hook's
-    PostToolUse envelope carries it; the tool's module reads it), put on those
-    tasks. Returns the ops and a warning for each new task the result does not name."""
-    found_ids = registry.created(tool, result)
-    if found_ids is None:
-        return ops, []
-    created, one_a_call = found_ids
-    warnings: list[str] = []
-    out = []
-    for op in ops:
-        if op.kind is not OpKind.WRITE or not op.todos:
-            out.append(op)
-            continue
-        items = []
-        for item in op.todos:
-            given = item.given or frozenset()
-            new = "new_id" in given or (not given and item.meta is None)  # NEW_UUID
-            if new:
-                found = next(
-                    (i for i, (name, _) in enumerate(created) if name == item.content), None
-                )
-                if found is None and one_a_call and created:
-                    found = 0  # one task a call: its id, whatever the subject
-                if found is None:
-                    warnings.append(
-                        f'{tool}: the tool\'s result gives no id for "{item.content}"; '
-                        "todo numbered it"
-                    )
-                else:
-                    meta = item.meta or Meta()
-                    task_id = created.pop(found)[1]
-                    meta = Meta(task_id, meta.priority, meta.blocked_by, meta.owner)
-                    item = item.replace(
-                        meta=meta, given=None if item.given is None else given - {"new_id"}
-                    )
-            items.append(item)
-        out.append(
-            Op(
-                op.kind,
-                todos=tuple(items),
-                summary=op.summary,
-                merge=op.merge,
-                path=op.path,
-                summary_path=op.summary_path,
-            )
-        )
-    return tuple(out), warnings
-
-
-def unknown_id_hint(dialect: str) -> str:
-    """What to add to "No task has id" for a tool whose ids todo cannot make up."""
-    found = registry.result_ids(dialect)
-    if found is None:
-        return ""
-    maker, call, event = found
-    return (
-        f"; {maker} gives its tasks their ids, which todo learns only from {call}'s "
-        f"result: run todo apply from {event}"
-    )
-
-
-SESSION_CHARS = 64  # the longest session name (paths.SESSION_RULE)
-
-
-def safe_session(name: str) -> str | None:
-    """A session id made into a session name (paths.SESSION_RULE): characters
-    outside ``[A-Za-z0-9._-]`` become ``-``; starting alphanumeric; at most 64. A
-    longer id keeps its first 47 characters and ends in 16 hex digits of its
-    SHA-256: two ids that differ only past the 64th character get two lists."""
-    safe = "".join(c if c.isascii() and (c.isalnum() or c in "._-") else "-" for c in name)
-    safe = safe.lstrip("._-")
-    if len(safe) > SESSION_CHARS:
-        import hashlib
-
-        digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()
-        safe = f"{safe[: SESSION_CHARS - 17]}-{digest[:16]}"
-    return safe or None
 
 
 def sender(req: Request) -> str:

@@ -3,8 +3,9 @@ in progress (not abandoned, as in todocli's markdown)."""
 
 from __future__ import annotations
 
+from todocli.agents.checklist import lines
 from todocli.agents.common import S, checklist, obj
-from todocli.agents.request import Parsed, lines, only
+from todocli.agents.request import Parsed, only
 from todocli.document.model import Status
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types

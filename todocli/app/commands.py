@@ -927,7 +927,7 @@ def apply_input(
 ) -> Outcome:
     """``todo apply``: one JSON document (any dialect) or, with --markdown, markdown.
     ``with_rev``: a query reads the revision too (as ``show`` does)."""
-    from todocli.agents.request import request
+    from todocli.agents.request import is_envelope, request
     from todocli.engine.dialects import decode, from_markdown
 
     limit = ctx.settings.max_input_bytes
@@ -945,7 +945,12 @@ def apply_input(
                 raise InvalidParamError(f"input is not valid UTF-8 (byte {exc.start})") from None
         else:
             value = decode(data, limit)
-            req = request(value)
+            if is_envelope(value):
+                from todocli.agents.envelope import envelope
+
+                req = envelope(value)
+            else:
+                req = request(value)
     except InvalidParamError as error:
         return _rejected_input(ctx, error, value, with_rev=with_rev)
     if req.hook is not None and req.hook.session and (ctx.loc.is_session or ctx.loc.project):
@@ -992,7 +997,7 @@ def _rejected_input(
     a hook envelope of a tool that is not a todo tool: that stays harmless), and
     answered, as an engine's rejection is, with the list as it stands."""
     if isinstance(value, dict) and "tool_name" in value:
-        from todocli.agents.request import envelope_target
+        from todocli.agents.envelope import envelope_target
 
         todo_tool, session = envelope_target(value)
         if not todo_tool:
@@ -1011,7 +1016,7 @@ def _rejected_input(
 
 def _explain_unknown_ids(result: Result, dialect: str) -> Result:
     """An id no task has, from a tool whose ids todo can only learn: say how."""
-    from todocli.agents.request import unknown_id_hint
+    from todocli.agents.envelope import unknown_id_hint
 
     hint = unknown_id_hint(dialect)
     if not hint:

@@ -151,7 +151,7 @@ def _choose(ctx: Context, session: str, agent: str, project: str) -> str:
 
 def hook(options: Options, agent: str, data: bytes, env: Mapping[str, str]) -> str:
     """The hook's reply for its event: a JSON document, or "" (nothing to say)."""
-    from todocli.agents.request import safe_session
+    from todocli.agents.envelope import safe_session
     from todocli.engine.dialects import decode
 
     value = decode(data, 1 << 20)

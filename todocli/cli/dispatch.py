@@ -238,7 +238,7 @@ def _hook_session(options: Options, envelope: dict[str, object] | None = None) -
         and options.session is None
         and not os.environ.get("TODOCLI_SESSION")
     ):
-        from todocli.agents.request import safe_session
+        from todocli.agents.envelope import safe_session
 
         options.session = safe_session(session)
     return options
