@@ -11,8 +11,9 @@ section 10 is missed:
   ``todo apply --json`` (5 ops) on two 20-task lists, a plain one and a Claude Code
   one (every task with an active form, written by ``todo apply`` of a TodoWrite
   payload, which is also sent again, changed, as that list's agent would): median
-  at most 1.5x bare Python, and faster than todo.txt-cli's ``ls`` when that is
-  installed;
+  within ``START_UP_TARGETS`` of bare Python (a read 1.5x, a flag write 1.7x, a
+  JSON form 1.9x, a full TodoWrite snapshot 2.0x), and faster than todo.txt-cli's
+  ``ls`` when that is installed;
 - a 10,000-task list shows, or takes one ``done``, in under 0.25 s; a 1,000-op
   batch on it in under 0.5 s;
 - cost grows linearly: from 10,000 to 100,000 tasks the work (time minus bare
@@ -27,8 +28,9 @@ Run it from an installed checkout: it calls the ``todo`` script beside this Pyth
 ``--instructions`` counts instead of timing: the instructions each agent-path form
 executes, from one run under valgrind's callgrind, with its ratio to ``python -c
 pass``. The counts do not drift with the machine's load, so they compare two
-versions of the code exactly (the targets above stay in wall-clock time; this
-mode only reports).
+versions of the code exactly; this mode checks the start-up targets in
+``START_UP_TARGETS`` (a read 1.5x, a flag write 1.7x, a JSON form 1.9x, a full
+TodoWrite snapshot 2.0x) and exits 1 when one is missed.
 """
 
 from __future__ import annotations
@@ -47,7 +49,22 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-TARGET_RATIO = 1.5
+# Start-up targets of the agent-path forms, against `python -c pass` in the same run
+# (instructions with --instructions, else the median time), first match by name: a
+# read, a flag write, a JSON form (a payload in, or --json out), a full TodoWrite
+# snapshot.
+START_UP_TARGETS = (
+    ("show --plain", 1.5),
+    ("done X", 1.7),
+    ("(TodoWrite)", 2.0),
+    ("", 1.9),
+)
+
+
+def start_up_target(name: str) -> float:
+    return next(limit for part, limit in START_UP_TARGETS if part in name)
+
+
 RSS_LIMIT_MB = 25.0
 
 
@@ -299,13 +316,19 @@ def count_instructions(work: Path, todo: list[str]) -> int:
     base_env, env_for = bench_env(work)
     bare, agent = agent_path(work, todo, base_env, env_for)
     print(f"machine: Python {sys.version.split()[0]} ({sys.executable}), valgrind callgrind")
-    print(f"\n{'case':<38} {'instructions':>14} {'ratio':>7}")
+    print(f"\n{'case':<38} {'instructions':>14} {'ratio':>7} {'target':>7}")
     base = min(instructions(bare) for _ in range(2))
     print(f"{bare.name:<38} {base / 1e6:12.1f} M {1:6.2f}x")
+    missed = []
     for case in agent:
         count = instructions(case)
-        print(f"{case.name:<38} {count / 1e6:12.1f} M {count / base:6.2f}x")
-    return 0
+        ratio, limit = count / base, start_up_target(case.name)
+        print(f"{case.name:<38} {count / 1e6:12.1f} M {ratio:6.2f}x {limit:6.1f}x")
+        if round(ratio, 2) > limit:
+            missed.append(f"{case.name}: {ratio:.2f}x python -c pass (target {limit}x)")
+    for line in missed:
+        print(f"MISSED {line}")
+    return 1 if missed else 0
 
 
 def run(work: Path, todo: list[str], runs: int, quick: bool) -> int:
@@ -342,9 +365,9 @@ def run(work: Path, todo: list[str], runs: int, quick: bool) -> int:
         ratio = case.median / bare.median
         print(f"{case.name:<38} {case.median * 1000:8.1f} ms {ratio:6.2f}x")
     for case in agent:
-        ratio = case.median / bare.median
-        if ratio > TARGET_RATIO:
-            failures.append(f"{case.name}: {ratio:.2f}x bare Python (target {TARGET_RATIO}x)")
+        ratio, limit = case.median / bare.median, start_up_target(case.name)
+        if ratio > limit:
+            failures.append(f"{case.name}: {ratio:.2f}x bare Python (target {limit}x)")
         if todo_txt and case.median >= cases[-1].median:
             failures.append(f"{case.name}: not faster than todo-txt ls")
     if not todo_txt:

@@ -52,10 +52,37 @@ def test_instructions_are_counted_for_every_agent_path_form(tmp_path: Path) -> N
     # The stand-in's count is 1M per word of the command run (`python -c pass`: 3),
     # and each ratio is the form's count over bare Python's.
     for name, row in rows.items():
-        count, unit, ratio = row.split()[-3:]
+        count, unit, ratio = (
+            row.split()[1:][-4:-1] if name != "python -c pass" else row.split()[-3:]
+        )
         assert unit == "M"
         assert float(count) == int(float(count)) >= 2, name
         assert ratio == f"{float(count) / 3:.2f}x", name
+    assert rows["plain: show --plain"].endswith("1.5x")
+    assert rows["plain: done X"].endswith("1.7x")
+    assert rows["claude: apply --json (TodoWrite)"].endswith("2.0x")
+    assert rows["plain: apply --json (5 ops)"].endswith("1.9x")
+
+
+def test_a_missed_start_up_target_fails_the_instruction_count(tmp_path: Path) -> None:
+    """The stand-in counts todo's runs 10 times over: every form misses its target,
+    each is named, and the bench exits 1."""
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    fake = tools / "valgrind"
+    fake.write_text(
+        FAKE_VALGRIND.format(python=sys.executable).replace(
+            "1000000 * len(args)", "1000000 * len(args) * (1 if '-c' in args else 10)"
+        )
+    )
+    fake.chmod(0o755)
+    proc = bench(["--instructions"], f"{tools}{os.pathsep}{os.environ['PATH']}")
+    assert proc.returncode == 1
+    missed = [line for line in proc.stdout.splitlines() if line.startswith("MISSED ")]
+    assert len(missed) == 12
+    assert any(
+        "claude: apply --json (TodoWrite)" in line and "(target 2.0x)" in line for line in missed
+    )
 
 
 def test_instructions_without_valgrind_is_refused_in_one_line(tmp_path: Path) -> None:

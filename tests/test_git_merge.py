@@ -457,3 +457,17 @@ def test_a_task_replaced_by_an_unlike_one_is_no_rename() -> None:
     theirs = "- [ ] a\n- [x] Write the loader\n- [ ] c\n"
     merged = merge_files(base, ours, theirs)
     assert merged.text == "- [ ] a\n- [ ] Publish the wheel\n- [x] Write the loader\n- [ ] c\n"
+
+
+def test_an_id_renumbered_by_a_merge_keeps_the_tasks_check_and_owner() -> None:
+    """Two branches each gave a new task the id 1: the merge renumbers one, and that
+    task keeps everything else its metadata holds (its check, its owner)."""
+    base = "# Todos\n"
+    ours = "# Todos\n- [ ] Write it <!-- id: 1 -->\n"
+    theirs = "# Todos\n- [ ] Test it <!-- id: 1; owner: bob; check: pytest -q -->\n"
+    merged = merge_files(base, ours, theirs)
+    tasks = [t for _, t in parse(merged.text).model().tasks()]
+    assert sorted(t.meta.id or "" for t in tasks) == ["1", "2"]
+    (tested,) = (t for t in tasks if t.content == "Test it")
+    assert tested.meta.check == "pytest -q"
+    assert tested.meta.owner == "bob"

@@ -75,10 +75,10 @@ def _update(value: dict[str, Any]) -> Parsed:
         deps = value["addBlockedBy"]
         if not isinstance(deps, list) or not all(isinstance(d, str) for d in deps):
             raise InputError("addBlockedBy: expected an array of strings")
-        meta = Meta(meta.id, meta.priority, tuple(deps), meta.owner)
+        meta = meta.replace(blocked_by=tuple(deps))
         given.add("add_blocked_by")
     if isinstance(value.get("owner"), str):
-        meta = Meta(meta.id, meta.priority, meta.blocked_by, value["owner"])
+        meta = meta.replace(owner=value["owner"])
         given.add("owner")
     patches = [first.replace(meta=meta, given=frozenset(given))]
     for i, other in enumerate(value.get("addBlocks") or ()):
@@ -110,7 +110,7 @@ def _task_list(tasks: list[Any]) -> Parsed:
         one = patch({k: v for k, v in raw.items() if k != "owner"}, path)
         if owner:
             meta = one.meta or Meta()
-            meta = Meta(meta.id, meta.priority, meta.blocked_by, owner)
+            meta = meta.replace(owner=owner)
             one = one.replace(meta=meta, given=(one.given or frozenset()) | {"owner"})
         patches.append(one)
     return Parsed("claude-tasks", patches, merge=True)

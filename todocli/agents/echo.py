@@ -165,11 +165,10 @@ def _unchanged(item: Item, task: Task, seen: Item, merge: bool) -> Item:
     changes: dict[str, object] = {}
     meta = item.meta
     if meta is not None and same & {"id", "priority", "blocked_by"}:
-        changes["meta"] = Meta(
-            None if "id" in same else meta.id,
-            None if "priority" in same else meta.priority,
-            () if "blocked_by" in same else meta.blocked_by,
-            meta.owner,
+        changes["meta"] = meta.replace(
+            id=None if "id" in same else meta.id,
+            priority=None if "priority" in same else meta.priority,
+            blocked_by=() if "blocked_by" in same else meta.blocked_by,
         )
     left = given - same
     if merge and "id" in same and "content" not in left:

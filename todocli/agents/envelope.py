@@ -105,7 +105,7 @@ def with_result_ids(
                 else:
                     meta = item.meta or Meta()
                     task_id = created.pop(found)[1]
-                    meta = Meta(task_id, meta.priority, meta.blocked_by, meta.owner)
+                    meta = meta.replace(id=task_id)
                     item = item.replace(
                         meta=meta, given=None if item.given is None else given - {"new_id"}
                     )

@@ -34,7 +34,7 @@ def number_new_tasks(
             meta = item.meta or Meta()
             if "new_id" in given:
                 top += 1
-                meta = Meta(str(top), meta.priority, meta.blocked_by, meta.owner)
+                meta = meta.replace(id=str(top))
                 item = item.replace(meta=meta, given=given - {"new_id"})
             elif "content" in given:  # created with the tool's own id (a hook's result)
                 top = max(top, id_number(meta.id) or 0)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from todocli.document.blocks import eol_of, strip_eol
 from todocli.document.markdown import Document, TaskNode, parse
-from todocli.document.model import Meta, id_number
+from todocli.document.model import id_number
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
@@ -177,11 +177,9 @@ def _renumber_collisions(base: Document, ours: Document, theirs: Document) -> li
         new_ids[old] = fresh
     for task in list(theirs.tasks()):
         meta = task.meta
-        new = Meta(
-            new_ids.get(meta.id, meta.id) if meta.id else meta.id,
-            meta.priority,
-            tuple(new_ids.get(ref, ref) for ref in meta.blocked_by),
-            meta.owner,
+        new = meta.replace(
+            id=new_ids.get(meta.id, meta.id) if meta.id else meta.id,
+            blocked_by=tuple(new_ids.get(ref, ref) for ref in meta.blocked_by),
         )
         theirs.set_meta(task, new)
     return list(new_ids.items())

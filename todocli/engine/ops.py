@@ -1112,7 +1112,7 @@ class Engine:
             given = patch.given or frozenset()
             meta = patch.meta or Meta()
             if "new_id" in given:
-                meta = Meta(str(max(numbers, default=0) + 1), meta.priority, meta.blocked_by)
+                meta = meta.replace(id=str(max(numbers, default=0) + 1))
                 numbers.append(int(meta.id or 0))
             index = by_id.get(meta.id) if meta.id else None
             if index is None and "content" in given and not meta.id:

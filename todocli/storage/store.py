@@ -1086,6 +1086,30 @@ class Journal:
         return job
 
 
+def take_lock(lock_file: str, timeout: float, busy: str) -> ListLock:
+    """Take the lock at ``lock_file`` (its folder made, and checked to be this
+    user's), waiting up to ``timeout``; ``BusyError(busy)`` when it stays taken."""
+    from todocli.storage.paths import check_private_dir
+
+    folder = os.path.dirname(lock_file)
+    make_dir(folder)
+    runtime = os.path.dirname(folder)
+    # In a private folder (the user's runtime folder) all is safe below it; in a
+    # shared one (the temporary folder) ours must be ours alone.
+    if not check_private_dir(os.path.dirname(runtime)) and not check_private_dir(runtime):
+        raise StorageError(
+            f"cannot lock {lock_file}: {runtime} is not a private folder of this user"
+        )
+    lock = ListLock(lock_file, timeout)
+    try:
+        lock.__enter__()
+    except LockTimeout:
+        raise BusyError(busy) from None
+    except OSError as exc:
+        raise StorageError(f"cannot lock {lock_file}: {reason(exc)}") from None
+    return lock
+
+
 class Held:
     """The list's lock, held for a ``with`` block; BUSY (exit 5) after the timeout."""
 
@@ -1095,29 +1119,12 @@ class Held:
         self.lock: ListLock | None = None
 
     def __enter__(self) -> Held:
-        from todocli.storage.paths import check_private_dir
-
-        loc = self.store.loc
-        lock_file = loc.lock_file
-        folder = os.path.dirname(lock_file)
-        make_dir(folder)
-        runtime = os.path.dirname(folder)
-        # In a private folder (the user's runtime folder) all is safe below it; in a
-        # shared one (the temporary folder) ours must be ours alone.
-        if not check_private_dir(os.path.dirname(runtime)) and not check_private_dir(runtime):
-            raise StorageError(
-                f"cannot lock {lock_file}: {runtime} is not a private folder of this user"
-            )
-        lock = ListLock(lock_file, self.timeout)
-        try:
-            lock.__enter__()
-        except LockTimeout:
-            raise BusyError(
-                f"another todo process holds the lock {lock_file} "
-                f"(waited {self.timeout:g} s; raise lock_timeout to wait longer)"
-            ) from None
-        except OSError as exc:
-            raise StorageError(f"cannot lock {lock_file}: {reason(exc)}") from None
+        lock_file = self.store.loc.lock_file
+        busy = (
+            f"another todo process holds the lock {lock_file} "
+            f"(waited {self.timeout:g} s; raise lock_timeout to wait longer)"
+        )
+        lock = take_lock(lock_file, self.timeout, busy)
         self.lock = lock
         self.store._holding = True
         return self

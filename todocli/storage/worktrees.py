@@ -13,9 +13,9 @@ from __future__ import annotations
 import json
 import os
 
-from todocli.errors import BusyError, StorageError
+from todocli.errors import StorageError
 from todocli.storage.files import atomic_write, make_dir, reason
-from todocli.storage.paths import check_private_dir, lock_path
+from todocli.storage.paths import lock_path
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
@@ -57,23 +57,10 @@ class SharedClaims:
         self._lock: ListLock | None = None
 
     def __enter__(self) -> SharedClaims:
-        from todocli.storage.store import ListLock, LockTimeout
+        from todocli.storage.store import take_lock
 
-        lock_file = lock_path(self.path)
-        folder = os.path.dirname(lock_file)
-        make_dir(folder)
-        runtime = os.path.dirname(folder)
-        if not check_private_dir(os.path.dirname(runtime)) and not check_private_dir(runtime):
-            raise StorageError(f"cannot lock {lock_file}: {runtime} is not a private folder")
-        lock = ListLock(lock_file, self.timeout)
-        try:
-            lock.__enter__()
-        except LockTimeout:
-            raise BusyError(
-                f"another todo process holds the lock of {self.path} (waited {self.timeout:g} s)"
-            ) from None
-        except OSError as exc:
-            raise StorageError(f"cannot lock {lock_file}: {reason(exc)}") from None
+        busy = f"another todo process holds the lock of {self.path} (waited {self.timeout:g} s)"
+        lock = take_lock(lock_path(self.path), self.timeout, busy)
         self._lock = lock
         return self
 
