@@ -411,3 +411,31 @@ def test_mcp_todo_write_runs_checks_and_todo_check_gates_stale_evidence(repo: Pa
     assert gate.data is not None
     assert gate.data["error"]["code"] == "STALE_EVIDENCE"
     assert 'Stale evidence: 1 completed task without fresh evidence: "Tests pass"' in gate.text
+
+
+def test_mcp_todo_check_verify_through_the_sdk_client(repo: Path) -> None:
+    """Through the MCP SDK's own client: todo_check gates stale evidence, and with
+    verify runs the check again, reopening the task whose check now fails."""
+    from tests.test_mcp_server import connect, envelope_of, run
+
+    (repo / "ok").write_text("")
+    todo(repo, "add", "Feature", "--check", "test -f ok")
+    assert todo(repo, "done", "Feature").code == 0
+    (repo / "ok").unlink()
+    (repo / "code.py").write_text("print(5)\n")
+
+    async def body() -> None:
+        async with connect("--file", str(repo / "TODO.md")) as conn:
+            stale = await conn.call("todo_check", {})
+            assert stale.is_error
+            assert envelope_of(stale)["error"]["code"] == "STALE_EVIDENCE"
+            verified = await conn.call("todo_check", {"verify": True})
+            assert verified.is_error
+            assert envelope_of(verified)["error"]["code"] == "OPEN_TASKS"
+            refused = await conn.call("todo_check", {"verify": "yes"})
+            assert refused.is_error
+
+    run(body)
+    text = (repo / "TODO.md").read_text()
+    assert "Reopened" in text
+    assert "its check failed (exit 1)" in text

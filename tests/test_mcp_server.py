@@ -148,7 +148,11 @@ def test_lists_four_tools_whose_write_schema_is_todo_schemas() -> None:
         assert write["properties"]["todos"]["type"] == "array"
         assert {"session", "if_rev", "markdown", "agent"} <= set(write["properties"])
         assert set(listed["todo_read"].input_schema["properties"]) == {"session"}
-        assert set(listed["todo_check"].input_schema["properties"]) == {"session", "agent"}
+        assert set(listed["todo_check"].input_schema["properties"]) == {
+            "session",
+            "agent",
+            "verify",
+        }
         claim = listed["todo_claim"].input_schema["properties"]
         assert set(claim) == {"task", "agent", "session", "if_rev"}
         for name in ("todo_read", "todo_check"):
@@ -294,7 +298,7 @@ def test_a_bad_call_is_a_tool_error_and_the_next_call_works(home: Path) -> None:
         assert 'unknown key "todoz"' in text_of(typo)
         assert text_of(wrong_type) == "Errors: session: expected a string, got int\n"
         assert 'unknown argument "sesion"' in text_of(unknown_arg)
-        assert "(todo_check takes: session, agent)" in text_of(unknown_arg)
+        assert "(todo_check takes: session, agent, verify)" in text_of(unknown_arg)
         # What a tool takes is what its schema lists, not a list kept by hand.
         assert 'unknown argument "foo" (todo_claim takes: task, agent, session, if_rev)' in (
             text_of(claim_arg)

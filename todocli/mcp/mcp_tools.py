@@ -230,7 +230,10 @@ def _check(ctx: Context, args: dict[str, Any]) -> Reply:
     from todocli.app.render import check_text, envelope
 
     _only(args, "todo_check")
-    outcome = check(ctx, with_rev=True)
+    verify = args.get("verify", False)
+    if not isinstance(verify, bool):
+        raise InvalidParamError(f"verify: expected a boolean, got {_kind(verify)}")
+    outcome = check(ctx, with_rev=True, verify=verify)
     text = check_text(outcome.todo)
     if outcome.error is not None and outcome.error.code == "STALE_EVIDENCE":
         text += f"Stale evidence: {outcome.error.message}\n"  # as `todo check` says it
@@ -297,11 +300,15 @@ def _tools() -> dict[str, Tool]:
         Tool(
             "todo_check",
             "Check that nothing is open",
-            "Call before ending your turn: fails (isError) listing the open tasks while "
-            "any is pending, in progress or blocked (an agent's own, with agent).",
+            "Call before ending your turn: isError while a task is open (an agent's own, "
+            "with agent) or a done task's check is stale (verify: rerun those checks).",
             {
                 "type": "object",
-                "properties": {"session": _SESSION_ARG, "agent": _AGENT_ARG},
+                "properties": {
+                    "session": _SESSION_ARG,
+                    "agent": _AGENT_ARG,
+                    "verify": {"type": "boolean"},
+                },
                 "additionalProperties": False,
             },
             _check,
