@@ -657,3 +657,27 @@ def test_a_save_by_rename_after_a_killed_snapshot_loses_no_task(tmp_path: Path) 
     )
     assert "journal" in points
     assert "noted" in points
+
+
+def test_a_write_killed_before_its_new_file_holds_anything_leaves_the_list_as_it_was(
+    todo: Todo, home: Path
+) -> None:
+    """Killed with the list's temporary file made but nothing in it yet (or part of
+    it): that file is the writer's own, never a person's save to put back; the next
+    call removes it, and the list keeps every task."""
+    todo("add", "A", "B")
+    listing = home / "sessions" / "default.md"
+    before = listing.read_text()
+    old = time.time() - 3600
+    os.utime(listing, (old, old))  # older than the temporary file, as a list often is
+    made_at = 0
+    for n in range(1, 10):
+        killed = todo_process("add", "C", env={"TODOCLI_KILL_AT": f"made:{n}"})
+        assert killed.code == KILLED
+        if temps(listing.parent):
+            made_at = n
+            break
+    assert made_at, "the list's own temporary file is made at some 'made' point"
+    assert todo("show").code == 0
+    assert listing.read_text() == before
+    assert temps(listing.parent) == []

@@ -258,6 +258,7 @@ def atomic_write(
     try:
         fd, tmp = _make_temp(folder, name, tag)
         made = os.fstat(fd)
+        kill_point("made")  # a temporary file with nothing in it yet
         with os.fdopen(fd, "wb") as handle:
             handle.write(text.encode("utf-8", ENCODING_ERRORS))
             handle.flush()

@@ -561,7 +561,7 @@ class Store:
         # then a person's save by rename, and the write did not land.
         replaced = bool(job.was) and _file_id(stat_signature(target)) != job.was
         replaced = replaced and job.temp and not os.path.lexists(tmp)
-        parked, aside = self._put_back_parked(tmp, target, new)
+        parked, aside = self._put_back_parked(tmp, target, new, made=job.temp)
         landed = (
             os.path.exists(final) or replaced or (new is not None and self._kept(target) == new)
         )
@@ -586,17 +586,20 @@ class Store:
             if name.endswith((TEMP_SUFFIX, PENDING)):
                 remove(os.path.join(folder, name))
 
-    def _put_back_parked(self, tmp: str, target: str, new: str | None) -> tuple[bool, bool]:
+    def _put_back_parked(
+        self, tmp: str, target: str, new: str | None, made: bool = True
+    ) -> tuple[bool, bool]:
         """The killed writer's temporary file beside the list, if it is still there:
-        its own (it holds the text being written) is removed; anything else is the
-        person's save a swap parked there, and it goes back to the list, unless the
-        list holds a newer file (their later save, as ``files._swap_in`` leaves it,
-        or another home's write). Returns whether that was done, and whether the
-        parked save is still to be kept aside (``_keep_aside``, once the journal's
-        revisions are settled): it is never removed unseen."""
+        its own (it holds the text being written, or, not ``made`` whole yet, part
+        of it) is removed; anything else is the person's save a swap parked there
+        (a swap comes only after the file was made), and it goes back to the list,
+        unless the list holds a newer file (their later save, as ``files._swap_in``
+        leaves it, or another home's write). Returns whether that was done, and
+        whether the parked save is still to be kept aside (``_keep_aside``, once the
+        journal's revisions are settled): it is never removed unseen."""
         if not os.path.lexists(tmp):
             return True, False
-        if new is not None and self._kept(tmp) == new:
+        if not made or (new is not None and self._kept(tmp) == new):
             remove(tmp)
             return True, False
         ours = new is not None and self._kept(target) == new
