@@ -405,7 +405,7 @@ def test_mcp_todo_write_runs_checks_and_todo_check_gates_stale_evidence(repo: Pa
     (repo / "ok").write_text("")
     assert not call("todo_write", done, options).failed
     assert not call("todo_check", {}, options).failed
-    (repo / "code.py").write_text("print(4)\n")
+    (repo / "code.py").write_text("print(4)  # changed\n")
     gate = call("todo_check", {}, options)
     assert gate.failed
     assert gate.data is not None

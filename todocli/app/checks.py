@@ -201,7 +201,9 @@ def _work_tree(top: str, leave_out: str | None) -> str | None:
     with tempfile.TemporaryDirectory(prefix="todo-check-") as scratch:
         copy = os.path.join(scratch, "index")
         if index and os.path.exists(index):
-            shutil.copyfile(index, copy)
+            # With its time (copy2): git trusts an entry's file times only when they
+            # are older than the index's own, and reads the file again otherwise.
+            shutil.copy2(index, copy)
         env = dict(os.environ, GIT_INDEX_FILE=copy)
         if _git(top, "add", "-A", "--", ".", *_exclude(leave_out), env=env) is None:
             return None
