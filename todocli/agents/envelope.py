@@ -110,16 +110,7 @@ def with_result_ids(
                         meta=meta, given=None if item.given is None else given - {"new_id"}
                     )
             items.append(item)
-        out.append(
-            Op(
-                op.kind,
-                todos=tuple(items),
-                summary=op.summary,
-                merge=op.merge,
-                path=op.path,
-                summary_path=op.summary_path,
-            )
-        )
+        out.append(op.replace(todos=tuple(items)))
     return tuple(out), warnings
 
 

@@ -39,16 +39,7 @@ def number_new_tasks(
             elif "content" in given:  # created with the tool's own id (a hook's result)
                 top = max(top, id_number(meta.id) or 0)
             items.append(item)
-        out.append(
-            Op(
-                op.kind,
-                todos=tuple(items),
-                summary=op.summary,
-                merge=True,
-                path=op.path,
-                summary_path=op.summary_path,
-            )
-        )
+        out.append(op.replace(todos=tuple(items), merge=True))
     return out, top
 
 
