@@ -2,11 +2,32 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.support_cli import Run, Todo, todo_in_process
+from todocli.document.model import Value
+
+
+def refuse_a_second_set(self: object, name: str, value: object) -> None:
+    """A value's field is set once, by its ``__init__``: a later set is an error."""
+    try:
+        getattr(self, name)
+    except AttributeError:
+        object.__setattr__(self, name, value)
+        return
+    raise AttributeError(f"{type(self).__name__}.{name} changed after it was made")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def values_unchanged() -> Iterator[None]:
+    """Every test that runs the code in this process runs it with every value
+    refusing a change after it is made (a changed value is a new value)."""
+    Value.__setattr__ = refuse_a_second_set  # type: ignore[method-assign, assignment]
+    yield
+    del Value.__setattr__  # type: ignore[misc]
 
 
 @pytest.fixture(autouse=True)

@@ -49,9 +49,10 @@ def as_sent(tool: str, todo: TodoList, items: Sequence[Item], merge: bool) -> li
     for task in tasks:
         first.setdefault(task.content, task)
     differ = [k for k, item in enumerate(items) if merge or not _as_own(item, first)]
-    shown = _shown(tool, todo, tasks) if tasks and differ else None
-    if shown is None:
+    reply = _shown(tool, todo, tasks) if tasks and differ else None
+    if reply is None:
         return list(items)
+    shown, whole = reply
     by_id = {t.meta.id: k for k, t in enumerate(tasks) if t.meta.id}
     made_up: dict[str, int] = {}  # ids the reply gave tasks that have none
     for k, (task, seen) in enumerate(zip(tasks, shown, strict=True)):
@@ -67,7 +68,8 @@ def as_sent(tool: str, todo: TodoList, items: Sequence[Item], merge: bool) -> li
         which = _which(item, tasks, by_id, made_up, by_text)
         seen = shown[which] if which is not None else None
         if which is not None and seen is not None:
-            out[n] = _unchanged(item, tasks[which], seen, merge)
+            shows = _given(seen) if whole else seen.given or frozenset()
+            out[n] = _unchanged(item, tasks[which], seen, shows, merge)
     return out
 
 
@@ -89,10 +91,10 @@ def _as_own(item: Item, first: dict[str, Task]) -> bool:
     )
 
 
-def _shown(tool: str, todo: TodoList, tasks: list[Task]) -> list[Item | None] | None:
+def _shown(tool: str, todo: TodoList, tasks: list[Task]) -> tuple[list[Item | None], bool] | None:
     """Each task as the tool's reply of the list reads back (None for a task it
-    does not show as itself); None when the reply is not one item per task (an
-    ops reply)."""
+    does not show as itself), and whether the reply is a whole list (not
+    updates); None when the reply is not one item per task (an ops reply)."""
     from todocli.agents import reply
     from todocli.agents.request import request
     from todocli.engine.dialects import InputError
@@ -108,13 +110,11 @@ def _shown(tool: str, todo: TodoList, tasks: list[Task]) -> list[Item | None] | 
     read = list(op.todos or ())
     if len(read) != len(tasks):
         return None
-    out: list[Item | None] = []
-    for task, item in zip(tasks, read, strict=True):
-        if item.content != task.content:
-            out.append(None)
-        else:
-            out.append(item if op.merge else item.replace(given=_given(item)))
-    return out
+    shown = [
+        item if item.content == task.content else None
+        for task, item in zip(tasks, read, strict=True)
+    ]
+    return shown, not op.merge
 
 
 def _given(item: Item) -> frozenset[str]:
@@ -150,12 +150,12 @@ def _which(
     return k
 
 
-def _unchanged(item: Item, task: Task, seen: Item, merge: bool) -> Item:
-    """The item with each field it gives that equals the reply's (``seen``) given
-    as the task has it: its status as the agent saw it (a person's edit since is
-    the three-way merge's to keep), the rest as the list has it now."""
+def _unchanged(item: Item, task: Task, seen: Item, shows: frozenset[str], merge: bool) -> Item:
+    """The item with each field it gives that equals the reply's (``seen``, which
+    gives the fields ``shows``) given as the task has it: its status as the agent
+    saw it (a person's edit since is the three-way merge's to keep), the rest as
+    the list has it now."""
     given = set(item.given or ()) if merge else set(_given(item))
-    shows = seen.given or frozenset()
     same = {f for f in given & shows - {"content"} if _value(item, f) == _value(seen, f)}
     task_id = _value(item, "id")
     if task_id and not task.meta.id and task_id == _value(seen, "id"):

@@ -88,11 +88,29 @@ ITEM_KEYS = frozenset(TEXT_KEYS) | {
     "order",
     "completed",
 }
+META_KEYS = frozenset({"id", "priority", "blockedBy", "check"})
+GIVEN_KEYS = (("priority", "priority"), ("blocked_by", "blockedBy"), ("check", "check"))
 STATUS_HELP = "use pending, in_progress, completed, abandoned or blocked"
+
+
+# JSON's kinds by Python type: what the reader makes, looked up in one step (every
+# field of every item is checked; ``kind_of`` falls back to ``isinstance`` for others).
+_KINDS: dict[type, str] = {
+    str: "string",
+    list: "array",
+    dict: "object",
+    bool: "boolean",
+    int: "number",
+    float: "number",
+    type(None): "null",
+}
 
 
 def kind_of(value: object) -> str:
     """The JSON kind of a value, as error messages name it."""
+    kind = _KINDS.get(type(value))
+    if kind is not None:
+        return kind
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -204,14 +222,13 @@ def item(raw: object, path: str) -> Item:
             notes = str_list(value, f"{path}.notes")
     if note_from is not None:
         notes = (*(notes or ()), note_from)
-    meta = _meta(raw, path) if {"id", "priority", "blockedBy", "check"} & raw.keys() else None
-    # Which of the metadata the item gives: what it leaves out is kept from the
-    # task it names ("preserve omitted dependencies for existing IDs").
-    given = frozenset(
-        f
-        for f, k in (("priority", "priority"), ("blocked_by", "blockedBy"), ("check", "check"))
-        if k in raw
-    )
+    meta = None
+    given: frozenset[str] = frozenset()
+    if not META_KEYS.isdisjoint(raw):
+        meta = _meta(raw, path)
+        # Which of the metadata the item gives: what it leaves out is kept from the
+        # task it names ("preserve omitted dependencies for existing IDs").
+        given = frozenset(field for field, key in GIVEN_KEYS if key in raw)
     return Item(
         content=content,
         status=status,

@@ -113,11 +113,12 @@ class Value(metaclass=_Fields):
         return tuple(getattr(self, name) for name in names)
 
     def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, Value)
-            and type(other) is type(self)
-            and self._fields() == other._fields()
-        )
+        if type(other) is not type(self):
+            return False
+        for name in self.__slots__:  # field by field: no tuples made, stops at the first
+            if getattr(self, name) != getattr(other, name):
+                return False
+        return True
 
     def __hash__(self) -> int:
         return hash(self._fields())
