@@ -6,6 +6,8 @@ next ``todo claim`` of another agent.
 
 from __future__ import annotations
 
+from todocli.document.model import Status
+
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -50,7 +52,6 @@ def stale_claims(
     seconds since each wrote; only a claim looks. An owner with no write on
     record (typed by hand, or its record damaged) is on record from now: its claim
     lapses ``claim_timeout`` later, not at once."""
-    from todocli.document.model import Status
     from todocli.engine.ops import OpKind
 
     if not any(op.kind is OpKind.CLAIM for op in ops):
@@ -74,8 +75,6 @@ def record_write(
 ) -> None:
     """Note this agent's write; forget agents that hold nothing and have been idle
     past the timeout (the state stays small on a plan many agents pass through)."""
-    from todocli.document.model import Status
-
     seen = _seen(state)
     holding = {t.meta.owner for _, t in todo.tasks() if t.status is Status.IN_PROGRESS}
     for name in list(seen):

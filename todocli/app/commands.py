@@ -10,11 +10,18 @@ from __future__ import annotations
 
 import os
 
-from todocli.document.markdown import parse
-from todocli.document.model import Result, Status, TodoList, id_number
-from todocli.errors import ConflictError, CycleError, InvalidParamError, TodoError, UsageError
+from todocli.document.markdown import parse, render_canonical
+from todocli.document.model import Phase, Result, Status, TodoList, id_number
+from todocli.errors import (
+    BusyError,
+    ConflictError,
+    CycleError,
+    InvalidParamError,
+    TodoError,
+    UsageError,
+)
 from todocli.storage import config, paths
-from todocli.storage.store import Store
+from todocli.storage.store import SETTLE_MAX, ListChangedError, Store
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
@@ -273,8 +280,6 @@ _AFRESH = "start a new list with: todo init TASK... (or keep it empty: todo clea
 
 def _emptied_story(ctx: Context, last: str, rev: int) -> str:
     """What happened to a list that is empty or gone where todo wrote tasks."""
-    from todocli.storage.store import SETTLE_MAX
-
     count = sum(1 for _ in parse(last).model().tasks())
     state = "is empty" if ctx.store.found() else "is gone"
     # A list with text but no task (prose, a heading) is waited for too: an editor
@@ -316,8 +321,6 @@ def _record_read(store: Store, agent: str | None, text: str, rev: int, shown: To
         if not gone and written == text:
             store.save_view(agent, rev)
             return
-        from todocli.document.markdown import render_canonical
-        from todocli.document.model import Phase
 
         extra = tuple(Phase(p.name, (t,)) for p, t in gone)
         view = TodoList(summary=shown.summary, phases=shown.phases + extra)
@@ -373,8 +376,6 @@ def run_batch(
     replacing it, the batch is applied again to what is there now (a few times at
     most, then exit 5), so a write never replaces bytes it has not read.
     """
-    from todocli.errors import BusyError
-
     proving = None
     for _ in range(PROOF_ROUNDS):
         try:
@@ -402,9 +403,6 @@ def _run_locked(
     proofs: tuple[tuple[str, str, str | None], ...],
     prove: bool,
 ) -> Outcome:
-    from todocli.errors import BusyError
-    from todocli.storage.store import ListChangedError
-
     with ctx.store.locked():
         for _ in range(WRITE_ATTEMPTS):
             try:
@@ -460,8 +458,6 @@ def _apply_once(
         text = store.settle(text, last)  # a person's save may be under way: let it finish
         blank = emptied(text, last)
         if blank and not _replaces_list(ops):
-            from todocli.errors import BusyError
-
             story = _emptied_story(ctx, last or "", rev)
             raise BusyError(
                 f"{story}; nothing was written. Try again in a moment; "
@@ -640,8 +636,6 @@ def _record_view(
         if view == new and held:
             store.save_view(agent, landing or rev, landing)
         else:
-            from todocli.document.markdown import render_canonical
-
             store.save_view(agent, render_canonical(view), landing)
     except TodoError:
         pass
@@ -658,8 +652,6 @@ def _to_log(state: dict[str, Any], result: Result) -> TodoList | None:
     logged = {c for c in logged if isinstance(c, str)} if isinstance(logged, list) else set()
     left = result.left.phases if result.left is not None else ()
     if logged:
-        from todocli.document.model import Phase
-
         left = tuple(
             Phase(p.name, tuple(t for t in p.tasks if t.content not in logged)) for p in left
         )

@@ -7,7 +7,10 @@ import os
 
 from todocli.app.commands import Context
 from todocli.app.report import Report
+from todocli.document.markdown import parse
 from todocli.escapes import one_line
+from todocli.storage.files import kind_of
+from todocli.storage.paths import is_session_name
 
 
 def candidates(ctx: Context, kind: str) -> Report:
@@ -15,8 +18,6 @@ def candidates(ctx: Context, kind: str) -> Report:
     if kind == "sessions":
         found = _sessions(os.path.join(ctx.loc.home, "sessions"))
     else:
-        from todocli.document.markdown import parse
-
         todo = parse(ctx.store.read()).model()
         if kind == "phases":
             found = [p.name for p in todo.phases]
@@ -33,9 +34,6 @@ def candidates(ctx: Context, kind: str) -> Report:
 
 def _sessions(folder: str) -> list[str]:
     """The names ``todo sessions`` would list."""
-    from todocli.storage.files import kind_of
-    from todocli.storage.paths import is_session_name
-
     try:
         names = sorted(n[:-3] for n in os.listdir(folder) if n.endswith(".md"))
     except OSError:

@@ -13,6 +13,8 @@ import shutil
 
 from todocli.app.commands import Context
 from todocli.app.report import Report
+from todocli.errors import BusyError, TodoError
+from todocli.storage.store import Held
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
@@ -36,7 +38,6 @@ def _wired(tool: str, base: str, user: bool) -> tuple[int, int, list[str]]:
     """How many of the target's additions are in place, of how many, and the
     files that could not be read or parsed."""
     from todocli.app.setup import target
-    from todocli.errors import TodoError
 
     edits = target(tool).edits(base, user)
     done, broken = 0, []
@@ -102,9 +103,6 @@ def current_list(ctx: Context) -> list[str]:
 
 
 def lock(ctx: Context) -> list[str]:
-    from todocli.errors import BusyError, TodoError
-    from todocli.storage.store import Held
-
     try:
         with Held(ctx.store, timeout=0):
             pass

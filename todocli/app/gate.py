@@ -9,11 +9,12 @@ reminder) and that the file was edited by hand since the last write.
 
 from __future__ import annotations
 
-from todocli.app.commands import Context, Outcome, show
+from todocli.app import approvals, checks
+from todocli.app.commands import Context, Outcome, run_batch, show
 from todocli.app.render import cycle_line, describe_diff
 from todocli.document.markdown import parse
 from todocli.document.model import Diff, Status, TodoList
-from todocli.errors import OpenTasksError
+from todocli.errors import OpenTasksError, StaleEvidenceError
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
@@ -53,8 +54,6 @@ def check(ctx: Context, *, with_rev: bool = False, verify: bool = False) -> Outc
     elif any(t.meta.check for _, t in outcome.todo.tasks()):  # the everyday list has none
         stale = stale_evidence(ctx, outcome.todo)
         if stale:
-            from todocli.errors import StaleEvidenceError
-
             named = "; ".join(f'"{content}": {why}' for content, _, why in stale)
             outcome.error = StaleEvidenceError(
                 f"{len(stale)} completed task{'s' if len(stale) > 1 else ''} "
@@ -67,8 +66,6 @@ def stale_evidence(ctx: Context, todo: TodoList) -> list[tuple[str, str, str]]:
     """The completed tasks whose check has not passed since the last commit or
     change to the work tree it recorded (changes to the list file do not count),
     or never passed: (text, check, why). An agent's: those it holds."""
-    from todocli.app import checks
-
     agent = ctx.agent
     tasks = [
         t
@@ -100,8 +97,6 @@ def verify_checks(ctx: Context) -> None:
     """Run each stale check again (no lock held while they run): a check that
     passes renews its task's evidence; a task whose check fails is reopened, with a
     note saying when and why. A check not approved here is not run."""
-    from todocli.app import approvals, checks
-    from todocli.app.commands import run_batch
     from todocli.engine.ops import Op, OpKind
     from todocli.engine.snapshot import Item
 

@@ -22,7 +22,11 @@ from __future__ import annotations
 
 import os
 
-from todocli.app.commands import Context, Options, show
+from todocli.app.commands import Context, Options, apply_input, show
+from todocli.app.render import json_text, plain
+from todocli.document.markdown import parse
+from todocli.document.model import Status
+from todocli.errors import TodoError
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
@@ -119,8 +123,6 @@ def project_lists(home: str, project: str) -> list[tuple[float, str]]:
 
 
 def _open_plan(ctx: Context, name: str) -> bool:
-    from todocli.document.markdown import parse
-
     try:
         with open(_list_file(ctx.loc.home, name), encoding="utf-8") as handle:
             todo = parse(handle.read()).model()
@@ -179,8 +181,6 @@ def hook(options: Options, agent: str, data: bytes, env: Mapping[str, str]) -> s
 
 
 def _reply(value: dict[str, Any]) -> str:
-    from todocli.app.render import json_text
-
     return json_text(value)
 
 
@@ -233,8 +233,6 @@ def _after_compaction(ctx: Context, session: str, event: str) -> str:
 
 def plan_lines(todo: TodoList) -> str:
     """The plan in the lean form: the recap, and the reason of each blocked task."""
-    from todocli.document.model import Status
-
     lines = [todo.recap()]
     for _, task in todo.tasks():
         if task.status is Status.BLOCKED and task.notes:
@@ -243,8 +241,6 @@ def plan_lines(todo: TodoList) -> str:
 
 
 def _stop(ctx: Context, agent: str, active: bool) -> str:
-    from todocli.document.model import Status
-
     if active:
         return ""  # this stop was already blocked once: never twice in a row
     todo = show(ctx, seen=False).todo
@@ -277,10 +273,6 @@ def _stop(ctx: Context, agent: str, active: bool) -> str:
 
 
 def _tool(ctx: Context, event: str, data: bytes) -> str:
-    from todocli.app.commands import apply_input
-    from todocli.app.render import plain
-    from todocli.errors import TodoError
-
     try:
         outcome: Outcome = apply_input(ctx, data)
     except TodoError as error:  # the lock, the disk: the model learns it all the same

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import sys
 
+from todocli.app.render import error_lines
 from todocli.errors import StorageError
 from todocli.escapes import one_line, safe
+from todocli.storage.files import reason
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
@@ -56,15 +58,11 @@ def write(text: str, stream: TextIO | str | None = None) -> None:
             raise
     except OSError as exc:
         if to_stdout:
-            from todocli.storage.files import reason
-
             raise OutputError(f"cannot write to standard output: {reason(exc)}") from None
 
 
 def failure_message(outcome: Outcome) -> str:
     """The one stderr line of a failure."""
-    from todocli.app.render import error_lines
-
     if outcome.error is not None:
         return one_line(outcome.error.message)
     assert outcome.result is not None

@@ -13,7 +13,18 @@ of phases, the notes of the task in progress, and the recap.
 from __future__ import annotations
 
 from todocli.app.commands import Outcome
-from todocli.document.model import Diff, Phase, Result, Status, Task, TodoList, block_reason
+from todocli.document.model import (
+    BLOCK_NOTE,
+    Diff,
+    Phase,
+    Result,
+    Status,
+    Task,
+    TodoList,
+    block_reason,
+    notes_added,
+)
+from todocli.errors import UsageError
 from todocli.escapes import json_safe, one_line, safe
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
@@ -144,7 +155,6 @@ def _own_notes(result: Result) -> list[str]:
     """The tasks this write added notes to (a block's reason is told as a block)."""
     if not result.written:
         return []
-    from todocli.document.model import BLOCK_NOTE, notes_added
 
     named: list[str] = []
     for task, note in notes_added(result.old, result.new):
@@ -580,8 +590,6 @@ def reply_text(outcome: Outcome, tool: str) -> str:
     from todocli.agents import TOOLS, reply
 
     if tool not in TOOLS:
-        from todocli.errors import UsageError
-
         raise UsageError(f"todo show --as: unknown tool {tool!r} (use {', '.join(TOOLS)})")
     outcome.reply_as = tool
     import json

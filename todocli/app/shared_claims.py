@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 
 from todocli.app.commands import Outcome, run_batch
+from todocli.document.model import Status
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
@@ -15,7 +16,6 @@ if TYPE_CHECKING:
 
 
 def claim_shared(ctx: Context, task: str | None) -> Outcome:
-    from todocli.document.model import Status
     from todocli.engine.claims import key
     from todocli.engine.ops import Op, OpKind
     from todocli.storage.worktrees import SharedClaims, common_dir

@@ -23,9 +23,20 @@ import os
 import sys
 
 from todocli.app import commands
-from todocli.app.commands import Context
+from todocli.app.commands import Context, Outcome
 from todocli.app.output import STDERR, OutputError, failure_message, write
+from todocli.app.render import (
+    check_text,
+    hook_reply,
+    json_text,
+    plain,
+    reply_text,
+    report_envelope,
+    to_json,
+)
+from todocli.cli import render_rich
 from todocli.cli.command_table import NEVER_FAILS, PROTOCOL, REPORT
+from todocli.document.model import Status, TodoList
 from todocli.errors import InternalError, StorageError, TodoError, UsageError
 from todocli.escapes import one_line, quoted, shown_as
 
@@ -79,8 +90,6 @@ def show(call: Call, *, show_all: bool, notes: bool, tool: str | None) -> int:
     output = call.output
     outcome = commands.show(_context(call), with_rev=output.json)
     if tool is not None:
-        from todocli.app.render import reply_text
-
         text = reply_text(outcome, tool)  # checks the tool's name first
         if not output.json:
             if not output.quiet:
@@ -173,8 +182,6 @@ def apply(call: Call, *, input_file: str | None, markdown: bool) -> int:
         return 0  # a hook on every tool must be harmless: nothing written or said
     event = _hook_event(outcome)
     if event is not None and not output.json:
-        from todocli.app.render import hook_reply
-
         reply = hook_reply(outcome, event, quiet=output.quiet)
         if reply is not None:
             # Success or refusal, in the hook's JSON: the harness reads it on exit 0.
@@ -265,8 +272,6 @@ def check(call: Call, *, hook: bool, verify: bool) -> int:
     if output.json:
         return emit(outcome, output)
     if not output.quiet:
-        from todocli.app.render import check_text
-
         write(check_text(outcome.todo, ctx.agent))
         if outcome.error is not None and outcome.error.code == "STALE_EVIDENCE":
             write(f"Stale evidence: {one_line(outcome.error.message)}\n")
@@ -277,8 +282,6 @@ def _stop_allowed(outcome: Outcome, envelope: dict[str, object]) -> bool:
     """Whether a hook's stop gate lets the agent stop although tasks are open:
     this stop was blocked once already (``stop_hook_active``), or every open task
     is blocked on the person."""
-    from todocli.document.model import Status
-
     if envelope.get("stop_hook_active") is True:
         return True
     open_tasks = [t for _, t in outcome.todo.tasks() if t.status.is_open]
@@ -487,16 +490,10 @@ def emit(outcome: Outcome, output: Output, *, show_all: bool = False, notes: boo
 def _emit_output(outcome: Outcome, output: Output, *, show_all: bool, notes: bool) -> None:
     if not (output.quiet and not outcome.failed):
         if output.json:
-            from todocli.app.render import to_json
-
             write(to_json(outcome))
         elif plain_output(output):
-            from todocli.app.render import plain
-
             write(plain(outcome, notes=notes))
         else:
-            from todocli.cli import render_rich
-
             color = color_allowed(output)
             render_rich.render(outcome, sys.stdout, show_all=show_all, color=color, notes=notes)
 
@@ -506,8 +503,6 @@ def emit_report(report: Report, output: Output) -> int:
     if output.quiet:
         return 0
     if output.json:
-        from todocli.app.render import json_text, report_envelope
-
         write(json_text(report_envelope(report)))
     else:
         write(report.text)
@@ -516,10 +511,6 @@ def emit_report(report: Report, output: Output) -> int:
 
 def emit_error_json(error: TodoError) -> None:
     """The envelope of a command that failed as a whole."""
-    from todocli.app.commands import Outcome
-    from todocli.app.render import to_json
-    from todocli.document.model import TodoList
-
     write(to_json(Outcome(todo=TodoList(), error=error)))
 
 

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from todocli.app.commands import Options
 from todocli.cli.command_table import BY_NAME, DEFAULT_COMMAND, GLOBAL_OPTIONS
+from todocli.cli.dispatch import guard, plain_output
+from todocli.cli.dispatch import run as dispatch
 from todocli.errors import UsageError
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
@@ -215,8 +217,6 @@ def run(argv: Sequence[str]) -> int | None:
         return None  # the Typer app reports it, in the form the options ask for
     if call is None or call.command is None or not call.command.fast:
         return None
-    from todocli.cli.dispatch import guard, plain_output
-    from todocli.cli.dispatch import run as dispatch
 
     if not plain_output(call.output):
         return None

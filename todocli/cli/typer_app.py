@@ -33,6 +33,7 @@ from todocli.cli.command_table import (
 from todocli.cli.dispatch import guard
 from todocli.cli.fastpath import Call, Output, hoist, split_globals
 from todocli.errors import TodoError, UsageError
+from todocli.storage.files import reason
 
 HELP = "A markdown todo checklist for coding agents and the people beside them."
 
@@ -223,8 +224,6 @@ def run(argv: Sequence[str]) -> int:
         except (BrokenPipeError, TodoError):
             raise
         except OSError as exc:  # Click's own output (help, version) failed to go out
-            from todocli.storage.files import reason
-
             raise OutputError(f"cannot write to standard output: {reason(exc)}") from None
         return code if isinstance(code, int) else 0
 

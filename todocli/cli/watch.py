@@ -8,6 +8,10 @@ import os
 import time
 
 from todocli.app.commands import Context, show
+from todocli.app.output import write
+from todocli.app.render import plain, to_json
+from todocli.cli.dispatch import color_allowed, plain_output
+from todocli.escapes import one_line
 from todocli.storage.store import CHANGE_POLL_SECONDS as POLL_SECONDS
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
@@ -25,8 +29,6 @@ def _signature(ctx: Context) -> tuple[int, int, int] | None:
 
 def empty_text(ctx: Context) -> str:
     """What an empty list says: where the list finished last was logged, if one was."""
-    from todocli.escapes import one_line
-
     logged = ctx.store.state().get("log")
     if isinstance(logged, str):
         where = one_line(os.path.join(ctx.loc.memory_dir, logged))
@@ -37,8 +39,6 @@ def empty_text(ctx: Context) -> str:
 def watch(ctx: Context, output: Output, *, show_all: bool = False, once: bool = False) -> int:
     """Re-render on every change. Returns the exit status (0 on Ctrl-C)."""
     import gc
-
-    from todocli.cli.dispatch import color_allowed, plain_output
 
     gc.enable()  # this one runs on: collect the cycles each re-render leaves
     try:
@@ -55,7 +55,6 @@ def _live(ctx: Context, *, color: bool, show_all: bool, once: bool) -> int:
     from rich.text import Text
 
     from todocli.cli.render_rich import tree
-    from todocli.escapes import one_line
 
     console = Console(no_color=not color, highlight=False, markup=False, emoji=False)
 
@@ -79,9 +78,6 @@ def _live(ctx: Context, *, color: bool, show_all: bool, once: bool) -> int:
 
 
 def _plain(ctx: Context, *, json: bool, once: bool) -> int:
-    from todocli.app.output import write
-    from todocli.app.render import plain, to_json
-
     def view() -> str:
         shown = show(ctx, with_rev=json, seen=False)  # a person's live view
         if json:

@@ -115,10 +115,7 @@ class Value(metaclass=_Fields):
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return False
-        for name in self.__slots__:  # field by field: no tuples made, stops at the first
-            if getattr(self, name) != getattr(other, name):
-                return False
-        return True
+        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
 
     def __hash__(self) -> int:
         return hash(self._fields())

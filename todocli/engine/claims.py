@@ -10,6 +10,7 @@ starts by itself; the renderers to say who holds a task and what it waits on.
 from __future__ import annotations
 
 from todocli.document.model import Status, id_number
+from todocli.escapes import quoted
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
@@ -124,8 +125,6 @@ def cycle_words(
     """``dependency cycle #1 "A" -> #2 "B" -> #1: they wait on each other...`` for
     positions (0-based): each task's show number and text (quoted on one line),
     and what to do about it."""
-    from todocli.escapes import quoted
-
     steps = [f"#{i + 1} {quoted(tasks[i].content, 60)}" for i in cycle]
     return f"{lead} {' -> '.join([*steps, f'#{cycle[0] + 1}'])}: {CYCLE_HINT}"
 

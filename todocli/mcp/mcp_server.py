@@ -33,7 +33,7 @@ from mcp.shared.exceptions import MCPError
 
 from todocli.app.commands import Options
 from todocli.errors import NotFoundError, TodoError, UsageError
-from todocli.escapes import utf8_safe
+from todocli.escapes import one_line, utf8_safe
 from todocli.mcp import mcp_tools
 from todocli.storage.store import CHANGE_POLL_SECONDS as POLL_SECONDS
 
@@ -154,8 +154,6 @@ class Watcher:
 
 def _protocol_error(error: TodoError) -> MCPError:
     """A resource request that cannot be served, as the JSON-RPC error it is."""
-    from todocli.escapes import one_line
-
     bad_request = isinstance(error, NotFoundError | UsageError)
     code = types.INVALID_PARAMS if bad_request else types.INTERNAL_ERROR
     return MCPError(code, one_line(error.message))

@@ -16,6 +16,9 @@ import sys
 
 from todocli.app import commands
 from todocli.app.commands import Context, Options, Outcome
+from todocli.app.output import STDERR, OutputError, failure_message, write
+from todocli.app.render import check_text, envelope, plain
+from todocli.document.model import TodoList
 from todocli.errors import (
     InternalError,
     InvalidParamError,
@@ -23,8 +26,10 @@ from todocli.errors import (
     TodoError,
     UsageError,
 )
-from todocli.escapes import quoted, utf8_safe
+from todocli.escapes import one_line, quoted, utf8_safe
 from todocli.storage import paths
+from todocli.storage.files import read_text, reason
+from todocli.storage.store import DEFAULT_MAX_FILE_BYTES
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
@@ -149,9 +154,6 @@ def _only(args: dict[str, Any], tool: str) -> None:
 
 
 def _reply(outcome: Outcome) -> Reply:
-    from todocli.app.render import envelope, plain
-    from todocli.escapes import one_line
-
     text = plain(outcome)
     if outcome.warnings:  # the command line prints these on stderr
         text += "".join(f"todo: warning: {one_line(w)}\n" for w in outcome.warnings)
@@ -177,10 +179,6 @@ def structured(data: dict[str, Any]) -> dict[str, Any]:
 
 def error_reply(error: TodoError) -> Reply:
     """A call that failed as a whole: what ``todo --json`` and plain stdout say."""
-    from todocli.app.output import failure_message
-    from todocli.app.render import envelope
-    from todocli.document.model import TodoList
-
     outcome = Outcome(todo=TodoList(), error=error)
     return Reply(f"Errors: {failure_message(outcome)}\n", structured(envelope(outcome)), True)
 
@@ -227,7 +225,6 @@ def _claim(ctx: Context, args: dict[str, Any]) -> Reply:
 def _check(ctx: Context, args: dict[str, Any]) -> Reply:
     """``todo check``: fails (isError) while tasks are open, listing them."""
     from todocli.app.gate import check
-    from todocli.app.render import check_text, envelope
 
     _only(args, "todo_check")
     verify = args.get("verify", False)
@@ -443,9 +440,6 @@ def resource(uri: str, defaults: Options) -> Resource:
 
 def read(uri: str, defaults: Options) -> str:
     """A list's markdown as it is on disk (empty when it does not exist yet)."""
-    from todocli.storage.files import read_text
-    from todocli.storage.store import DEFAULT_MAX_FILE_BYTES
-
     text = read_text(resource(uri, defaults).path, DEFAULT_MAX_FILE_BYTES, "max_file_bytes")
     # Bytes that are not UTF-8 (read as U+DC80..U+DCFF) show as \xNN, as the command
     # line shows them, not as \udcNN.
@@ -460,8 +454,6 @@ def serve(opts: Options) -> int:
 
     Stdout belongs to the protocol: the command line's error boundary says a failure
     in one line on stderr and nothing on stdout (the table marks ``mcp`` so)."""
-    from todocli.app.output import STDERR, OutputError, write
-
     if opts.if_rev is not None:
         raise UsageError("mcp: --if-rev is for one write: pass if_rev to todo_write")
     default_resource(opts)  # a bad session, home or config fails now, not per call
@@ -487,7 +479,6 @@ def serve(opts: Options) -> int:
         broken = _os_error(exc)
         if broken is None:
             raise  # the boundary reports it as an internal error
-        from todocli.storage.files import reason
 
         # stdout full or gone: as every command says it
         raise OutputError(f"cannot write to standard output: {reason(broken)}") from None

@@ -14,6 +14,7 @@ import sys
 
 from todocli.document.model import Value
 from todocli.errors import UsageError
+from todocli.escapes import one_line
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
@@ -125,8 +126,6 @@ def is_session_name(name: str) -> bool:
 
 def check_session(name: str) -> str:
     if not is_session_name(name):
-        from todocli.escapes import one_line
-
         raise UsageError(f"invalid session name '{one_line(name)}': {SESSION_RULE}")
     return name
 
@@ -145,7 +144,6 @@ def agent_name(flag: str | None, env: Mapping[str, str], flag_name: str = "--age
         return None
     if 0 < len(name) <= 64 and name[0] not in "._-@" and _AGENT_CHARS.issuperset(name):
         return name
-    from todocli.escapes import one_line
 
     where = flag_name if flag is not None else "TODOCLI_AGENT"
     raise UsageError(f"invalid agent name '{one_line(name)}' ({where}): {AGENT_RULE}")

@@ -52,6 +52,7 @@ from todocli.storage.files import (
     stat_signature,
     temp_path,
 )
+from todocli.storage.paths import check_private_dir
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
@@ -1092,8 +1093,6 @@ class Journal:
 def take_lock(lock_file: str, timeout: float, busy: str) -> ListLock:
     """Take the lock at ``lock_file`` (its folder made, and checked to be this
     user's), waiting up to ``timeout``; ``BusyError(busy)`` when it stays taken."""
-    from todocli.storage.paths import check_private_dir
-
     folder = os.path.dirname(lock_file)
     make_dir(folder)
     runtime = os.path.dirname(folder)

@@ -16,6 +16,7 @@ import os
 from todocli.errors import StorageError
 from todocli.storage.files import atomic_write, make_dir, reason
 from todocli.storage.paths import lock_path
+from todocli.storage.store import take_lock
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
@@ -57,8 +58,6 @@ class SharedClaims:
         self._lock: ListLock | None = None
 
     def __enter__(self) -> SharedClaims:
-        from todocli.storage.store import take_lock
-
         busy = f"another todo process holds the lock of {self.path} (waited {self.timeout:g} s)"
         lock = take_lock(lock_path(self.path), self.timeout, busy)
         self._lock = lock

@@ -8,6 +8,7 @@ import os
 
 from todocli.app.setup.edits import Block, Edit, Member
 from todocli.app.setup.instructions import TEXT
+from todocli.errors import UsageError
 
 LABEL = "VS Code Copilot"
 FOLDER = ".copilot"
@@ -23,8 +24,6 @@ def mcp(base: str, user: bool) -> list[Edit]:
     """``todo mcp`` registered in the workspace's ``.vscode/mcp.json`` (``servers``);
     VS Code keeps the user's in its profile folder: not written."""
     if user:
-        from todocli.errors import UsageError
-
         raise UsageError(
             "todo setup copilot --mcp --user: VS Code keeps user MCP servers in its "
             "profile (command: MCP: Open User Configuration); use the workspace's"
