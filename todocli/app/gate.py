@@ -9,7 +9,6 @@ reminder) and that the file was edited by hand since the last write.
 
 from __future__ import annotations
 
-from todocli.app import approvals, checks
 from todocli.app.commands import Context, Outcome, run_batch, show
 from todocli.app.render import cycle_line, describe_diff
 from todocli.document.markdown import parse
@@ -66,6 +65,8 @@ def stale_evidence(ctx: Context, todo: TodoList) -> list[tuple[str, str, str]]:
     """The completed tasks whose check has not passed since the last commit or
     change to the work tree it recorded (changes to the list file do not count),
     or never passed: (text, check, why). An agent's: those it holds."""
+    from todocli.app import checks
+
     agent = ctx.agent
     tasks = [
         t
@@ -97,6 +98,7 @@ def verify_checks(ctx: Context) -> None:
     """Run each stale check again (no lock held while they run): a check that
     passes renews its task's evidence; a task whose check fails is reopened, with a
     note saying when and why. A check not approved here is not run."""
+    from todocli.app import approvals, checks
     from todocli.engine.ops import Op, OpKind
     from todocli.engine.snapshot import Item
 

@@ -12,7 +12,6 @@ write puts on tasks, and ``todo allow``.
 
 from __future__ import annotations
 
-from todocli.app import approvals, checks
 from todocli.app.commands import Context, Outcome, show
 from todocli.errors import CheckFailedError, CheckNotAllowedError, InvalidParamError, NotFoundError
 from todocli.escapes import one_line
@@ -31,6 +30,8 @@ class Proving:
     lock let go), and what to say of those that did not pass."""
 
     def __init__(self, ctx: Context) -> None:
+        from todocli.app import checks
+
         self.ctx = ctx
         self.top = checks.work_dir(ctx.loc.list_file, ctx.loc.is_session)
         self.failed: list[str] = []  # what to say of each check that failed
@@ -43,6 +44,8 @@ class Proving:
     def run(self, wanted: list[tuple[str, str]]) -> tuple[tuple[str, str, str | None], ...]:
         """Run each task's check, if approved here: (text, check, its record if it
         passed, else None)."""
+        from todocli.app import approvals, checks
+
         ctx = self.ctx
         list_file = ctx.loc.list_file
         proofs: list[tuple[str, str, str | None]] = []
@@ -122,12 +125,15 @@ def approve_written(ctx: Context, outcome: Outcome) -> None:
         and (t.meta.id is None or t.meta.check != by_id.get(t.meta.id))
     ]
     if new:
+        from todocli.app import approvals
+
         approvals.approve(ctx.loc.home, ctx.loc.list_file, new)
 
 
 def allow(ctx: Context, tasks: Sequence[str]) -> Report:
     """``todo allow TASK...``: show each task's check and approve it to run here.
     With no TASK: the checks of this list not approved here (none is approved)."""
+    from todocli.app import approvals
     from todocli.app.report import Report
 
     home, list_file = ctx.loc.home, ctx.loc.list_file

@@ -34,7 +34,6 @@ from todocli.app.render import (
     report_envelope,
     to_json,
 )
-from todocli.cli import render_rich
 from todocli.cli.command_table import NEVER_FAILS, PROTOCOL, REPORT
 from todocli.document.model import Status, TodoList
 from todocli.errors import InternalError, StorageError, TodoError, UsageError
@@ -494,6 +493,8 @@ def _emit_output(outcome: Outcome, output: Output, *, show_all: bool, notes: boo
         elif plain_output(output):
             write(plain(outcome, notes=notes))
         else:
+            from todocli.cli import render_rich
+
             color = color_allowed(output)
             render_rich.render(outcome, sys.stdout, show_all=show_all, color=color, notes=notes)
 

@@ -32,7 +32,7 @@ from todocli.document.model import (
     id_number,
     notes_added,
 )
-from todocli.engine import DropPolicy, Settings, claims
+from todocli.engine import DropPolicy, Settings
 from todocli.errors import CycleError, InternalError, InvalidParamError, NotFoundError
 from todocli.escapes import first_unsafe, one_line, quoted
 
@@ -314,6 +314,8 @@ class Engine:
                 if op.kind in _GROWING:
                     last_growth = i
         if depending and any(n.meta.blocked_by for n in self.doc.tasks()):
+            from todocli.engine import claims
+
             wrong = claims.dependency_error(self.doc, deps_before)
             if wrong is not None:
                 errors.append(OpError(depending[-1], wrong))
@@ -734,6 +736,8 @@ class Engine:
 
     def _refuse_held(self, node: TaskNode) -> None:
         """Another agent's claim is not taken from it."""
+        from todocli.engine import claims
+
         held = claims.holder(node)
         if held is not None and held != self.agent:
             raise OpFailure(
@@ -748,6 +752,8 @@ class Engine:
         waits: dict[int, list[int]] | None = None,
     ) -> None:
         """A task whose dependencies are open is not started by an agent."""
+        from todocli.engine import claims
+
         if tasks is None or waits is None:
             if not node.meta.blocked_by:
                 return
@@ -761,6 +767,8 @@ class Engine:
     def _op_claim(self, op: Op) -> None:
         """Take the first pending task that waits on nothing (or the one named) for
         this agent, after releasing the claims of agents idle too long."""
+        from todocli.engine import claims
+
         agent = self.agent
         if agent is None:
             raise OpFailure("todo claim needs an agent name: --agent NAME or TODOCLI_AGENT")
