@@ -135,3 +135,27 @@ def test_the_launcher_does_not_import_from_its_own_folder(safe_path: bool, tmp_p
     )
     assert proc.returncode == 0, proc.stderr
     assert b"Added: Try todocli" in proc.stdout
+
+
+# Forms that print no list (a quiet write, a hook envelope of another tool, a hook
+# event that answers nothing) need no renderer: the output module is for output.
+SILENT = [
+    (["-q", "done", "task 3"], b""),
+    (["-q", "add", "task 20"], b""),
+    (["apply"], json.dumps({"tool_name": "Bash", "tool_input": {"command": "ls"}}).encode()),
+    (["hook", "claude"], json.dumps({"hook_event_name": "PreCompact", "session_id": "s"}).encode()),
+]
+
+
+@pytest.mark.parametrize(("args", "stdin"), SILENT, ids=[" ".join(a) for a, _ in SILENT])
+def test_a_form_that_prints_no_list_loads_no_renderer(
+    args: list[str], stdin: bytes, tmp_path: Path
+) -> None:
+    (tmp_path / "sessions").mkdir()
+    lines = [f"- [ ] task {i}" for i in range(20)]
+    (tmp_path / "sessions" / "default.md").write_text("# Todos\n" + "\n".join(lines) + "\n")
+    proc = run(args, stdin, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert b"task 3" not in proc.stdout  # no list printed
+    modules = set(proc.stderr.decode().split("MODULES ", 1)[1].split())
+    assert "todocli.app.render" not in modules

@@ -21,7 +21,7 @@ from todocli.errors import (
     UsageError,
 )
 from todocli.storage import config, paths
-from todocli.storage.store import SETTLE_MAX, ListChangedError, Store
+from todocli.storage.store import ListChangedError, Store
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
@@ -280,6 +280,8 @@ _AFRESH = "start a new list with: todo init TASK... (or keep it empty: todo clea
 
 def _emptied_story(ctx: Context, last: str, rev: int) -> str:
     """What happened to a list that is empty or gone where todo wrote tasks."""
+    from todocli.storage.store import SETTLE_MAX
+
     count = sum(1 for _ in parse(last).model().tasks())
     state = "is empty" if ctx.store.found() else "is gone"
     # A list with text but no task (prose, a heading) is waited for too: an editor

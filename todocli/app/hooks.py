@@ -23,7 +23,6 @@ from __future__ import annotations
 import os
 
 from todocli.app.commands import Context, Options, apply_input, show
-from todocli.app.render import json_text, plain
 from todocli.document.markdown import parse
 from todocli.document.model import Status
 from todocli.errors import TodoError
@@ -181,6 +180,8 @@ def hook(options: Options, agent: str, data: bytes, env: Mapping[str, str]) -> s
 
 
 def _reply(value: dict[str, Any]) -> str:
+    from todocli.app.render import json_text
+
     return json_text(value)
 
 
@@ -273,6 +274,8 @@ def _stop(ctx: Context, agent: str, active: bool) -> str:
 
 
 def _tool(ctx: Context, event: str, data: bytes) -> str:
+    from todocli.app.render import plain
+
     try:
         outcome: Outcome = apply_input(ctx, data)
     except TodoError as error:  # the lock, the disk: the model learns it all the same

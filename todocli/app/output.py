@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import sys
 
-from todocli.app.render import error_lines
 from todocli.errors import StorageError
 from todocli.escapes import one_line, safe
 from todocli.storage.files import reason
@@ -63,6 +62,8 @@ def write(text: str, stream: TextIO | str | None = None) -> None:
 
 def failure_message(outcome: Outcome) -> str:
     """The one stderr line of a failure."""
+    from todocli.app.render import error_lines
+
     if outcome.error is not None:
         return one_line(outcome.error.message)
     assert outcome.result is not None

@@ -25,15 +25,6 @@ import sys
 from todocli.app import commands
 from todocli.app.commands import Context, Outcome
 from todocli.app.output import STDERR, OutputError, failure_message, write
-from todocli.app.render import (
-    check_text,
-    hook_reply,
-    json_text,
-    plain,
-    reply_text,
-    report_envelope,
-    to_json,
-)
 from todocli.cli.command_table import NEVER_FAILS, PROTOCOL, REPORT
 from todocli.document.model import Status, TodoList
 from todocli.errors import InternalError, StorageError, TodoError, UsageError
@@ -89,6 +80,8 @@ def show(call: Call, *, show_all: bool, notes: bool, tool: str | None) -> int:
     output = call.output
     outcome = commands.show(_context(call), with_rev=output.json)
     if tool is not None:
+        from todocli.app.render import reply_text
+
         text = reply_text(outcome, tool)  # checks the tool's name first
         if not output.json:
             if not output.quiet:
@@ -181,6 +174,8 @@ def apply(call: Call, *, input_file: str | None, markdown: bool) -> int:
         return 0  # a hook on every tool must be harmless: nothing written or said
     event = _hook_event(outcome)
     if event is not None and not output.json:
+        from todocli.app.render import hook_reply
+
         reply = hook_reply(outcome, event, quiet=output.quiet)
         if reply is not None:
             # Success or refusal, in the hook's JSON: the harness reads it on exit 0.
@@ -271,6 +266,8 @@ def check(call: Call, *, hook: bool, verify: bool) -> int:
     if output.json:
         return emit(outcome, output)
     if not output.quiet:
+        from todocli.app.render import check_text
+
         write(check_text(outcome.todo, ctx.agent))
         if outcome.error is not None and outcome.error.code == "STALE_EVIDENCE":
             write(f"Stale evidence: {one_line(outcome.error.message)}\n")
@@ -489,8 +486,12 @@ def emit(outcome: Outcome, output: Output, *, show_all: bool = False, notes: boo
 def _emit_output(outcome: Outcome, output: Output, *, show_all: bool, notes: bool) -> None:
     if not (output.quiet and not outcome.failed):
         if output.json:
+            from todocli.app.render import to_json
+
             write(to_json(outcome))
         elif plain_output(output):
+            from todocli.app.render import plain
+
             write(plain(outcome, notes=notes))
         else:
             from todocli.cli import render_rich
@@ -504,6 +505,8 @@ def emit_report(report: Report, output: Output) -> int:
     if output.quiet:
         return 0
     if output.json:
+        from todocli.app.render import json_text, report_envelope
+
         write(json_text(report_envelope(report)))
     else:
         write(report.text)
@@ -512,6 +515,8 @@ def emit_report(report: Report, output: Output) -> int:
 
 def emit_error_json(error: TodoError) -> None:
     """The envelope of a command that failed as a whole."""
+    from todocli.app.render import to_json
+
     write(to_json(Outcome(todo=TodoList(), error=error)))
 
 
