@@ -25,9 +25,9 @@ def refuse_a_second_set(self: object, name: str, value: object) -> None:
 def values_unchanged() -> Iterator[None]:
     """Every test that runs the code in this process runs it with every value
     refusing a change after it is made (a changed value is a new value)."""
-    Value.__setattr__ = refuse_a_second_set  # type: ignore[method-assign, assignment]
+    Value.__setattr__ = refuse_a_second_set  # type: ignore[method-assign]
     yield
-    del Value.__setattr__  # type: ignore[misc]
+    del Value.__setattr__
 
 
 @pytest.fixture(autouse=True)
