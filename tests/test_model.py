@@ -204,3 +204,19 @@ def test_the_model_and_engine_import_none_of_what_they_stand_in_for() -> None:
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout == "[]\n"
+
+
+def test_a_value_equals_itself_field_for_field_as_a_tuple_would() -> None:
+    """Fields are compared as a tuple compares its items: the same object is equal
+    to itself (a NaN too), so a value always equals itself."""
+
+    class Pair(Value):
+        def __init__(self, left: object, right: object) -> None:
+            self.left = left
+            self.right = right
+
+    nan = float("nan")
+    assert Pair(nan, 1) == Pair(nan, 1)
+    assert Pair(nan, 1) != Pair(float("nan"), 1)  # two NaNs: unequal, as in a tuple
+    assert Pair(1, [2]) == Pair(1, [2])
+    assert Pair(1, 2) != Pair(1, 3)

@@ -93,24 +93,8 @@ GIVEN_KEYS = (("priority", "priority"), ("blocked_by", "blockedBy"), ("check", "
 STATUS_HELP = "use pending, in_progress, completed, abandoned or blocked"
 
 
-# JSON's kinds by Python type: what the reader makes, looked up in one step (every
-# field of every item is checked; ``kind_of`` falls back to ``isinstance`` for others).
-_KINDS: dict[type, str] = {
-    str: "string",
-    list: "array",
-    dict: "object",
-    bool: "boolean",
-    int: "number",
-    float: "number",
-    type(None): "null",
-}
-
-
 def kind_of(value: object) -> str:
     """The JSON kind of a value, as error messages name it."""
-    kind = _KINDS.get(type(value))
-    if kind is not None:
-        return kind
     if value is None:
         return "null"
     if isinstance(value, bool):

@@ -117,8 +117,9 @@ class Value(metaclass=_Fields):
             return False
         # A loop, not all() over a generator: values are compared for every task of a
         # list on each write, and the generators cost 0.45M instructions of a TodoWrite.
-        for name in self.__slots__:  # noqa: SIM110
-            if getattr(self, name) != getattr(other, name):
+        for name in self.__slots__:
+            mine, theirs = getattr(self, name), getattr(other, name)
+            if mine is not theirs and mine != theirs:  # the same object is equal, as in a tuple
                 return False
         return True
 
