@@ -360,3 +360,30 @@ def test_a_settings_file_nested_5000_deep_is_refused_in_one_line(
         "nothing was written\n"
     )
     assert settings.read_bytes() == deep
+
+
+def test_a_codex_config_nested_too_deeply_for_toml_s_reader_is_refused_in_one_line(
+    project: Path, victim: Path
+) -> None:
+    config = project / ".codex" / "config.toml"
+    config.parent.mkdir()
+    deep = b"a = " + b"[" * 5000 + b"]" * 5000 + b"\n"
+    config.write_bytes(deep)
+    run = run_setup(project, victim, "codex", "--mcp")
+    assert run.code == 1
+    assert run.err == f"todo: {config}: nested too deeply for TOML's reader; nothing was written\n"
+    assert config.read_bytes() == deep
+    assert not (project / "AGENTS.md").exists()
+
+
+def test_setup_s_records_keep_no_copy_of_the_person_s_files(
+    project: Path, victim: Path, home: Path
+) -> None:
+    settings = project / ".claude" / "settings.json"
+    settings.write_bytes(SETTINGS)
+    assert run_setup(project, victim, "claude").code == 0
+    records = (home / "state" / "setup.json").read_text()
+    assert "s3cr3t-token" not in records, "the token stays in the person's file alone"
+    assert json.loads(records) == {
+        "claude": {str(settings): {"made": False}, str(project / "CLAUDE.md"): {"made": True}}
+    }

@@ -67,16 +67,26 @@ class Records:
         self.path = os.path.join(home, "state", "setup.json")
         text = files.read(self.path)
         try:
-            self.data: dict[str, dict[str, dict[str, object]]] = json.loads(text) if text else {}
-        except ValueError:
-            self.data = {}
+            data = json.loads(text) if text else {}
+        except (ValueError, RecursionError):
+            data = {}
+        self.data: dict[str, dict[str, dict[str, object]]] = {}
+        if not isinstance(data, dict):
+            return
+        for tool, written in data.items():
+            if not isinstance(written, dict):
+                continue
+            for path, record in written.items():
+                if isinstance(record, dict):  # earlier releases' copies of the bytes go
+                    self.data.setdefault(tool, {})[path] = {"made": _made(record)}
+                    if record.get("unended"):
+                        self.data[tool][path]["unended"] = True
 
     def get(self, tool: str, path: str) -> dict[str, object] | None:
         return self.data.get(tool, {}).get(path)
 
     def made(self, tool: str, path: str) -> bool:
-        record = self.get(tool, path) or {}
-        return bool(record.get("made", "before" in record and record["before"] is None))
+        return bool((self.get(tool, path) or {}).get("made"))
 
     def unended(self, tool: str, path: str) -> bool:
         """Whether todo's block began by ending the file's last line (it had no
@@ -101,6 +111,13 @@ class Records:
     def save(self) -> None:
         text = json.dumps(self.data, indent=1, sort_keys=True) + "\n"
         files.write(files.locate(self.path, None), text, self.path)
+
+
+def _made(record: dict[str, object]) -> bool:
+    """Whether todo made the file (earlier releases: no bytes from before)."""
+    if "made" in record:
+        return bool(record["made"])
+    return "before" in record and record["before"] is None
 
 
 def _diff(path: str, old: str | None, new: str | None) -> str:

@@ -66,8 +66,10 @@ def check(path: str, text: str, fmt: str) -> object:
 
         try:
             return tomllib.loads(text)
-        except RecursionError:
-            raise InvalidParamError(_too_deep(path)) from None
+        except RecursionError:  # tomllib reads nested arrays and tables recursively
+            raise InvalidParamError(
+                f"{path}: nested too deeply for TOML's reader; nothing was written"
+            ) from None
         except tomllib.TOMLDecodeError as exc:
             line = getattr(exc, "lineno", None)
             if line is None:  # before 3.14 the line is only in the message
