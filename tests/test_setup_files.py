@@ -387,3 +387,21 @@ def test_setup_s_records_keep_no_copy_of_the_person_s_files(
     assert json.loads(records) == {
         "claude": {str(settings): {"made": False}, str(project / "CLAUDE.md"): {"made": True}}
     }
+
+
+def test_a_hook_entry_the_person_changed_stays_and_is_named(project: Path, victim: Path) -> None:
+    settings = project / ".claude" / "settings.json"
+    settings.write_bytes(SETTINGS)
+    assert run_setup(project, victim, "claude").code == 0
+    value = json.loads(settings.read_text())
+    value["hooks"]["Stop"][0]["hooks"][0]["timeout"] = 30  # the person's own setting
+    settings.write_text(json.dumps(value, indent=2) + "\n")
+    run = run_setup(project, victim, "claude", "--remove")
+    assert run.code == 0, run.err
+    left = json.loads(settings.read_text())
+    assert left["hooks"] == {"Stop": value["hooks"]["Stop"]}, "theirs kept, todo's others gone"
+    assert left["mcpServers"] == json.loads(SETTINGS)["mcpServers"]
+    assert (
+        f"Claude Code: {settings}: the hooks.Stop entry running 'todo hook claude' was "
+        "changed by hand: left as it is" in run.out
+    )
