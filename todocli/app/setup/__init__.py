@@ -4,22 +4,23 @@ One module per target (its files and what goes in each), found through
 ``TARGETS`` as the agents' registry finds theirs: a new target is one module and
 one row. Every edit only adds, keeping each byte already there; running it again
 changes nothing; ``--mcp`` registers ``todo mcp`` too; ``--dry-run`` prints the
-diff and writes nothing; ``--remove``
-takes out what it added. What each file held before todo first changed it is
-kept under the home (``state/setup.json``), so a removal puts back exactly those
-bytes when nothing else changed the file since; otherwise it takes out its own
-entries alone.
+diff and writes nothing; ``--remove`` takes out the bytes it added, found in the
+file as it is now (never a copy of earlier bytes): what the person changed stays,
+and is named for them. Which files todo wrote, and which it made, is kept under
+the home (``state/setup.json``). Every write goes through ``files``: a project
+setup never reads or writes where a link leads outside the project, and no
+temporary name is predictable.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sys
 
 from todocli.app.report import Report
-from todocli.errors import StorageError, UsageError
+from todocli.app.setup import files
+from todocli.errors import UsageError
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
@@ -31,7 +32,8 @@ if TYPE_CHECKING:
 # name for people) and edits(base, user) -> list[Edit] (what goes in which file,
 # under ``base``: the project, or the user's home); optionally FOLDER (its folder
 # in a home: ``todo doctor`` finds the agent by it), mcp(base, user) (the MCP
-# server's registration, for ``--mcp``) and NOTE (a line said after writing).
+# server's registration, for ``--mcp``), NOTE (a line said after writing) and
+# root(base) (the folder a project setup stays in, when not ``base`` itself).
 TARGETS: dict[str, str] = {
     "claude": "claude",
     "codex": "codex",
@@ -55,55 +57,47 @@ def target(name: str) -> ModuleType:
     return sys.modules[full]
 
 
-def _read(path: str) -> str | None:
-    try:
-        with open(path, encoding="utf-8", newline="") as handle:
-            return handle.read()
-    except FileNotFoundError:
-        return None
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8"
-        raise StorageError(f"cannot read {path}: {reason}; nothing was written") from None
-
-
-def _write(path: str, text: str | None) -> None:
-    try:
-        if text is None:
-            os.remove(path)
-            return
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        temporary = f"{path}.todo-setup.tmp"
-        with open(temporary, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-        os.replace(temporary, path)
-    except OSError as exc:
-        raise StorageError(f"cannot write {path}: {exc.strerror or exc}") from None
-
-
-def _digest(text: str | None) -> str | None:
-    return None if text is None else hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
 class Records:
-    """What each file held before a target first changed it, and the digest of
-    what todo last wrote there: ``state/setup.json`` under the home."""
+    """The files each target wrote, and whether todo made them (``made``: a
+    removal that leaves one empty deletes it): ``state/setup.json`` under the
+    home. No file's content is kept. (Records of earlier releases kept the bytes
+    from before, ``before``: ``None`` there meant todo made the file.)"""
 
     def __init__(self, home: str) -> None:
         self.path = os.path.join(home, "state", "setup.json")
-        text = _read(self.path)
+        text = files.read(self.path)
         try:
-            self.data: dict[str, dict[str, dict[str, str | None]]] = (
-                json.loads(text) if text else {}
-            )
-        except ValueError:
-            self.data = {}
+            data = json.loads(text) if text else {}
+        except (ValueError, RecursionError):
+            data = {}
+        self.data: dict[str, dict[str, dict[str, object]]] = {}
+        if not isinstance(data, dict):
+            return
+        for tool, written in data.items():
+            if not isinstance(written, dict):
+                continue
+            for path, record in written.items():
+                if isinstance(record, dict):  # earlier releases' copies of the bytes go
+                    self.data.setdefault(tool, {})[path] = {"made": _made(record)}
+                    if record.get("unended"):
+                        self.data[tool][path]["unended"] = True
 
-    def get(self, tool: str, path: str) -> dict[str, str | None] | None:
+    def get(self, tool: str, path: str) -> dict[str, object] | None:
         return self.data.get(tool, {}).get(path)
 
-    def wrote(self, tool: str, path: str, before: str | None, after: str) -> None:
-        entry = self.data.setdefault(tool, {}).setdefault(path, {"before": before})
-        entry["after"] = _digest(after)
+    def made(self, tool: str, path: str) -> bool:
+        return bool((self.get(tool, path) or {}).get("made"))
+
+    def unended(self, tool: str, path: str) -> bool:
+        """Whether todo's block began by ending the file's last line (it had no
+        line ending): that line ending is todo's, and a removal takes it too."""
+        return bool((self.get(tool, path) or {}).get("unended"))
+
+    def wrote(self, tool: str, path: str, made: bool, unended: bool) -> None:
+        files_of = self.data.setdefault(tool, {})
+        if path in files_of:
+            made, unended = self.made(tool, path), self.unended(tool, path) or unended
+        files_of[path] = {"made": made, "unended": unended} if unended else {"made": made}
 
     def forget(self, tool: str, path: str) -> None:
         self.data.get(tool, {}).pop(path, None)
@@ -115,7 +109,15 @@ class Records:
         return [t for t, files in self.data.items() if t != tool and path in files]
 
     def save(self) -> None:
-        _write(self.path, json.dumps(self.data, indent=1, sort_keys=True) + "\n")
+        text = json.dumps(self.data, indent=1, sort_keys=True) + "\n"
+        files.write(files.locate(self.path, None), text, self.path)
+
+
+def _made(record: dict[str, object]) -> bool:
+    """Whether todo made the file (earlier releases: no bytes from before)."""
+    if "made" in record:
+        return bool(record["made"])
+    return "before" in record and record["before"] is None
 
 
 def _diff(path: str, old: str | None, new: str | None) -> str:
@@ -165,9 +167,13 @@ def setup(
     by_file: dict[str, list[Edit]] = {}
     for edit in edits:
         by_file.setdefault(edit.path, []).append(edit)
-    plans: list[tuple[str, str | None, str | None]] = []
+    # A project's files stay inside it (the module's ``root``: git's work tree).
+    confine = None if user else getattr(module, "root", lambda folder: folder)(base)
+    plans: list[tuple[str, str, str | None, str | None]] = []
     for path, file_edits in by_file.items():
-        old = _read(path)
+        # Where the bytes go, refused before anything is read from outside the project.
+        real = files.locate(path, confine if all(e.confined for e in file_edits) else None)
+        old = files.read(real)
         new: str | None = old or ""
         if remove:
             new = _removed(tool, path, old, file_edits, records)
@@ -177,19 +183,30 @@ def setup(
                 new = edit.add(new)
         made = old is None and any(edit.creates for edit in file_edits)
         if new != old and (made or not (old is None and new == "")):
-            plans.append((path, old, new))
+            plans.append((path, real, old, new))
+    left = [line for edit in edits for line in edit.left]
+    if not dry_run:  # every file refused before the first is written
+        for path, real, _, new in plans:
+            if new is not None:
+                files.writable(real, path)
     lines: list[str] = []
     changed = []
-    for path, old, new in plans:
+    for path, real, old, new in plans:
         if dry_run:
             lines.append(_diff(path, old, new).rstrip("\n"))
             continue
-        _write(path, new)
-        if remove:
+        if new is None:
+            files.delete(real)
+        else:
+            files.write(real, new, path)
+        if remove and not any(edit.left for edit in by_file[path]):
             records.forget(tool, path)
-        elif new is not None:
-            records.wrote(tool, path, old, new)
-        changed.append(path)
+        elif not remove and new is not None:
+            unended = any(getattr(edit, "unended", False) for edit in by_file[path])
+            records.wrote(tool, path, made=old is None, unended=unended)
+        top = confine or base
+        plain = os.path.normpath(os.path.join(os.path.realpath(top), os.path.relpath(path, top)))
+        changed.append(path if real == plain else f"{path} (through its link, {real})")
     if changed:
         records.save()
     label = module.LABEL
@@ -202,13 +219,14 @@ def setup(
         note = getattr(module, "NOTE", "")
         if note and not remove:
             lines.append(f"{label}: {note}")
-    else:
+    elif not left:
         state = "nothing of todo's to remove" if remove else "already set up, nothing changed"
         lines = [f"{label}: {state}."]
+    lines += [f"{label}: {line}" for line in left]
     data = {
         "tool": tool,
         "scope": "user" if user else "project",
-        "files": [p for p, _, _ in plans],
+        "files": [p for p, _, _, _ in plans],
         "dry_run": dry_run,
         "removed": remove,
     }
@@ -218,22 +236,18 @@ def setup(
 def _removed(
     tool: str, path: str, old: str | None, edits: list[Edit], records: Records
 ) -> str | None:
-    """The file without the target's additions: the bytes it had before, when
-    todo's were the last to change it; else the file with todo's entries taken
-    out (a block another target wrote too stays)."""
+    """The file as it is now without the target's additions, each taken out as
+    text (a block another target wrote too stays); a file todo made, left empty,
+    is deleted (``None``)."""
     if old is None:
         return None
-    record = records.get(tool, path)
-    if (
-        record is not None
-        and record.get("after") == _digest(old)
-        and not records.others(tool, path)
-    ):
-        return record.get("before")
     new = old
     shared = records.others(tool, path)
     for edit in edits:
         if shared and edit.fmt == "markdown":
             continue
+        edit.unended = records.unended(tool, path)
         new = edit.remove(new)
-    return new if new.strip() or record is None or record.get("before") else None
+    if records.made(tool, path) and not shared and new.strip() in ("", "{}"):
+        return None
+    return new

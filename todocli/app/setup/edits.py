@@ -24,8 +24,12 @@ class Edit:
     optional = False
     creates = False  # made even when it stays empty (a project plan)
 
+    confined = True  # in a project setup, refused where it leads outside the project
+    unended = False  # a block: added after a last line that had no line ending
+
     def __init__(self, path: str) -> None:
         self.path = path
+        self.left: list[str] = []  # what a removal left for the person to take out
 
     def add(self, text: str) -> str:
         """``text`` with the addition (unchanged when it is there already)."""
@@ -45,6 +49,8 @@ def check(path: str, text: str, fmt: str) -> object:
     if fmt == "json":
         if not text.strip():
             return {}
+        if jsonedit.depth(text) > jsonedit.MAX_DEPTH:
+            raise InvalidParamError(_too_deep(path))
         try:
             value = json.loads(text)
         except json.JSONDecodeError as exc:
@@ -60,6 +66,10 @@ def check(path: str, text: str, fmt: str) -> object:
 
         try:
             return tomllib.loads(text)
+        except RecursionError:  # tomllib reads nested arrays and tables recursively
+            raise InvalidParamError(
+                f"{path}: nested too deeply for TOML's reader; nothing was written"
+            ) from None
         except tomllib.TOMLDecodeError as exc:
             line = getattr(exc, "lineno", None)
             if line is None:  # before 3.14 the line is only in the message
@@ -73,6 +83,13 @@ def check(path: str, text: str, fmt: str) -> object:
     return text
 
 
+def _too_deep(path: str) -> str:
+    return (
+        f"{path}: nested deeper than {jsonedit.MAX_DEPTH} levels, more than todo setup "
+        "edits; nothing was written"
+    )
+
+
 class HookEntry(Edit):
     """``{"matcher": M, "hooks": [{"type": "command", "command": C}]}`` in the array
     at ``where`` (Claude Code, Codex, Gemini CLI and Qwen Code share the shape)."""
@@ -84,6 +101,11 @@ class HookEntry(Edit):
         self.where = where
         self.command = command
         self.matcher = matcher
+
+    def _entry(self) -> dict[str, Any]:
+        entry: dict[str, Any] = {} if self.matcher is None else {"matcher": self.matcher}
+        entry["hooks"] = [{"type": "command", "command": self.command}]
+        return entry
 
     def _ours(self, entry: object) -> bool:
         hooks = entry.get("hooks") if isinstance(entry, dict) else None
@@ -100,22 +122,23 @@ class HookEntry(Edit):
         value = check(self.path, text, "json")
         if any(self._ours(e) for e in self._entries(value)):
             return text
-        entry: dict[str, Any] = {} if self.matcher is None else {"matcher": self.matcher}
-        entry["hooks"] = [{"type": "command", "command": self.command}]
         base = text if text.strip() else "{}\n"
         try:
-            return jsonedit.append_item(base, self.where, entry)
+            return jsonedit.append_item(base, self.where, self._entry())
         except ValueError as exc:
             raise InvalidParamError(f"{self.path}: {exc}; nothing was written") from None
 
     def remove(self, text: str) -> str:
-        value = check(self.path, text, "json")
-        entries = self._entries(value)
-        if not any(self._ours(e) for e in entries):
-            return text
-        entries[:] = [e for e in entries if not self._ours(e)]
-        _prune(value, self.where)
-        return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+        """Only the entry as todo wrote it goes, taken out as text; one the person
+        changed since stays, and is named for them to take out."""
+        entries = self._entries(check(self.path, text, "json"))
+        mine = self._entry()
+        if any(self._ours(e) and e != mine for e in entries):
+            self.left.append(
+                f"{self.path}: the {'.'.join(self.where)} entry running {self.command!r} "
+                "was changed by hand: left as it is (remove it yourself if you want it gone)"
+            )
+        return jsonedit.remove_items(text, self.where, lambda entry: entry == mine)
 
     def describe(self) -> str:
         on = f" ({self.matcher})" if self.matcher else ""
@@ -145,26 +168,19 @@ class Member(Edit):
             raise InvalidParamError(f"{self.path}: {exc}; nothing was written") from None
 
     def remove(self, text: str) -> str:
-        value = check(self.path, text, "json")
-        parent = self._parent(value)
-        if not isinstance(parent, dict) or parent.get(self.key) != self.value:
-            return text  # not there, or changed by the person since: theirs now
-        del parent[self.key]
-        _prune(value, [*self.where, ""][:-1])
-        return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+        parent = self._parent(check(self.path, text, "json"))
+        if not isinstance(parent, dict) or self.key not in parent:
+            return text
+        if parent[self.key] != self.value:  # changed by the person since: theirs now
+            self.left.append(
+                f"{self.path}: {'.'.join([*self.where, self.key])} was changed by hand: "
+                "left as it is (remove it yourself if you want it gone)"
+            )
+            return text
+        return jsonedit.remove_member(text, self.where, self.key)
 
     def describe(self) -> str:
         return f"{'.'.join([*self.where, self.key])}: {json.dumps(self.value)}"
-
-
-def _prune(value: object, where: list[str]) -> None:
-    """Drop the containers on ``where`` that the removal left empty."""
-    for depth in range(len(where), 0, -1):
-        parent: object = value
-        for name in where[: depth - 1]:
-            parent = parent.get(name) if isinstance(parent, dict) else None
-        if isinstance(parent, dict) and parent.get(where[depth - 1]) in ([], {}):
-            del parent[where[depth - 1]]
 
 
 BEGIN = "todo setup: begin"
@@ -208,7 +224,8 @@ class Block(Edit):
                 parsed = parsed.get(name) if isinstance(parsed, dict) else None
             if parsed is not None:
                 return text
-        lead = "" if not text else ("\n" if text.endswith("\n") else "\n\n")
+        self.unended = bool(text) and not text.endswith("\n")
+        lead = "" if not text else ("\n\n" if self.unended else "\n")
         added = lead + self.begin + self.body + self.end
         if "\r\n" in text:  # the file's own line ending
             added = added.replace("\n", "\r\n")
@@ -217,14 +234,26 @@ class Block(Edit):
         return new
 
     def remove(self, text: str) -> str:
+        """The block taken out as it was written; one whose lines the person
+        changed stays whole, and is named for them to take out."""
         span = self._span(text)
         if span is None:
             return text
         start, end = span
+        block = text[start:end].replace("\r\n", "\n")
+        if block != self.begin + self.body + self.end:
+            first = text.count("\n", 0, start) + 1
+            last = text.count("\n", 0, end)
+            self.left.append(
+                f"{self.path}:{first}-{last}: todo's block has lines changed by hand: left "
+                f"as it is; remove lines {first}-{last} yourself, keeping the lines you want"
+            )
+            return text
         before = text[:start]
         for blank in ("\r\n\r\n", "\n\n"):
             if before.endswith(blank):  # the blank line the block was set apart with
-                before = before[: -len(blank) // 2]
+                # and, where the last line had none, the line ending todo gave it
+                before = before[: -len(blank) if self.unended else -len(blank) // 2]
                 break
         return before + text[end:]
 
