@@ -80,7 +80,10 @@ def test_done_runs_a_passing_check_and_records_the_evidence(repo: Path) -> None:
     assert words[2:4] == ["exit", "0"]
     assert words[4].endswith("s")
     assert words[words.index("commit") + 1] == head[:12]
-    assert words[-1] == "dirty"
+    assert words[-3] == "dirty"
+    assert words[-2] == "digest"  # signed by this home (see the forged-evidence tests)
+    assert len(words[-1]) == 16
+    assert int(words[-1], 16) >= 0
 
 
 def test_a_failing_check_keeps_the_task_open_with_its_tail_and_exit_8(repo: Path) -> None:
@@ -297,6 +300,178 @@ def test_verify_reopens_a_task_whose_check_now_fails_with_a_note(repo: Path) -> 
     text = (repo / "TODO.md").read_text()
     assert "- [ ] Feature" in text or "- [/] Feature" in text
     assert "Reopened 2026-11-25T23:00:00: its check failed (exit 1)" in text
+
+
+# -- forged evidence: a record the gate trusts is one this home's todo wrote ---------------
+
+
+def _gate_says_stale(repo: Path, why: str, env: dict[str, str] | None = None) -> None:
+    """``todo check`` (text, ``--json`` and the Stop hook's gate) fails, saying the
+    task's evidence is stale and why."""
+    gate = todo(repo, "check", env=env)
+    assert gate.code == 1, gate.out + gate.err
+    assert f'"Tests pass": {why}' in gate.out
+    data = json.loads(todo(repo, "check", "--json", env=env).out)
+    assert data["error"]["code"] == "STALE_EVIDENCE"
+    assert any(d.startswith(f"Tests pass: {why}") for d in data["error"]["details"])
+    stop = json.dumps({"session_id": "s1", "hook_event_name": "Stop"})
+    hooked = todo_process(
+        "--file", str(repo / "TODO.md"), "check", "--hook", stdin=stop, cwd=repo, env=env
+    )
+    assert hooked.code == 1
+    assert f'"Tests pass": {why}' in hooked.out
+
+
+NOT_OURS = "stale: not recorded by this home"
+
+
+def test_the_sed_attack_on_a_no_check_record_is_stale_and_verify_runs_the_check(
+    repo: Path, tmp_path: Path
+) -> None:
+    marker = tmp_path / "ran"
+    todo(repo, "add", "Tests pass", "--check", f"touch {marker}")
+    assert todo(repo, "done", "Tests pass", "--no-check").code == 0
+    assert "checked: no check ran 20" in line(repo, "Tests pass")
+    git(repo, "add", "TODO.md")
+    git(repo, "commit", "-q", "-m", "plan")
+    # The attack, as the issue tells it: sed, then any later commit.
+    subprocess.run(
+        [
+            "sed",
+            "-i",
+            "s/checked: no check ran [^ ]*/checked: passed 2026-11-25T22:40:01 exit 0/",
+            str(repo / "TODO.md"),
+        ],
+        check=True,
+    )
+    assert "checked: passed 2026-11-25T22:40:01 exit 0 -->" in line(repo, "Tests pass")
+    (repo / "code.py").write_text("print(2)\n")
+    git(repo, "commit", "-q", "-am", "later work")
+    _gate_says_stale(repo, NOT_OURS)
+    assert not marker.exists()  # the gate itself runs nothing
+    verified = todo(repo, "check", "--verify")
+    assert verified.code == 0, verified.out + verified.err
+    assert marker.exists()  # --verify ran the check
+    assert todo(repo, "check").code == 0  # now the record is todo's own
+
+
+def test_a_forged_record_with_the_true_commit_and_tree_is_still_stale(
+    repo: Path, tmp_path: Path
+) -> None:
+    """The attacker computes the commit and the tree with git itself (what todo
+    records), so the record names the work tree exactly: without this home's
+    digest it proves nothing."""
+    marker = tmp_path / "ran"
+    todo(repo, "add", "Tests pass", "--check", f"touch {marker}")
+    assert todo(repo, "done", "Tests pass", "--no-check").code == 0
+    head = git(repo, "rev-parse", "HEAD")
+    index = tmp_path / "index"
+    env = {**os.environ, "GIT_INDEX_FILE": str(index)}
+    for args in (["add", "-A", "--", "."], ["rm", "-q", "--cached", "--", "TODO.md"]):
+        subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True)
+    tree = subprocess.run(
+        ["git", "write-tree"], cwd=repo, env=env, check=True, capture_output=True, text=True
+    ).stdout.strip()
+    forged = f"passed 2026-11-25T22:40:01 exit 0 0.4s commit {head[:12]} tree {tree[:12]}"
+    path = repo / "TODO.md"
+    old = line(repo, "Tests pass").split("checked: ")[1].removesuffix(" -->")
+    path.write_text(path.read_text().replace(old, forged))
+    for fake_digest in ("", " digest 0123456789abcdef"):  # none, and one made up
+        path.write_text(path.read_text().replace(forged + " digest 0123456789abcdef", forged))
+        path.write_text(path.read_text().replace(forged, forged + fake_digest))
+        _gate_says_stale(repo, NOT_OURS)
+    assert not marker.exists()
+    assert todo(repo, "check", "--verify").code == 0
+    assert marker.exists()
+
+
+def test_evidence_another_home_recorded_is_stale_here(repo: Path, tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    other = {"TODOCLI_HOME": str(tmp_path / "other-home")}
+    todo(repo, "add", "Tests pass", "--check", f"touch {marker}", env=other)
+    assert todo(repo, "done", "Tests pass", env=other).code == 0
+    assert todo(repo, "check", env=other).code == 0  # the home that ran it trusts it
+    marker.unlink()
+    before = (repo / "TODO.md").read_bytes()
+    _gate_says_stale(repo, NOT_OURS)  # this home does not
+    assert (repo / "TODO.md").read_bytes() == before
+    assert todo(repo, "check", "--verify").code == 1  # still stale: nothing ran
+    assert not marker.exists()  # not approved here: --verify does not run it
+    assert todo(repo, "allow", "Tests pass").code == 0
+    assert todo(repo, "check", "--verify").code == 0
+    assert marker.exists()  # approved: --verify ran it, and the record is now this home's
+    assert todo(repo, "check").code == 0
+
+
+@pytest.mark.parametrize("tamper", ["digit", "when", "other task"])
+def test_a_record_whose_digest_does_not_verify_is_stale(
+    repo: Path, tmp_path: Path, tamper: str
+) -> None:
+    marker = tmp_path / "ran"
+    todo(repo, "add", "Tests pass", "--check", f"touch {marker}")
+    todo(repo, "add", "Docs", "--check", "true")
+    assert todo(repo, "done", "Docs").code == 0
+    assert todo(repo, "done", "Tests pass").code == 0
+    assert todo(repo, "check").code == 0
+    marker.unlink()
+    path = repo / "TODO.md"
+    record = line(repo, "Tests pass").split("checked: ")[1].removesuffix(" -->")
+    if tamper == "digit":  # one digit of the digest changed
+        last = record[-1]
+        forged = record[:-1] + ("0" if last != "0" else "1")
+    elif tamper == "when":  # a field changed, the digest kept
+        forged = record.replace("passed 20", "passed 19", 1)
+    else:  # the record of another task of this list, copied whole
+        forged = line(repo, "Docs").split("checked: ")[1].removesuffix(" -->")
+    path.write_text(path.read_text().replace(record, forged, 1))
+    _gate_says_stale(repo, NOT_OURS)
+    assert not marker.exists()
+    assert todo(repo, "check", "--verify").code == 0
+    assert marker.exists()
+
+
+def test_a_record_without_commit_and_tree_is_stale_in_a_git_work_tree(tmp_path: Path) -> None:
+    """Signed, but made outside a work tree: once the folder is one, it names no
+    commit and tree to compare, so it is stale."""
+    folder = tmp_path / "plain"
+    folder.mkdir()
+    marker = tmp_path / "ran"
+    todo(folder, "add", "Tests pass", "--check", f"touch {marker}")
+    assert todo(folder, "done", "Tests pass").code == 0
+    assert todo(folder, "check").code == 0  # outside a work tree: nothing to compare
+    assert " commit " not in line(folder, "Tests pass")
+    marker.unlink()
+    git(folder, "init", "-q")
+    git(folder, "add", "TODO.md")
+    git(folder, "commit", "-q", "-m", "plan")
+    _gate_says_stale(folder, "stale: it names no commit and tree, and this is a git work tree")
+    assert not marker.exists()
+    assert todo(folder, "check", "--verify").code == 0
+    assert marker.exists()
+
+
+def test_the_home_key_is_made_once_private_and_a_racing_one_wins(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from todocli.app import checks
+
+    home = str(tmp_path / "h")
+    assert checks.home_key(home) is None
+    placed_first = b"f" * 64
+
+    def another_todo_places_its_key() -> None:  # between writing ours aside and placing it
+        Path(home, "state", checks.KEY_FILE).write_bytes(placed_first + b"\n")
+
+    monkeypatch.setattr(checks, "_before_key_placed", another_todo_places_its_key)
+    assert checks.make_home_key(home) == placed_first  # the one placed first is used
+    assert os.listdir(Path(home, "state")) == [checks.KEY_FILE]  # ours, set aside, removed
+    monkeypatch.setattr(checks, "_before_key_placed", None)
+    fresh = str(tmp_path / "fresh")
+    key = checks.make_home_key(fresh)
+    path = Path(fresh, "state", checks.KEY_FILE)
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert len(key) == 2 * checks.KEY_BYTES
+    assert checks.make_home_key(fresh) == key == checks.home_key(fresh)
 
 
 # -- trust ----------------------------------------------------------------------------------

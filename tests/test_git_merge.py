@@ -11,8 +11,16 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 from tests.support_cli import install_launcher, todo_process
+from tests.test_filemerge_properties import (
+    Entry,
+    _halves,
+    _render,
+    assert_nothing_lost,
+    branch_pairs,
+)
 from todocli.app.gitrepo import ATTRIBUTE, DRIVER, problems
 from todocli.document.markdown import parse
 from todocli.engine.filemerge import merge_files
@@ -471,3 +479,103 @@ def test_an_id_renumbered_by_a_merge_keeps_the_tasks_check_and_owner() -> None:
     (tested,) = (t for t in tasks if t.content == "Test it")
     assert tested.meta.check == "pytest -q"
     assert tested.meta.owner == "bob"
+
+
+# -- the driver never drops a task (issue #32) ----------------------------------------------
+
+
+@pytest.mark.parametrize("side", ["ours", "theirs"])
+def test_two_tasks_sharing_an_id_on_one_side_are_both_kept_with_unique_ids(
+    tmp_path: Path, bin_dir: Path, side: str
+) -> None:
+    """A person copied a task's line in an editor, its hidden id comment too, and
+    changed the copy's text; the other branch ticked another task."""
+    copied = IDS.replace(
+        "- [ ] Write the loader <!-- id: 2; blocked-by: 1 -->\n",
+        "- [ ] Write the loader <!-- id: 2; blocked-by: 1 -->\n"
+        "- [ ] Write the loader tests <!-- id: 2; blocked-by: 1 -->\n",
+    )
+    ticked = IDS.replace("[ ] Parse", "[x] Parse")
+    repo = _repo(tmp_path, bin_dir, IDS, driver=True)
+    _branches(repo, *((copied, ticked) if side == "ours" else (ticked, copied)))
+    merged = repo.git("merge", "--no-edit", "theirs", check=False)
+    assert merged.returncode == 0, merged.stdout + merged.stderr
+    assert repo.plan == (
+        "## Build\n"
+        "- [x] Parse the config <!-- id: 1 -->\n"
+        "- [ ] Write the loader <!-- id: 2; blocked-by: 1 -->\n"
+        "- [ ] Write the loader tests <!-- id: 3; blocked-by: 1 -->\n"
+    )
+    assert _ids(repo.plan) == ["1", "2", "3"]
+    assert (
+        f'todo merge-driver: TODO.md: {side} held two tasks with id 2: "Write the loader tests" '
+        "is now 3" in merged.stderr
+    )
+    assert todo_process("check", cwd=repo.path, env=repo.env).code == 1  # 2 tasks open, read
+
+
+RENAMED_AND_DONE = {
+    # in its place, a text unlike the old one
+    "in place": BASE.replace("[ ] Write the loader", "[x] Loader written"),
+    # moved to the end of its phase, a text much like the old one
+    "moved": BASE.replace("- [ ] Write the loader\n", "").replace(
+        "cache\n", "cache\n- [x] Write the YAML loader\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("how", RENAMED_AND_DONE)
+@pytest.mark.parametrize("side", ["ours", "theirs"])
+def test_a_task_renamed_and_completed_on_one_side_and_abandoned_on_the_other_conflicts(
+    tmp_path: Path, bin_dir: Path, how: str, side: str
+) -> None:
+    renamed = RENAMED_AND_DONE[how]
+    new_line = next(ln for ln in renamed.splitlines() if "[x]" in ln)
+    abandoned = BASE.replace("[ ] Write the loader", "[-] Write the loader")
+    repo = _repo(tmp_path, bin_dir, BASE, driver=True)
+    _branches(repo, *((renamed, abandoned) if side == "ours" else (abandoned, renamed)))
+    merged = repo.git("merge", "--no-edit", "theirs", check=False)
+    assert merged.returncode != 0  # git stops, as for any conflict
+    assert "1 task was changed on both sides" in merged.stderr
+    first, second = (new_line, "- [-] Write the loader")[:: 1 if side == "ours" else -1]
+    block = f"<<<<<<< ours\n{first}\n=======\n{second}\n>>>>>>> theirs\n"
+    assert block in repo.plan
+    # Nothing else of the task is left outside the markers: it is there once, in two states.
+    assert repo.plan.replace(block, "") == BASE.replace("- [ ] Write the loader\n", "")
+
+
+@settings(
+    max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(branch_pairs())
+def test_random_branch_pairs_through_a_real_git_merge_lose_no_task(
+    tmp_path: Path, bin_dir: Path, pair: tuple[list[Entry | str], ...]
+) -> None:
+    """A few of the property test's branch pairs (tests/test_filemerge_properties.py)
+    merged by git itself through the driver: the same promises hold."""
+    import tempfile
+
+    base, ours, theirs = pair
+    folder = Path(tempfile.mkdtemp(dir=tmp_path))
+    repo = _repo(folder, bin_dir, _render(base), driver=True)
+    for branch, side in (("theirs", theirs), ("main", ours)):  # a side may change nothing
+        repo.git("checkout", "-q", *(["-b"] if branch == "theirs" else []), branch)
+        (repo.path / "TODO.md").write_bytes(_render(side).encode())
+        repo.git("commit", "-q", "--allow-empty", "-am", branch)
+    merged = repo.git("merge", "--no-edit", "theirs", check=False)
+    assert_nothing_lost(base, ours, theirs, repo.plan)
+    marked = bool(_halves(repo.plan)[2])
+    assert (merged.returncode != 0) is marked  # git stops exactly when a task is marked
+
+
+def test_the_same_copy_made_on_both_sides_comes_once_and_three_copies_stay_three() -> None:
+    base = "- [ ] a <!-- id: 1 -->\n- [ ] b <!-- id: 2 -->\n"
+    copied = "- [ ] a <!-- id: 1 -->\n- [ ] a again <!-- id: 1 -->\n- [ ] b <!-- id: 2 -->\n"
+    merged = merge_files(base, copied, copied.replace("[ ] b", "[x] b"))
+    assert merged.text == copied.replace("again <!-- id: 1", "again <!-- id: 3").replace(
+        "[ ] b", "[x] b"
+    )
+    assert [s[:3] for s in merged.split] == [("ours", "1", "3"), ("theirs", "1", "3")]
+    thrice = "- [ ] a <!-- id: 1 -->\n" * 3
+    merged = merge_files(base, thrice + "- [ ] b <!-- id: 2 -->\n", thrice)
+    assert _ids(merged.text) == ["1", "3", "4"]  # b: removed by theirs, unchanged by ours

@@ -9,8 +9,15 @@ the timeout (the setting ``check_timeout``) passes; of its output only a tail of
 Evidence of a run (``Meta.checked``) is one line of words:
 ``passed 2026-11-25T22:40:01 exit 0 2.1s commit 1a2b3c4d5e6f tree 0a9b8c7d6e5f dirty``
 (commit, tree and dirty only in a git work tree; ``tree`` is the whole work tree
-but the list file, as ``git write-tree`` names it), or ``no check ran 2026-...``
-for ``todo done --no-check``.
+but the list file, as ``git write-tree`` names it), then ``digest D``; or
+``no check ran 2026-...`` for ``todo done --no-check``.
+
+The digest is what makes a record todo's own: HMAC-SHA256 (its first
+``DIGEST_DIGITS`` hex digits) keyed with a secret of this home (``KEY_FILE``
+under its state directory, 0600, made on first need), over the list file's real
+path, the task's text, the check's text and the record's words before it. A
+record typed by hand, copied from another home or another task, or written
+before records were signed does not verify here, and proves nothing (``is_stale``).
 """
 
 from __future__ import annotations
@@ -29,6 +36,15 @@ QUIET = 0.2  # seconds of silence after which todo looks whether the check has e
 ID_DIGITS = 12  # the length commits and trees are recorded with
 PASSED = "passed"
 SKIPPED = "no check ran"
+DIGEST = "digest"  # the word before a record's digest, its last two words
+DIGEST_DIGITS = 16  # the length a record's digest is kept with
+KEY_FILE = "evidence-key"  # under <home>/state: the secret records are signed with
+KEY_BYTES = 32
+NOT_OURS = (
+    "stale: not recorded by this home "
+    "(typed by hand, copied from elsewhere, or recorded before records were signed)"
+)
+NO_GIT_STATE = "stale: it names no commit and tree, and this is a git work tree"
 
 
 class Run:
@@ -248,7 +264,7 @@ def _git(cwd: str, *args: str, env: dict[str, str] | None = None) -> str | None:
 
 
 def record(run: Run, when: str, state: GitState | None) -> str:
-    """The evidence line of a run that passed."""
+    """The evidence line of a run that passed, not yet signed (see ``sign``)."""
     words = [PASSED, when, "exit", str(run.code), f"{run.seconds:.1f}s"]
     if state is not None:
         if state.commit:
@@ -260,24 +276,115 @@ def record(run: Run, when: str, state: GitState | None) -> str:
     return " ".join(words)
 
 
+def _key_path(home: str) -> str:
+    return os.path.join(home, "state", KEY_FILE)
+
+
+def home_key(home: str) -> bytes | None:
+    """This home's secret for signing records; None when it has none yet."""
+    try:
+        with open(_key_path(home), "rb") as handle:
+            key = handle.read().strip()
+    except OSError:
+        return None
+    return key or None
+
+
+# A seam for tests: called after a new key is written aside, before it is put in place.
+_before_key_placed: Callable[[], None] | None = None
+
+
+def make_home_key(home: str) -> bytes:
+    """This home's secret, made now if it has none: written whole to a file of
+    its own (O_EXCL, 0600) and then linked into place, so a todo reading the key
+    never sees half of one; when another todo placed one first, that one is used."""
+    import contextlib
+    import secrets
+
+    from todocli.errors import StorageError
+
+    key = home_key(home)
+    if key is not None:
+        return key
+    path = _key_path(home)
+    aside = f"{path}.{os.getpid()}.{secrets.token_hex(4)}"
+    try:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        fd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            os.write(fd, secrets.token_hex(KEY_BYTES).encode("ascii") + b"\n")
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if _before_key_placed is not None:
+            _before_key_placed()
+        with contextlib.suppress(FileExistsError):  # another todo made one first: that one
+            os.link(aside, path)
+    except OSError as exc:
+        raise StorageError(f"cannot make the evidence key {path}: {exc.strerror}") from None
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(aside)
+    key = home_key(home)
+    if key is None:
+        raise StorageError(f"the evidence key {path} is empty: remove it (todo makes a new one)")
+    return key
+
+
+def _digest(key: bytes, list_file: str, content: str, command: str, words: str) -> str:
+    import hashlib
+    import hmac
+
+    signed = "\0".join((os.path.realpath(list_file), content, command, words))
+    mac = hmac.new(key, signed.encode("utf-8", "surrogateescape"), hashlib.sha256)
+    return mac.hexdigest()[:DIGEST_DIGITS]
+
+
+def sign(home: str, list_file: str, content: str, command: str, line: str) -> str:
+    """``line`` (from ``record``) with its digest: the record of ``content``'s check
+    ``command`` on this list, as only this home can write it."""
+    key = make_home_key(home)
+    return f"{line} {DIGEST} {_digest(key, list_file, content, command, line)}"
+
+
 def skipped(when: str) -> str:
     return f"{SKIPPED} {when}"
 
 
 class Evidence:
-    """A ``checked`` line read back: whether it passed, when, the commit and tree."""
+    """A ``checked`` line read back: whether it passed, when, the commit and tree,
+    and its digest with the words it signs (None: it has none)."""
 
-    __slots__ = ("commit", "passed", "tree", "when")
+    __slots__ = ("commit", "digest", "passed", "signed", "tree", "when")
 
-    def __init__(self, passed: bool, when: str, commit: str | None, tree: str | None) -> None:
+    def __init__(
+        self,
+        passed: bool,
+        when: str,
+        commit: str | None,
+        tree: str | None,
+        digest: str | None = None,
+        signed: str = "",
+    ) -> None:
         self.passed = passed
         self.when = when
         self.commit = commit
         self.tree = tree
+        self.digest = digest
+        self.signed = signed
+
+    def recorded_here(self, key: bytes | None, list_file: str, content: str, command: str) -> bool:
+        """Whether this home's todo wrote this record, for this task and check."""
+        import hmac
+
+        if key is None or self.digest is None:
+            return False
+        mine = _digest(key, list_file, content, command, self.signed)
+        return hmac.compare_digest(mine, self.digest)
 
 
 def read_record(text: str | None) -> Evidence | None:
-    """A ``checked`` line as ``record`` or ``skipped`` wrote it; None for none."""
+    """A ``checked`` line as ``sign`` or ``skipped`` wrote it; None for none."""
     if not text:
         return None
     if text.startswith(SKIPPED):
@@ -285,11 +392,20 @@ def read_record(text: str | None) -> Evidence | None:
     words = text.split()
     if not words or words[0] != PASSED:
         return Evidence(False, "", None, None)  # edited by hand: proves nothing
+    digest = None
+    if len(words) > 2 and words[-2] == DIGEST:
+        digest = words[-1]
+        words = words[:-2]
     from itertools import pairwise
 
     pairs = dict(pairwise(words))
     return Evidence(
-        True, words[1] if len(words) > 1 else "", pairs.get("commit"), pairs.get("tree")
+        True,
+        words[1] if len(words) > 1 else "",
+        pairs.get("commit"),
+        pairs.get("tree"),
+        digest,
+        " ".join(words),
     )
 
 
@@ -298,20 +414,24 @@ def is_stale(
     top: str,
     list_file: str,
     state: Callable[[], GitState | None],
+    recorded_here: Callable[[Evidence], bool],
 ) -> str | None:
-    """Why a completed task's evidence no longer holds (None: it holds)."""
+    """Why a completed task's evidence no longer holds (None: it holds).
+    ``recorded_here``: whether this home's todo wrote the record."""
     if evidence is None:
         return "its check never passed"
     if not evidence.passed:
         return "no check ran" if evidence.when else "its check never passed"
-    if evidence.commit is None and evidence.tree is None:
-        return None  # passed outside a git work tree: nothing to compare
+    if not recorded_here(evidence):
+        return NOT_OURS
     now = state()
     if now is None:
-        return None
+        return None  # passed outside a git work tree, and is outside one: nothing to compare
+    if evidence.tree is None or (now.commit and evidence.commit is None):
+        return NO_GIT_STATE
     moved = evidence.commit and (now.commit or "")[: len(evidence.commit)] != evidence.commit
     if moved and changed_since(top, evidence.commit or "", list_file):
         return f"a commit since it passed ({evidence.when})"
-    if evidence.tree and (now.tree or "")[: len(evidence.tree)] != evidence.tree:
+    if (now.tree or "")[: len(evidence.tree)] != evidence.tree:
         return f"the work tree changed since it passed ({evidence.when})"
     return None

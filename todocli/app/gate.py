@@ -56,7 +56,8 @@ def check(ctx: Context, *, with_rev: bool = False, verify: bool = False) -> Outc
             named = "; ".join(f'"{content}": {why}' for content, _, why in stale)
             outcome.error = StaleEvidenceError(
                 f"{len(stale)} completed task{'s' if len(stale) > 1 else ''} "
-                f"without fresh evidence: {named} (run the checks again: todo check --verify)"
+                f"without fresh evidence: {named} (run the checks again: todo check --verify)",
+                [f"{content}: {why}" for content, _, why in stale],
             )
     return outcome
 
@@ -86,11 +87,17 @@ def stale_evidence(ctx: Context, todo: TodoList) -> list[tuple[str, str, str]]:
             now.append(checks.git_state(top, list_file))
         return now[0]
 
+    key = checks.home_key(ctx.loc.home)
     out = []
     for task in tasks:
-        why = checks.is_stale(checks.read_record(task.meta.checked), top, list_file, state)
+        content, command = task.content, task.meta.check or ""
+
+        def ours(evidence: checks.Evidence, content: str = content, command: str = command) -> bool:
+            return evidence.recorded_here(key, list_file, content, command)
+
+        why = checks.is_stale(checks.read_record(task.meta.checked), top, list_file, state, ours)
         if why is not None:
-            out.append((task.content, task.meta.check or "", why))
+            out.append((content, command, why))
     return out
 
 
@@ -116,9 +123,9 @@ def verify_checks(ctx: Context) -> None:
         when = ctx.now().isoformat(timespec="seconds")
         if run.passed:
             ops.append(Op(OpKind.DONE, task=content))
-            proofs.append(
-                (content, command, checks.record(run, when, checks.git_state(top, list_file)))
-            )
+            line = checks.record(run, when, checks.git_state(top, list_file))
+            signed = checks.sign(ctx.loc.home, list_file, content, command, line)
+            proofs.append((content, command, signed))
             continue
         how = "ran out of time" if run.timed_out else f"failed (exit {run.code})"
         last = run.tail.strip().splitlines()[-1:] or ["(no output)"]

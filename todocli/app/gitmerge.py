@@ -26,7 +26,9 @@ def merge_driver(
     base: str, ours: str, theirs: str, path: str | None, *, marker_size: int = 7
 ) -> Report:
     """Merge the three versions into ``ours``. ``data``: ``conflicts`` (tasks marked),
-    ``renumbered`` (their ids given a new one), ``messages`` (lines for stderr)."""
+    ``renumbered`` (their ids given a new one), ``split`` (a task that shared its id
+    with another of its side, given a new one: side, id, new id, text), ``messages``
+    (lines for stderr)."""
     from todocli.engine.filemerge import merge_files
 
     texts = [_read(p) for p in (base, ours, theirs)]
@@ -39,6 +41,10 @@ def merge_driver(
         raise StorageError(f"merge-driver: cannot write {ours}: {exc.strerror}") from None
     name = path or "the list"
     messages = [
+        f'todo merge-driver: {name}: {side} held two tasks with id {old}: "{text}" is now {new}'
+        for side, old, new, text in merged.split
+    ]
+    messages += [
         f"todo merge-driver: {name}: their task id {old} is now {new} "
         f"(both sides added an id {old})"
         for old, new in merged.renumbered
@@ -53,6 +59,7 @@ def merge_driver(
         {
             "conflicts": merged.conflicts,
             "renumbered": [list(pair) for pair in merged.renumbered],
+            "split": [list(four) for four in merged.split],
             "messages": messages,
         },
         "\n".join(messages),

@@ -59,7 +59,9 @@ class Proving:
             if run.passed:
                 when = ctx.now().isoformat(timespec="seconds")
                 state = checks.git_state(self.top, list_file)
-                proofs.append((content, command, checks.record(run, when, state)))
+                line = checks.record(run, when, state)
+                signed = checks.sign(ctx.loc.home, list_file, content, command, line)
+                proofs.append((content, command, signed))
                 self.ran[content] = command
                 continue
             proofs.append((content, command, None))

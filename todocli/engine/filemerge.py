@@ -17,10 +17,13 @@ task's lines alone.
 
 Tasks added on both sides at one place are both kept, ours first; one added on
 both sides with one id and different texts keeps both, and theirs gets a new id
-(its ``blocked-by`` references on their side follow it). A task one side removed
-is removed, unless the other side changed it (then it stays). A task without an
-id that one side renamed, where the other left its text as it was, is matched by
-its place and a text much like the old one.
+(its ``blocked-by`` references on their side follow it). Two tasks sharing an id
+in one file are both kept, each with an id of its own (``_split_shared_ids``). A
+task one side removed is removed, unless the other side changed it (then it
+stays). A task without an id that one side renamed, where the other left its text
+as it was, is matched by its place and a text much like the old one; one renamed
+and given a state on one side, and another state on the other, is matched more
+loosely (``_renamed_apart``), so that it conflicts instead of coming twice.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ if TYPE_CHECKING:
 
 Key = tuple[str, ...]
 RENAMED = 0.6  # how alike (difflib's ratio) a new text is to the one it renames
+MATCHED_PAIRS = 10_000  # the most (gone, new) task pairs compared when seeking a rename
 
 
 class Unit:
@@ -51,12 +55,19 @@ class Unit:
 class Merge:
     """The merged text, and how many tasks conflict (0: a clean merge)."""
 
-    __slots__ = ("conflicts", "renumbered", "text")
+    __slots__ = ("conflicts", "renumbered", "split", "text")
 
-    def __init__(self, text: str, conflicts: int, renumbered: list[tuple[str, str]]) -> None:
+    def __init__(
+        self,
+        text: str,
+        conflicts: int,
+        renumbered: list[tuple[str, str]],
+        split: list[tuple[str, str, str, str]] | None = None,
+    ) -> None:
         self.text = text
         self.conflicts = conflicts
         self.renumbered = renumbered  # (their id, the id it has now)
+        self.split = split or []  # (side, the id two tasks shared, the new id of one, its text)
 
 
 def merge_files(
@@ -69,10 +80,12 @@ def merge_files(
 ) -> Merge:
     """Merge ``ours`` and ``theirs``, both made from ``base``."""
     o_doc, a_doc, b_doc = parse(base), parse(ours), parse(theirs)
+    split = _split_shared_ids(o_doc, a_doc, b_doc, labels)
     renumbered = _renumber_collisions(o_doc, a_doc, b_doc)
     o = _units(o_doc)
     a = _renamed(o, _units(a_doc))
     b = _renamed(o, _units(b_doc))
+    a, b = _renamed_apart(o, a, b)
     versions: list[dict[Key, Unit]] = [
         {u.key: u for u in side if u.node is not None} for side in (o, a, b)
     ]
@@ -96,7 +109,7 @@ def merge_files(
             out += merged
     ends = [text.endswith(("\n", "\r")) for text in (base, ours, theirs)]
     final = ends[2] if ends[1] == ends[0] else ends[1]  # the side that changed it
-    return Merge(_fix_ends(out, final), conflicts, renumbered)
+    return Merge(_fix_ends(out, final), conflicts, renumbered, split)
 
 
 def _task_key(node: TaskNode, seen: dict[str, int]) -> Key:
@@ -142,6 +155,155 @@ def _renamed(base: list[Unit], side: list[Unit]) -> list[Unit]:
     if not rekey:
         return side
     return [Unit(rekey[id(u)], u.lines, u.node) if id(u) in rekey else u for u in side]
+
+
+def _renamed_apart(o: list[Unit], a: list[Unit], b: list[Unit]) -> tuple[list[Unit], list[Unit]]:
+    """A task (without an id) a side renamed and gave another state, and the other
+    side gave a third: keyed as in the base on both sides, so that it is one task
+    that conflicts, not two tasks in two states. The renamed task is the side's new
+    task most like the one it no longer holds (``RENAMED`` at least), wherever it
+    moved; failing that, the new task in its place. Only such a conflict is matched
+    so: a looser match never merges two tasks into one quietly."""
+    gone_a, gone_b = _rename_candidates(o, a), _rename_candidates(o, b)
+    if not gone_a and not gone_b:
+        return a, b
+    a_keys = {u.key: u for u in a if u.node is not None}
+    b_keys = {u.key: u for u in b if u.node is not None}
+    rekey: dict[int, Key] = {}
+    for was in o:
+        if was.node is None or was.key[0] != "text":
+            continue
+        mine = a_keys.get(was.key) or gone_a.get(was.key)
+        yours = b_keys.get(was.key) or gone_b.get(was.key)
+        if mine is None or yours is None or mine.node is None or yours.node is None:
+            continue
+        states = {was.node.status, mine.node.status, yours.node.status}
+        if len(states) == 3:  # both sides changed its state, each to another one
+            for unit in (mine, yours):
+                if unit.key != was.key:
+                    rekey[id(unit)] = was.key
+
+    def keyed(side: list[Unit]) -> list[Unit]:
+        return [Unit(rekey[id(u)], u.lines, u.node) if id(u) in rekey else u for u in side]
+
+    return (keyed(a), keyed(b)) if rekey else (a, b)
+
+
+def _rename_candidates(base: list[Unit], side: list[Unit]) -> dict[Key, Unit]:
+    """For each base task (without an id) the side no longer holds, the side's new
+    task that may be it renamed: the most alike (``RENAMED`` at least), else the
+    one in its place (a change of one task for one task between the same neighbours)."""
+    from difflib import SequenceMatcher
+
+    o_tasks = [u for u in base if u.node is not None]
+    s_tasks = [u for u in side if u.node is not None]
+    o_keys = {u.key for u in o_tasks}
+    s_keys = {u.key for u in s_tasks}
+    gone = [u for u in o_tasks if u.key[0] == "text" and u.key not in s_keys]
+    new = [u for u in s_tasks if u.key[0] == "text" and u.key not in o_keys]
+    if not gone or not new:
+        return {}
+    found: dict[Key, Unit] = {}
+    taken: set[int] = set()  # the side's tasks matched (their id())
+    alike = []
+    if len(gone) * len(new) <= MATCHED_PAIRS:
+        for n, was in enumerate(gone):
+            for m, now in enumerate(new):
+                match = SequenceMatcher(None, was.key[1], now.key[1])
+                if match.real_quick_ratio() >= RENAMED and match.quick_ratio() >= RENAMED:
+                    alike.append((match.ratio(), -n, -m, was, now))
+    alike.sort(key=lambda t: t[:3], reverse=True)
+    for ratio, _, _, was, now in alike:
+        if ratio < RENAMED:
+            break
+        if was.key not in found and id(now) not in taken:
+            found[was.key] = now
+            taken.add(id(now))
+    new_ids = {id(u) for u in new}
+    matcher = SequenceMatcher(None, [u.key for u in o_tasks], [u.key for u in s_tasks], False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag != "replace" or not i2 - i1 == j2 - j1 == 1:
+            continue
+        was, now = o_tasks[i1], s_tasks[j1]
+        if was.key not in found and id(now) in new_ids and id(now) not in taken:
+            found[was.key] = now
+            taken.add(id(now))
+    return found
+
+
+def _split_shared_ids(
+    base: Document, ours: Document, theirs: Document, labels: tuple[str, str]
+) -> list[tuple[str, str, str, str]]:
+    """Give a new id to each task that shares its id with another task of the same
+    file (a line copied in an editor with its id comment): the one with the base's
+    text keeps the id (else the one most like it, else the first), the others get
+    the next free number (or ``ID-2``); a copy both sides made alike gets the same
+    new id on both. Every task is then a unit of its own. Returns (side, id, new
+    id, task text) for the tasks of ours and theirs that changed."""
+    used = {t.meta.id for doc in (base, ours, theirs) for t in doc.tasks() if t.meta.id}
+    top = [max((n for n in map(id_number, used) if n is not None), default=0)]
+    minted: dict[tuple[str, str], list[str]] = {}  # (id, text) -> new ids, the same both sides
+
+    def fresh(old: str, content: str, taken: set[str]) -> str:
+        made = minted.setdefault((old, content), [])
+        again = next((new for new in made if new not in taken), None)
+        if again is not None:
+            return again
+        if id_number(old) is not None:
+            top[0] += 1
+            new = str(top[0])
+        else:
+            k = 2
+            while f"{old}-{k}" in used:
+                k += 1
+            new = f"{old}-{k}"
+        used.add(new)
+        made.append(new)
+        return new
+
+    in_base: dict[str, list[tuple[str, str]]] = {}  # id -> (text, id it has now) of base tasks
+    base_text = {t.meta.id: t.content for t in reversed(list(base.tasks())) if t.meta.id}
+    out: list[tuple[str, str, str, str]] = []
+    for name, doc in (("base", base), *zip(labels, (ours, theirs), strict=True)):
+        groups: dict[str, list[TaskNode]] = {}
+        for task in doc.tasks():
+            if task.meta.id:
+                groups.setdefault(task.meta.id, []).append(task)
+        for old, tasks in groups.items():
+            choices = [] if doc is base else in_base.get(old, [])
+            if len(tasks) < 2 and len(choices) < 2:
+                if doc is base:
+                    in_base[old] = [(tasks[0].content, old)]
+                continue
+            given: dict[int, str] = {}
+            free = list(choices)
+            for task in tasks:  # a task with the text a base task of this id has: its id
+                match = next((c for c in free if c[0] == task.content), None)
+                if match is not None:
+                    free.remove(match)
+                    given[id(task)] = match[1]
+            rest = [t for t in tasks if id(t) not in given]
+            if rest and old not in given.values():  # the id stays with the most alike
+                scores = [_alike(t.content, base_text.get(old, "")) for t in rest]
+                given[id(rest[scores.index(max(scores))])] = old
+            for task in rest:
+                if id(task) not in given:
+                    given[id(task)] = fresh(old, task.content, set(given.values()))
+            if doc is base:
+                in_base[old] = [(t.content, given[id(t)]) for t in tasks]
+            for task in tasks:
+                new = given[id(task)]
+                if new != old:
+                    doc.set_meta(task, task.meta.replace(id=new))
+                    if doc is not base:
+                        out.append((name, old, new, task.content))
+    return out
+
+
+def _alike(one: str, other: str) -> float:
+    from difflib import SequenceMatcher
+
+    return SequenceMatcher(None, one, other).ratio()
 
 
 def _renumber_collisions(base: Document, ours: Document, theirs: Document) -> list[tuple[str, str]]:
