@@ -161,3 +161,17 @@ def test_links_at_the_names_of_the_homes_bookkeeping_are_replaced_not_written_th
     assert victim.read_bytes() == SECRET
     for name in ("failed", "remind", "state.json"):
         assert not (state / name).is_symlink(), name
+
+
+def test_a_link_at_the_name_of_setups_temporary_file_is_never_followed(
+    tmp_path: Path, victim: Path
+) -> None:
+    """``todo setup git`` writes ``.gitattributes`` in the clone through a temporary
+    file beside it: a link planted at the name it once had is left alone."""
+    planted = {".gitattributes.todo-setup.tmp": str(victim)}
+    clone = clone_of(tmp_path, planted, {"TODO.md": "- [ ] a\n", ".gitattributes": "*.md text\n"})
+    result = in_project(clone, "setup", "git")
+    assert result.code == 0, result.err
+    assert victim.read_bytes() == SECRET
+    assert os.readlink(clone / ".gitattributes.todo-setup.tmp") == str(victim)
+    assert "merge=todo" in (clone / ".gitattributes").read_text()

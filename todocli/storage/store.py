@@ -812,8 +812,8 @@ class Store:
             chunks.append(chunk)
             size += len(chunk)
         late = b"".join(chunks).decode("utf-8", ENCODING_ERRORS)
-        if late == text or size > self.max_file_bytes:
-            return
+        if late == text or not late.strip() or size > self.max_file_bytes:
+            return  # (emptied: what the editor writes next goes there all the same)
         # The person's bytes go back only over todo's own file: a save that took
         # the list's name since is theirs too, and newer.
         ours = self._seen[1] if self._seen is not None else None

@@ -72,8 +72,11 @@ def _write(path: str, text: str | None) -> None:
             os.remove(path)
             return
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        temporary = f"{path}.todo-setup.tmp"
-        with open(temporary, "w", encoding="utf-8", newline="") as handle:
+        # Beside a project's files, which a clone decides: a new name no one can
+        # guess, created exclusively (a link planted there is never written through).
+        temporary = f"{path}.{os.urandom(6).hex()}.todo-setup.tmp"
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+        with open(os.open(temporary, flags, 0o666), "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
         os.replace(temporary, path)
     except OSError as exc:
