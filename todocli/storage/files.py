@@ -33,7 +33,11 @@ TEMP_SUFFIX = ".todo-tmp"
 # reaches a kill point named NAME ("*": any), one step of a write. Read once here:
 # unset, each kill point costs one comparison.
 _KILL_AT = os.environ.get("TODOCLI_KILL_AT", "")
-_reached = [0]
+# The race tests' seam, the same way: "NAME:N" stops this process (SIGSTOP) at a
+# stop point (``stop_point``) or a kill point, for the test to make an editor's
+# save land at that very step and then let it go on (SIGCONT).
+_STOP_AT = os.environ.get("TODOCLI_STOP_AT", "")
+_reached = [0, 0]
 STALE_TEMP_SECONDS = 30
 # What the tool's own bookkeeping files may hold: they are small by construction.
 SMALL_FILE_BYTES = 1024 * 1024
@@ -49,19 +53,30 @@ _KINDS = (
 
 def kill_point(name: str) -> None:
     """A step of a write is done: the kill tests may stop the process here."""
-    if _KILL_AT:
+    if _KILL_AT or _STOP_AT:
         _kill_at(name)
 
 
-def _kill_at(name: str) -> None:
-    wanted, _, nth = _KILL_AT.rpartition(":")
-    if wanted in ("*", name):
-        _reached[0] += 1
-        if str(_reached[0]) == nth:
-            import signal
+def stop_point(name: str) -> None:
+    """A moment the race tests may stop this process at (no write step: the kill
+    tests do not kill here)."""
+    if _STOP_AT:
+        _kill_at(name, stop_only=True)
 
-            os.write(2, f"todo: killed at {name}\n".encode())
-            os.kill(os.getpid(), signal.SIGKILL)
+
+def _kill_at(name: str, stop_only: bool = False) -> None:
+    import signal
+
+    for index, (seam, how) in enumerate(((_KILL_AT, "SIGKILL"), (_STOP_AT, "SIGSTOP"))):
+        if stop_only and how == "SIGKILL":
+            continue
+        wanted, _, nth = seam.rpartition(":")
+        if wanted in ("*", name):
+            _reached[index] += 1
+            if str(_reached[index]) == nth:
+                if how == "SIGKILL":
+                    os.write(2, f"todo: killed at {name}\n".encode())
+                os.kill(os.getpid(), getattr(signal, how))
 
 
 def reason(exc: OSError) -> str:
@@ -161,16 +176,19 @@ def read_text(path: str, limit: int = SMALL_FILE_BYTES, setting: str | None = No
     return "" if data is None else data.decode("utf-8", ENCODING_ERRORS)
 
 
-def check_writable_target(path: str) -> int | None:
-    """The permission bits of the regular file at ``path`` (None: it does not exist);
-    anything that is not a regular file, or that may not be written, is refused
-    before anything is written."""
+def check_writable_target(path: str, follow: bool = True) -> int | None:
+    """The permission bits of the regular file at ``path`` (None: it does not exist,
+    or, not to be followed, it is a symlink that the new file replaces); anything
+    that is not a regular file, or that may not be written, is refused before
+    anything is written."""
     try:
-        info = os.stat(path)
+        info = os.stat(path) if follow else os.lstat(path)
     except FileNotFoundError:
         return None
     except OSError as exc:
         raise StorageError(f"cannot write {path}: {reason(exc)}") from None
+    if stat.S_ISLNK(info.st_mode):
+        return None
     what = kind_of(info.st_mode)
     if what is not None:
         raise not_regular(path, what, "write")
@@ -223,10 +241,15 @@ def atomic_write(
     precondition: Callable[[], None] | None = None,
     replaced: Callable[[str], None] | None = None,
     tag: str | None = None,
+    follow: bool = False,
 ) -> None:
     """Replace the file's content in one step (temp file, fsync, os.replace).
 
-    The target (through any symlink) must be a regular file or not exist yet.
+    The target must be a regular file or not exist yet. ``follow`` (a list, which
+    stays a symlink if it is one): a symlink at ``path`` is written through, to its
+    target. Otherwise (todo's own files) a symlink there is replaced by the new file,
+    never written through. The temporary file is created exclusively
+    (``O_EXCL``, ``O_NOFOLLOW``) under a name no one can guess.
     ``durable=False`` skips the fsyncs: still atomic (a reader or a crash sees the
     old or the new file), but a power cut may lose it. For revision copies and
     bookkeeping, never for the list itself. ``precondition`` runs just before the
@@ -240,8 +263,8 @@ def atomic_write(
     ``tag``: the temporary file is named ``temp_path(target, tag)``, so that a
     journal naming the tag finds it after a kill (see ``Store.commit``).
     """
-    target = os.path.realpath(path)
-    mode = check_writable_target(target)
+    target = os.path.realpath(path) if follow else os.path.abspath(path)
+    mode = check_writable_target(target, follow)
     owner = None
     if mode is not None and hasattr(os, "geteuid") and os.geteuid() == 0:
         info = os.stat(target)
@@ -264,11 +287,12 @@ def atomic_write(
             handle.flush()
             if durable:
                 os.fsync(handle.fileno())
-        os.chmod(tmp, 0o600 if mode is None else mode)
-        if owner is not None and owner != (os.getuid(), os.getgid()):
-            # As root, the new file would be root's: give it back to its owner,
-            # who could not write their own list any more.
-            os.chown(tmp, *owner)
+            # Through the open file, not its name: nothing else is ever changed.
+            os.fchmod(handle.fileno(), 0o600 if mode is None else mode)
+            if owner is not None and owner != (os.getuid(), os.getgid()):
+                # As root, the new file would be root's: give it back to its owner,
+                # who could not write their own list any more.
+                os.fchown(handle.fileno(), *owner)
         kill_point("temp")
         if precondition is not None:
             precondition()  # last look at the target, as close to the replace as can be
@@ -387,13 +411,16 @@ def temp_path(target: str, tag: str) -> str:
 def _make_temp(folder: str, name: str, tag: str | None = None) -> tuple[int, str]:
     """A new file beside the target, created exclusively (``tempfile`` costs more to
     import than this does to write); named by ``tag`` when one is given."""
+    # O_EXCL alone refuses a symlink or anything else already at the name; each
+    # name is unguessable besides (a journaled write's tag is random too).
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     if tag is not None:
         tmp = temp_path(os.path.join(folder, name), tag)
-        return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), tmp
+        return os.open(tmp, flags, 0o600), tmp
     for _ in range(100):
         tmp = os.path.join(folder, f".{name}.{os.urandom(6).hex()}{TEMP_SUFFIX}")
         try:
-            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), tmp
+            return os.open(tmp, flags, 0o600), tmp
         except FileExistsError:
             continue
     raise FileExistsError(f"no free temporary name beside {name}")

@@ -213,11 +213,29 @@ def project_plan(start: str, env: Mapping[str, str]) -> str | None:
     while True:
         if os.path.lexists(os.path.join(folder, ".git")):
             plan = os.path.join(folder, PROJECT_PLAN)
-            return plan if os.path.isfile(plan) else None
+            # A FIFO or a device there (or a link to one) is the plan too, to be
+            # refused when read: never silently another list. A folder is not.
+            return plan if os.path.exists(plan) and not os.path.isdir(plan) else None
         parent = os.path.dirname(folder)
         if parent == folder or parent in ceilings:
             return None
         folder = parent
+
+
+def plan_outside(list_file: str) -> str | None:
+    """For a project plan (``TODO.md`` at the top of a work tree, a file a clone
+    brings): where it leads when it is a symlink to somewhere outside the work tree,
+    or into its ``.git``; None when it is no symlink (one ``lstat``) or stays inside.
+    todo neither reads nor writes such a plan: a repository would otherwise have
+    it write a file of the person's (a link to ``~/.bashrc``) or git's own."""
+    if not os.path.islink(list_file):
+        return None
+    top = os.path.realpath(os.path.dirname(list_file))
+    real = os.path.realpath(list_file)
+    git = os.path.join(top, ".git")
+    if os.path.commonpath([top, real]) == top and os.path.commonpath([git, real]) != git:
+        return None
+    return real
 
 
 def _cwd() -> str | None:

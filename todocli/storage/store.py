@@ -50,9 +50,10 @@ from todocli.storage.files import (
     remove,
     signature,
     stat_signature,
+    stop_point,
     temp_path,
 )
-from todocli.storage.paths import check_private_dir
+from todocli.storage.paths import check_private_dir, plan_outside
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
@@ -67,7 +68,11 @@ KEEP_REVISIONS = 100  # the spec asks for at least 50
 # its time: a file system with 1-second timestamps gives a second save within the
 # same second the time of the first (see ``Store._holds``).
 RACY_NS = 1_000_000_000
-SETTLE_STABLE_NS = 100_000_000  # a hand edit unchanged this long is taken as saved
+# A save is taken as finished once todo has seen the list unchanged (size, time,
+# inode and bytes) for this long: longer than an editor's pause between the chunks
+# of one save (300 ms in issue 32's reproduction). Measured by todo's own clock,
+# never by the file's time, which a coarse file system rounds.
+SETTLE_QUIET_NS = 500_000_000
 SETTLE_MAX = 2.0  # seconds to wait at most for a save to finish, or an emptied list to fill
 SETTLE_POLL = 0.02
 CHANGE_POLL_SECONDS = 0.2  # how often `todo watch` and the MCP server look for a change
@@ -87,7 +92,9 @@ def pause(seconds: float) -> None:
 def latest(mtime_ns: int) -> int:
     """The latest moment a file with this modification time can have changed: a
     whole second may be a file system's 1-second timestamp, the change anywhere
-    within that second."""
+    within that second; an even one FAT's 2-second timestamp."""
+    if mtime_ns % (2 * RACY_NS) == 0:
+        return mtime_ns + 2 * RACY_NS
     return mtime_ns + RACY_NS if mtime_ns % RACY_NS == 0 else mtime_ns
 
 
@@ -166,14 +173,29 @@ class Store:
         """The list's text; what was read is remembered, so that a write can check
         the file is still that one just before replacing it. A write a killed
         writer left half done is settled first (see ``recover``)."""
+        if self.loc.project:
+            self._check_plan()
         if os.path.lexists(self.journal_file):
             self._settle_journal()
+        stop_point("read")
         read_at = time.time_ns()
         data, info = read_with_stat(self.loc.list_file, self.max_file_bytes, "max_file_bytes")
         text = "" if data is None else data.decode("utf-8", ENCODING_ERRORS)
         self._seen = (text, signature(info))
         self._read_at = read_at
         return text
+
+    def _check_plan(self) -> None:
+        """A project plan that is a symlink leading out of its work tree is refused
+        (see ``paths.plan_outside``), naming both ends and what to do."""
+        real = plan_outside(self.loc.list_file)
+        if real is not None:
+            raise StorageError(
+                f"refused the project plan {self.loc.list_file}: it is a symbolic link to "
+                f"{real}, outside the project's work tree; nothing was read or written "
+                "(replace the link with the list itself, or name a list with --file or "
+                "--session)"
+            )
 
     def found(self) -> bool:
         """Whether the last read found the list's file (False: it is missing)."""
@@ -237,32 +259,53 @@ class Store:
 
         Nothing is waited for when the list is what todo wrote, or when neither
         the file nor its folder (a save by rename, or one that removes the file
-        first) changed in the last ``SETTLE_STABLE_NS``. A list that is empty or
-        gone where todo wrote something is waited for however long ago that
-        happened (an editor that truncates and then writes may pause, and a reader
-        arriving late must not take the pause for the list): until it holds
-        something and is still, for ``SETTLE_MAX`` at most. What is there then is
-        returned; the caller decides what an empty list means (see
+        first) changed in the last ``SETTLE_QUIET_NS`` (by their times, read as
+        late as a coarse clock allows: see ``latest``). Otherwise the list is
+        watched until todo has seen it unchanged (the same bytes, size, time and
+        inode) for ``SETTLE_QUIET_NS`` on its own clock: a save in chunks, with a
+        pause between them shorter than that, is taken whole, however the editor
+        writes (in place, after emptying the file, or as a new file). A list that
+        is empty or gone where todo wrote something is waited for however long ago
+        that happened (an editor that truncates and then writes may pause, and a
+        reader arriving late must not take the pause for the list), until it
+        holds something and is still. ``SETTLE_MAX`` at most: what is there then
+        is returned; the caller decides what an empty list means (see
         ``app.commands.emptied``).
         """
         if text == last:
             return text
         awaited = bool(last and last.strip())
-        deadline = time.monotonic() + SETTLE_MAX
-        while True:
-            waiting = awaited and not text.strip()
-            if not waiting and time.time_ns() - self._last_change() >= SETTLE_STABLE_NS:
-                return text
-            if time.monotonic() >= deadline:
-                return text
+        if not (awaited and not text.strip()) and not self._changed_lately():
+            return text
+        started = time.monotonic()
+        deadline = started + SETTLE_MAX
+        quiet = SETTLE_QUIET_NS / 1e9
+        looked = self._look(text)
+        still_since = started
+        while time.monotonic() < deadline:
             pause(SETTLE_POLL)
             text = self.read()
+            now = time.monotonic()
+            look = self._look(text)
+            if look != looked:
+                looked, still_since = look, now
+            elif now - still_since >= quiet and not (awaited and not text.strip()):
+                break
+        return text
+
+    def _look(self, text: str) -> tuple[str, tuple[int, int, int, int] | None]:
+        """What ``settle`` compares from one look to the next: the bytes just read
+        and the status of the very file they were read from."""
+        return text, None if self._seen is None else self._seen[1]
 
     def may_be_saving(self, text: str) -> bool:
         """Whether the list just read as ``text`` may be a save caught half-way:
-        it is empty, or it or its folder changed within ``SETTLE_STABLE_NS`` (a
+        it is empty, or it or its folder changed within ``SETTLE_QUIET_NS`` (a
         reader then looks up what todo last wrote, and ``settle``)."""
-        return not text.strip() or time.time_ns() - self._last_change() < SETTLE_STABLE_NS
+        return not text.strip() or self._changed_lately()
+
+    def _changed_lately(self) -> bool:
+        return time.time_ns() - self._last_change() < SETTLE_QUIET_NS
 
     def _last_change(self) -> int:
         """The latest moment the list or its folder may have changed (ns)."""
@@ -725,6 +768,59 @@ class Store:
         kill_point("noted")
         self._still_seen()
 
+    def _hold_seen(self) -> int:
+        """The list's file as ``read`` saw it, held open across the replace (see
+        ``_late_save``); -1 when there is none, or the name holds another file."""
+        if self._seen is None or self._seen[1] is None:
+            return -1
+        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+        try:
+            fd = os.open(os.path.realpath(self.loc.list_file), flags)
+        except OSError:
+            return -1
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or signature(info) != self._seen[1]:
+            os.close(fd)
+            return -1
+        return fd
+
+    def _late_save(
+        self, held: int, seen: tuple[str, tuple[int, int, int, int] | None] | None, tag: str
+    ) -> None:
+        """After the replace: an editor that writes in place keeps its own handle on
+        the file the write replaced, so a chunk of its save that lands after todo's
+        last look goes to that file, no longer the list, and would be lost unseen.
+        ``held`` is that file: if it no longer holds the bytes the write read
+        (``seen``), they are the person's, and they go back to the list, and the
+        write is done again on them (``ListChangedError``; the journal takes back
+        everything else the write did). A chunk that lands after this look is not
+        seen (see docs/reliability.md)."""
+        if seen is None:
+            return
+        text, before = seen
+        if before is None:
+            return
+        info = os.fstat(held)
+        if signature(info) == before and before[3] + RACY_NS <= self._read_at:
+            return  # the same size and a time that would show any later change
+        chunks = []
+        size = 0
+        while size <= self.max_file_bytes:
+            chunk = os.pread(held, 1 << 16, size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        late = b"".join(chunks).decode("utf-8", ENCODING_ERRORS)
+        if late == text or not late.strip() or size > self.max_file_bytes:
+            return  # (emptied: what the editor writes next goes there all the same)
+        # The person's bytes go back only over todo's own file: a save that took
+        # the list's name since is theirs too, and newer.
+        ours = self._seen[1] if self._seen is not None else None
+        if ours is not None and stat_signature(self.loc.list_file) == ours:
+            atomic_write(self.loc.list_file, late, tag=tag, follow=True)
+        raise ListChangedError()
+
     def _write_journal(self, job: Journal) -> None:
         """Write the journal, before the first step it names. Created exclusively:
         one still there is a killed writer's that could not be settled, and no
@@ -819,6 +915,8 @@ class Store:
         self._sweep(self.views_dir)
         if text is None:
             return self._commit_state(rev, state, steps)
+        if self.loc.project:
+            self._check_plan()
         hand = None if text is None else hand
         job = Journal(
             os.urandom(6).hex(),
@@ -853,14 +951,23 @@ class Store:
             # The bytes are compared first; just before the replace, one stat.
             if not self.unchanged():
                 raise ListChangedError()
-            atomic_write(
-                self.loc.list_file,
-                text,
-                precondition=self._temp_made,
-                replaced=self._replaced_was_seen if person_near else None,
-                tag=job.tag,
-            )
-            self._seen = (text, stat_signature(self.loc.list_file))
+            seen, held = self._seen, self._hold_seen()
+            try:
+                atomic_write(
+                    self.loc.list_file,
+                    text,
+                    precondition=self._temp_made,
+                    replaced=self._replaced_was_seen if person_near else None,
+                    tag=job.tag,
+                    follow=True,
+                )
+                self._seen = (text, stat_signature(self.loc.list_file))
+                stop_point("landed")
+                if held >= 0:
+                    self._late_save(held, seen, job.tag)
+            finally:
+                if held >= 0:
+                    os.close(held)
         except BaseException:
             for back in reversed(undo):
                 back()
