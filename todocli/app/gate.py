@@ -18,6 +18,7 @@ from todocli.errors import OpenTasksError, StaleEvidenceError
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from todocli.app.report import Report
+    from todocli.engine.ops import Proof
 
 NAG = "<reminder>Update your todos.</reminder>"
 
@@ -53,7 +54,7 @@ def check(ctx: Context, *, with_rev: bool = False, verify: bool = False) -> Outc
     elif any(t.meta.check for _, t in outcome.todo.tasks()):  # the everyday list has none
         stale = stale_evidence(ctx, outcome.todo)
         if stale:
-            named = "; ".join(f'"{content}": {why}' for content, _, why in stale)
+            named = "; ".join(f'"{content}": {why}' for _, content, _, why in stale)
             outcome.error = StaleEvidenceError(
                 f"{len(stale)} completed task{'s' if len(stale) > 1 else ''} "
                 f"without fresh evidence: {named} (run the checks again: todo check --verify)"
@@ -61,16 +62,16 @@ def check(ctx: Context, *, with_rev: bool = False, verify: bool = False) -> Outc
     return outcome
 
 
-def stale_evidence(ctx: Context, todo: TodoList) -> list[tuple[str, str, str]]:
+def stale_evidence(ctx: Context, todo: TodoList) -> list[tuple[int, str, str, str]]:
     """The completed tasks whose check has not passed since the last commit or
     change to the work tree it recorded (changes to the list file do not count),
-    or never passed: (text, check, why). An agent's: those it holds."""
+    or never passed: (place from 0, text, check, why). An agent's: those it holds."""
     from todocli.app import checks
 
     agent = ctx.agent
     tasks = [
-        t
-        for _, t in todo.tasks()
+        (place, t)
+        for place, (_, t) in enumerate(todo.tasks())
         if t.meta.check
         and t.status is Status.COMPLETED
         and (agent is None or t.meta.owner in (None, agent))
@@ -87,10 +88,10 @@ def stale_evidence(ctx: Context, todo: TodoList) -> list[tuple[str, str, str]]:
         return now[0]
 
     out = []
-    for task in tasks:
+    for place, task in tasks:
         why = checks.is_stale(checks.read_record(task.meta.checked), top, list_file, state)
         if why is not None:
-            out.append((task.content, task.meta.check or "", why))
+            out.append((place, task.content, task.meta.check or "", why))
     return out
 
 
@@ -108,17 +109,16 @@ def verify_checks(ctx: Context) -> None:
     list_file = ctx.loc.list_file
     top = checks.work_dir(list_file, ctx.loc.is_session)
     ops: list[Op] = []
-    proofs: list[tuple[str, str, str | None]] = []
-    for content, command, why in stale:
+    proofs: list[Proof] = []
+    for place, content, command, why in stale:
         if not approvals.is_approved(ctx.loc.home, list_file, command):
             continue
         run = checks.run_check(command, top, ctx.settings.check_timeout)
         when = ctx.now().isoformat(timespec="seconds")
         if run.passed:
-            ops.append(Op(OpKind.DONE, task=content))
-            proofs.append(
-                (content, command, checks.record(run, when, checks.git_state(top, list_file)))
-            )
+            ops.append(Op(OpKind.DONE, task=f"#{place + 1}"))
+            state = checks.git_state(top, list_file)
+            proofs.append((place, content, command, checks.record(run, when, state)))
             continue
         how = "ran out of time" if run.timed_out else f"failed (exit {run.code})"
         last = run.tail.strip().splitlines()[-1:] or ["(no output)"]
