@@ -74,14 +74,13 @@ def approvals(home: Path) -> bytes:
 
 
 def planted(marker: Path) -> str:
-    """The attacker's list: an ordinary task, and two tasks of one text carrying
-    the attacker's check (a duplicate text once made the next write approve it)."""
-    check = f"touch {marker}"
+    """The attacker's list: an ordinary task, the attacker's check, and a second
+    task of the same text without one (it once made the next write approve it)."""
     return (
         "# Plan\n\n## Todos\n"
         "- [ ] Write code\n"
-        f"- [ ] Bump deps <!-- check: {check} -->\n"
-        f"- [ ] Bump deps <!-- check: {check} -->\n"
+        f"- [ ] Bump deps <!-- check: touch {marker} -->\n"
+        "- [ ] Bump deps\n"
     )
 
 
@@ -150,7 +149,7 @@ def test_a_check_that_came_through_git_is_not_approved_by_the_next_write(
     assert todo(listing, "note", "Write code", "Started on it").code == 0  # an ordinary write
     written = listing.read_bytes()
     assert approvals(home) == b""  # it approved nothing
-    for ref in ("Bump deps", "#2", "#3"):
+    for ref in ("Bump deps", "#2"):
         refused = todo(listing, "done", ref)
         assert refused.code == CHECK_NOT_ALLOWED, refused.err
         assert not marker.exists()
@@ -191,12 +190,16 @@ def test_a_list_written_by_another_home_is_not_approved_here(tmp_path: Path, hom
     listing = tmp_path / "TODO.md"
     other = {"TODOCLI_HOME": str(tmp_path / "other-home")}
     assert todo(listing, "add", "Bump deps", "--check", f"touch {marker}", env=other).code == 0
-    assert todo(listing, "add", "Write code").code == 0  # this home writes the list
+    # A second task of the same text, typed by hand below it.
+    listing.write_text(listing.read_text() + "- [ ] Bump deps <!-- check: true -->\n")
+    settled(listing)
+    assert todo(listing, "add", "Write code").code == 0  # this home's ordinary write
     before = listing.read_bytes()
-    refused = todo(listing, "done", "Bump deps")
-    assert refused.code == CHECK_NOT_ALLOWED
-    assert not marker.exists()
-    assert listing.read_bytes() == before
+    for ref in ("Bump deps", "#1"):
+        refused = todo(listing, "done", ref)
+        assert refused.code == CHECK_NOT_ALLOWED
+        assert not marker.exists()
+        assert listing.read_bytes() == before
     assert approvals(home) == b""
 
 
@@ -216,7 +219,9 @@ def test_an_apply_payload_approves_no_check_in_it(dialect: str, tmp_path: Path, 
     else:
         payload: dict[str, object] = {
             "snapshot": {"todos": [{"content": "Bump deps", "status": "pending", "check": check}]},
-            "ops": {"ops": [{"op": "append", "items": ["Bump deps"], "check": check}]},
+            "ops": {
+                "ops": [{"op": "append", "phase": "Todos", "items": ["Bump deps"], "check": check}]
+            },
             "update": {"merge": True, "todos": [{"content": "Bump deps", "check": check}]},
         }[dialect]
         applied = todo_process("--file", str(listing), "apply", stdin=json.dumps(payload))
@@ -272,8 +277,12 @@ def test_a_copied_or_renamed_list_is_another_list(tmp_path: Path, home: Path) ->
     shutil.copyfile(listing, renamed)
     listing.unlink()
     for other in (copy, renamed):
+        with other.open("a") as handle:
+            handle.write("- [ ] Bump deps\n")  # a second task of the text, by hand
+        settled(other)
+        assert todo(other, "add", "Write code").code == 0  # an ordinary write
         before = other.read_bytes()
-        refused = todo(other, "done", "Bump deps")
+        refused = todo(other, "done", "#1")
         assert refused.code == CHECK_NOT_ALLOWED
         assert not marker.exists()
         assert other.read_bytes() == before
@@ -308,7 +317,7 @@ def test_a_list_reached_through_a_symlink_is_the_file_it_names(
 @pytest.mark.parametrize(
     "variant",
     [
-        "touch {m}  ",  # trailing blanks (dropped when read: the approved text itself)
+        "touch {m}  ",  # trailing blanks
         "touch  {m}",  # a second blank
         "t\u043euch {m}",  # a Cyrillic o
         "touch\u00a0{m}",  # a no-break space
@@ -322,12 +331,11 @@ def test_whitespace_and_look_alikes_are_other_texts(
     approved = f"touch {tmp_path / 'fine'}"
     assert todo(listing, "add", "Bump deps", "--check", approved).code == 0
     planted_check = variant.format(m=marker)
-    listing.write_text(listing.read_text().replace(approved, planted_check))
+    text = listing.read_text().replace(approved, planted_check)
+    listing.write_text(text + "- [ ] Bump deps\n")  # and a second task of the text
     settled(listing)
-    result = todo(listing, "done", "Bump deps")
-    if planted_check.strip() == approved:  # the same text: approved, runs the approved command
-        assert result.code == 0
-        return
+    assert todo(listing, "add", "Write code").code == 0  # an ordinary write
+    result = todo(listing, "done", "#1")
     assert result.code == CHECK_NOT_ALLOWED
     assert not marker.exists()
 
@@ -391,8 +399,8 @@ def test_a_list_holding_a_check_with_a_control_character_never_runs_it(
         # done #3: a completed task of the same text above it.
         (["- [x] A", "- [ ] B", "- [/] A <!-- check: false -->"], "#3"),
         (["- [x] A <!-- check: true -->", "- [/] A <!-- check: false -->"], "#2"),
-        # by id
-        (["- [x] A", "- [/] A <!-- id: 7; check: false -->"], "#2"),
+        # told apart by an id
+        (["- [x] A <!-- id: 6 -->", "- [/] A <!-- id: 7; check: false -->"], "#2"),
     ],
 )
 def test_a_failing_check_is_never_skipped_for_a_task_sharing_its_text(
@@ -408,6 +416,10 @@ def test_a_failing_check_is_never_skipped_for_a_task_sharing_its_text(
     assert result.code == CHECK_FAILED, result.out + result.err
     assert "failed (exit 1" in result.err
     assert listing.read_bytes() == before  # the failing task stays open; nothing else moved
+    # --no-check completes that very task, and its line says no check ran.
+    number = next(n for n, ln in enumerate(lines, 1) if "check: false" in ln)
+    assert todo(listing, "done", f"#{number}", "--no-check").code == 0
+    assert "checked: no check ran " in listing.read_text().splitlines()[number - 1]
 
 
 def test_done_by_id_runs_the_check_of_that_task(tmp_path: Path, home: Path) -> None:
@@ -420,18 +432,6 @@ def test_done_by_id_runs_the_check_of_that_task(tmp_path: Path, home: Path) -> N
     result = todo_process("--file", str(listing), "apply", stdin=json.dumps(payload))
     assert result.code == CHECK_FAILED, result.out + result.err
     assert listing.read_bytes() == before
-
-
-def test_no_check_is_recorded_on_the_task_it_completed(tmp_path: Path, home: Path) -> None:
-    listing = tmp_path / "TODO.md"
-    listing.write_text("- [x] A\n- [/] A <!-- check: false -->\n")
-    settled(listing)
-    assert todo(listing, "done", "#2", "--no-check").code == 0
-    assert (
-        listing.read_text()
-        .splitlines()[1]
-        .startswith("- [x] A <!-- check: false; checked: no check ran ")
-    )
 
 
 # -- allow approves what the person read ------------------------------------------------------
@@ -448,14 +448,14 @@ def test_allow_approves_only_the_text_whose_digest_was_shown(tmp_path: Path, hom
     listing.write_text(f"- [/] Run tests <!-- check: touch {marker} -->\n")
     settled(listing)
     before = listing.read_bytes()
-    refused = todo(listing, "allow", "Run tests", "--digest", digest("pytest -q"))
-    assert refused.code == CHECK_NOT_ALLOWED
-    assert f"is now: touch {marker}" in refused.err
-    assert "it is not the text whose digest you gave" in refused.err
-    assert approvals(home) == b""
     bare = todo(listing, "allow", "Run tests")  # no digest: refused, with what to run
     assert bare.code == CHECK_NOT_ALLOWED
+    assert f"is now: touch {marker}" in bare.err
     assert "nothing is approved without the digest of the text you read" in bare.err
+    assert approvals(home) == b""
+    refused = todo(listing, "allow", "Run tests", "--digest", digest("pytest -q"))
+    assert refused.code == CHECK_NOT_ALLOWED
+    assert "it is not the text whose digest you gave" in refused.err
     assert approvals(home) == b""
     assert todo(listing, "done", "Run tests").code == CHECK_NOT_ALLOWED
     assert not marker.exists()
