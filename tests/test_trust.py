@@ -217,14 +217,15 @@ def test_an_apply_payload_approves_no_check_in_it(dialect: str, tmp_path: Path, 
         foreign.write_text(FOREIGN.format(marker=marker))
         applied = todo(listing, "apply", "--markdown", "-i", str(foreign))
     else:
-        payload: dict[str, object] = {
+        payloads: dict[str, object] = {
             "snapshot": {"todos": [{"content": "Bump deps", "status": "pending", "check": check}]},
             "ops": {
                 "ops": [{"op": "append", "phase": "Todos", "items": ["Bump deps"], "check": check}]
             },
             "update": {"merge": True, "todos": [{"content": "Bump deps", "check": check}]},
-        }[dialect]
-        applied = todo_process("--file", str(listing), "apply", stdin=json.dumps(payload))
+        }
+        payload = json.dumps(payloads[dialect])
+        applied = todo_process("--file", str(listing), "apply", stdin=payload)
     assert applied.code == 0, applied.err
     assert f"check: {check}" in listing.read_text()
     assert approvals(home) == b""
@@ -486,7 +487,7 @@ STEP = st.one_of(
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-@given(steps=st.lists(STEP, min_size=1, max_size=8))
+@given(steps=st.lists(STEP, min_size=1, max_size=10))
 def test_no_check_runs_unless_allowed_after_it_was_shown(
     steps: list[tuple[object, ...]],
     capsys: pytest.CaptureFixture[str],
@@ -519,6 +520,8 @@ def _property(
         finally:
             monkeypatch.setenv("TODOCLI_HOME", str(home))
 
+    # Then done on every task, one by one: each check gets its chance to run.
+    steps = steps + [("done", f"#{n}") for n in range(1, 9)]
     for step in steps:
         kind = step[0]
         if kind == "add":

@@ -145,6 +145,8 @@ _IN_PLACE = {
     OpKind.UNBLOCK,
     OpKind.CLAIM,
 }
+# Ops that may complete a task (and so need its check run).
+_COMPLETING = {OpKind.DONE, OpKind.WRITE}
 # Ops that may add dependencies: the batch's dependency graph is checked after them.
 _DEPENDING = {OpKind.INIT, OpKind.APPEND, OpKind.WRITE}
 # Batches made only of these are not normalized: a snapshot is stored as sent.
@@ -851,6 +853,8 @@ class Engine:
         A task is named by its place in the list as the ops left it, its text and its
         check, never by its text alone: two tasks of one text are two tasks, and each
         is proved by its own check."""
+        if not proofs and not any(op.kind in _COMPLETING for op in self.batch.ops):
+            return ()
         nodes = list(self.doc.tasks())
         ran = {(place, content, check): record for place, content, check, record in proofs}
         unproved: list[Wanted] = []
