@@ -423,6 +423,22 @@ def test_a_failing_check_is_never_skipped_for_a_task_sharing_its_text(
     assert "checked: no check ran " in listing.read_text().splitlines()[number - 1]
 
 
+@pytest.mark.parametrize("above", ["- [x] A", "- [x] A <!-- check: true; checked: passed x -->"])
+def test_a_batch_that_moves_lines_still_runs_the_check_it_completes(
+    above: str, tmp_path: Path, home: Path
+) -> None:
+    listing = tmp_path / "TODO.md"
+    assert todo(listing, "add", "Seed", "--check", "false").code == 0
+    listing.write_text(f"- [ ] X\n{above}\n- [/] A <!-- check: false -->\n")
+    settled(listing)
+    # X goes, and #3 (numbered as the batch began) is completed: a completed "A"
+    # now sits where the other was.
+    ops = {"ops": [{"op": "rm", "task": "X"}, {"op": "done", "task": "#3"}]}
+    result = todo_process("--file", str(listing), "apply", stdin=json.dumps(ops))
+    assert result.code == CHECK_FAILED, result.out + result.err
+    assert "- [/] A <!-- check: false -->" in listing.read_text().splitlines()  # still open
+
+
 def test_done_by_id_runs_the_check_of_that_task(tmp_path: Path, home: Path) -> None:
     listing = tmp_path / "TODO.md"
     assert todo(listing, "add", "Seed", "--check", "false").code == 0

@@ -883,7 +883,8 @@ class Engine:
 
         A completed task was already completed when the list held, before the batch,
         a completed task of the same text at the same place (with the same check, or
-        one the batch changed: its record is gone and the gate says so), else a
+        one a snapshot or update of the batch changed: its record is gone and the
+        gate says so), else a
         completed task of the same text, check and record that no other task took.
         Anything else is being completed now: its check must run."""
         if not any(n.meta.check and n.status is Status.COMPLETED for n in nodes):
@@ -891,6 +892,8 @@ class Engine:
         before = [t for _, t in old.tasks()]
         taken = [False] * len(before)
         candidates: list[int] = []
+        # Only a snapshot or an update changes a check (and then drops its record).
+        rewrites = any(op.kind is OpKind.WRITE for op in self.batch.ops)
         for place, node in enumerate(nodes):
             if node.status is not Status.COMPLETED:
                 continue
@@ -900,7 +903,10 @@ class Engine:
                 and was is not None
                 and was.status is Status.COMPLETED
                 and was.content == node.content
-                and (was.meta.check == node.meta.check or node.meta.checked is None)
+                and (
+                    was.meta.check == node.meta.check
+                    or (rewrites and was.meta.check is not None and node.meta.checked is None)
+                )
             ):
                 taken[place] = True
                 continue
