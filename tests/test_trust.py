@@ -318,27 +318,36 @@ def test_a_list_reached_through_a_symlink_is_the_file_it_names(
 @pytest.mark.parametrize(
     "variant",
     [
-        "touch {m}  ",  # trailing blanks
         "touch  {m}",  # a second blank
+        "touch {m} ;",  # a trailing separator
         "t\u043euch {m}",  # a Cyrillic o
         "touch\u00a0{m}",  # a no-break space
+        "touch {m}\uff1b",  # a fullwidth semicolon
     ],
 )
-def test_whitespace_and_look_alikes_are_other_texts(
+def test_a_near_twin_of_an_approved_check_is_another_text(
     variant: str, tmp_path: Path, home: Path
 ) -> None:
+    """The person approved ``touch PWNED`` for this list (on another task); a text
+    that looks the same, or nearly, is not that text."""
     marker = tmp_path / "PWNED"
     listing = tmp_path / "TODO.md"
-    approved = f"touch {tmp_path / 'fine'}"
-    assert todo(listing, "add", "Bump deps", "--check", approved).code == 0
-    planted_check = variant.format(m=marker)
-    text = listing.read_text().replace(approved, planted_check)
-    listing.write_text(text + "- [ ] Bump deps\n")  # and a second task of the text
+    approved = f"touch {marker}"
+    assert todo(listing, "add", "Approved", "--check", approved).code == 0
+    twin = variant.format(m=marker)
+    listing.write_text(
+        listing.read_text()
+        + f"- [ ] Bump deps <!-- check: {twin.replace(';', '%3B')} -->\n"
+        + "- [ ] Bump deps\n"  # and a second task of the text
+    )
     settled(listing)
     assert todo(listing, "add", "Write code").code == 0  # an ordinary write
-    result = todo(listing, "done", "#1")
+    before = listing.read_bytes()
+    result = todo(listing, "done", "#2")
     assert result.code == CHECK_NOT_ALLOWED
+    assert f"digest {digest(twin)}" in result.err
     assert not marker.exists()
+    assert listing.read_bytes() == before
 
 
 # -- control characters ----------------------------------------------------------------------
