@@ -460,6 +460,28 @@ def test_done_by_id_runs_the_check_of_that_task(tmp_path: Path, home: Path) -> N
     assert listing.read_bytes() == before
 
 
+def test_verify_reopens_the_task_whose_check_failed_not_one_sharing_its_text(
+    tmp_path: Path, home: Path
+) -> None:
+    listing = tmp_path / "TODO.md"
+    (tmp_path / "ok").write_text("")
+    assert todo(listing, "add", "A", "--check", "test -f ok").code == 0
+    assert todo(listing, "done", "A").code == 0
+    listing.write_text(listing.read_text() + "- [x] A\n")  # by hand: a second "A", done
+    settled(listing)
+    (tmp_path / "ok").unlink()
+    text = listing.read_text()
+    record = text.split("checked: ")[1].split(" -->")[0]
+    listing.write_text(text.replace(record, "by hand"))  # evidence that proves nothing
+    settled(listing)
+    assert todo(listing, "check", "--verify").code == 1
+    lines = listing.read_text().splitlines()
+    assert lines[1].startswith(("- [ ] A <!-- check: test -f ok", "- [/] A <!-- check: test"))
+    assert "Reopened" in lines[2]
+    assert "its check failed (exit 1)" in lines[2]
+    assert lines[3] == "- [x] A"  # the other "A" stays done
+
+
 # -- allow approves what the person read ------------------------------------------------------
 
 

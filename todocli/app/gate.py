@@ -101,7 +101,6 @@ def verify_checks(ctx: Context) -> None:
     note saying when and why. A check not approved here is not run."""
     from todocli.app import approvals, checks
     from todocli.engine.ops import Op, OpKind
-    from todocli.engine.snapshot import Item
 
     stale = stale_evidence(ctx, show(ctx, seen=False).todo)
     if not stale:
@@ -125,11 +124,9 @@ def verify_checks(ctx: Context) -> None:
         shown = "".join(c for c in last[0][:120] if c.isprintable())
         note = f"Reopened {when}: its check {how} ({why}); last output: {shown}"
         note = note.replace("<!--", "<! --").replace("-->", "-- >")
-        reopen = Item(content, Status.PENDING, given=frozenset({"content", "status"}))
-        ops += [
-            Op(OpKind.WRITE, todos=(reopen,), merge=True),
-            Op(OpKind.NOTE, task=content, text=note),
-        ]
+        # Reopened by its place, not its text: another task may share the text.
+        proofs.append((place, content, command, None))
+        ops.append(Op(OpKind.NOTE, task=f"#{place + 1}", text=note))
     if ops:
         run_batch(ctx, ops, proofs=tuple(proofs))
 

@@ -847,7 +847,9 @@ class Engine:
 
     def _settle_proofs(self, proofs: tuple[Proof, ...], old: TodoList) -> tuple[Wanted, ...]:
         """After the ops: a task whose check passed keeps the record of the run; one
-        whose check did not pass (or changed while it ran) is not completed. Returns
+        whose check did not pass (or changed while it ran) is not completed (one
+        completed before, whose check ``todo check --verify`` ran again, is reopened:
+        pending). Returns
         the tasks this batch completes whose check has not run (see ``_completing``).
 
         A task is named by its place in the list as the ops left it, its text and its
@@ -872,7 +874,10 @@ class Engine:
                 continue
             then = before[place] if place < len(before) else None
             was = then.status if then is not None and then.content == node.content else None
-            self._set(node, was if was is not None and was.is_open else Status.IN_PROGRESS)
+            if was is Status.COMPLETED:  # its check ran again and failed: reopened
+                self._set(node, Status.PENDING)
+            else:
+                self._set(node, was if was is not None and was.is_open else Status.IN_PROGRESS)
         return tuple(unproved)
 
     def _completing(
