@@ -35,7 +35,7 @@ _todo() {
                 ((i++)) ;;
             --session=*|--file=*|--home=*|-s?*)
                 _todo_scope+=("$word") ;;
-            --after|--agent|--as|--base|--check|--every|--evidence|--if-rev|--input|--memory-dir|--note|--older-than|--phase|--reason|--summary|-e|-i|-n|-p|-r)
+            --after|--agent|--as|--base|--check|--digest|--every|--evidence|--if-rev|--input|--memory-dir|--note|--older-than|--phase|--reason|--summary|-e|-i|-n|-p|-r)
                 ((i++)) ;;
             -*) ;;
             *) [[ -z "$cmd" ]] && cmd="$word" ;;
@@ -50,7 +50,7 @@ _todo() {
             _todo_offer phases; return ;;
         --after)
             _todo_offer tasks; return ;;
-        --if-rev|--base|--agent|--as|--summary|--check|--note|-n|--evidence|--reason|-r|--every|-e|--older-than)
+        --if-rev|--base|--agent|--as|--summary|--check|--note|-n|--evidence|--reason|-r|--digest|--every|-e|--older-than)
             return ;;
     esac
     if [[ -z "$cmd" ]]; then
@@ -80,7 +80,7 @@ _todo() {
         log) opts="--list -l" ;;
         path) opts="" ;;
         check) opts="--hook --verify" ;;
-        allow) opts="" ;;
+        allow) opts="--digest" ;;
         remind) opts="--every -e --hook" ;;
         hook) opts="" ;;
         setup) opts="--user --dry-run --remove --mcp" ;;

@@ -4,6 +4,7 @@ user approved its exact text. Real commands, real ``todo`` processes, real git."
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shlex
@@ -397,7 +398,9 @@ def test_evidence_another_home_recorded_is_stale_here(repo: Path, tmp_path: Path
     assert (repo / "TODO.md").read_bytes() == before
     assert todo(repo, "check", "--verify").code == 1  # still stale: nothing ran
     assert not marker.exists()  # not approved here: --verify does not run it
-    assert todo(repo, "allow", "Tests pass").code == 0
+    listed = todo(repo, "allow").out  # the person reads the command and its digest
+    shown = listed.split("check not approved [", 1)[1].split("]", 1)[0]
+    assert todo(repo, "allow", "Tests pass", "--digest", shown).code == 0
     assert todo(repo, "check", "--verify").code == 0
     assert marker.exists()  # approved: --verify ran it, and the record is now this home's
     assert todo(repo, "check").code == 0
@@ -483,10 +486,12 @@ def test_a_check_added_by_hand_is_not_run_until_allowed(repo: Path) -> None:
     refused = todo(repo, "done", "Ship")
     assert refused.code == 9
     assert not marker.exists()
-    assert f"check not approved: touch {marker}" in todo(repo, "allow").out
+    digest = hashlib.sha256(f"touch {marker}".encode()).hexdigest()[:12]
+    assert f"check not approved [{digest}]: touch {marker}" in todo(repo, "allow").out
     assert not marker.exists()
-    allowed = todo(repo, "allow", "Ship")
-    assert f'allowed the check of "Ship": touch {marker}' in allowed.out
+    assert todo(repo, "allow", "Ship").code == 9  # not without the digest of what was read
+    allowed = todo(repo, "allow", "Ship", "--digest", digest)
+    assert f'allowed the check of #1 "Ship": touch {marker}' in allowed.out
     assert todo(repo, "done", "Ship").code == 0
     assert marker.exists()
 
@@ -509,7 +514,8 @@ def test_a_check_that_came_with_a_git_pull_is_not_run(repo: Path, tmp_path: Path
     git(tmp_path, "clone", "-q", str(repo), str(mine))
     marker = mine / "ran"
     assert todo(mine, "done", "Ship").code == 9  # another copy: not approved here
-    assert todo(mine, "allow", "Ship").code == 0
+    digest = hashlib.sha256(b"true").hexdigest()[:12]
+    assert todo(mine, "allow", "Ship", "--digest", digest).code == 0
     path = repo / "TODO.md"
     path.write_text(path.read_text().replace("check: true", "check: touch ran"))
     git(repo, "commit", "-q", "-am", "a new check")
@@ -541,6 +547,9 @@ def test_ops_carry_a_check_and_evidence(repo: Path) -> None:
     done = {
         "ops": [{"op": "done", "task": "Lint"}, {"op": "done", "task": "Notes", "evidence": "PR 7"}]
     }
+    # A payload's check is not approved by the payload: the person reads it first.
+    digest = hashlib.sha256(b"echo lint ok").hexdigest()[:12]
+    assert todo(repo, "allow", "Lint", "--digest", digest).code == 0
     result = todo_process(
         "--file", str(repo / "TODO.md"), "apply", stdin=json.dumps(done), cwd=repo
     )
@@ -571,7 +580,12 @@ def test_mcp_todo_write_runs_checks_and_todo_check_gates_stale_evidence(repo: Pa
         "todos": [{"content": "Tests pass", "status": "in_progress", "check": "test -f ok"}]
     }
     assert not call("todo_write", snapshot, options).failed
-    assert "check: test -f ok" in line(repo, "Tests pass")  # written here: approved
+    assert "check: test -f ok" in line(repo, "Tests pass")
+    refused = call("todo_write", {"ops": [{"op": "done", "task": "Tests pass"}]}, options)
+    assert refused.data is not None
+    assert refused.data["error"]["code"] == "CHECK_NOT_ALLOWED"  # MCP approves nothing
+    digest = hashlib.sha256(b"test -f ok").hexdigest()[:12]
+    assert todo(repo, "allow", "Tests pass", "--digest", digest).code == 0
     done = {"ops": [{"op": "done", "task": "Tests pass"}]}
     failed = call("todo_write", done, options)
     assert failed.failed

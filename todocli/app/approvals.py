@@ -6,6 +6,12 @@ for that list. A check written through this home's own ``todo`` is approved as i
 is written; any other is approved with ``todo allow``. The store is one file under
 the home's state directory: a line per approval, the SHA-256 of the list's real
 path and the command.
+
+Only two acts approve: ``todo add --check CMD`` (this person's own command gave
+that text) and ``todo allow TASK --digest D`` (the person names the digest of the
+text they were shown). No other write approves anything: not a payload, a
+snapshot, a hook's envelope, MCP, a pull or a hand edit. A check holding a control
+or format character (``unsafe``) is never approved and never runs.
 """
 
 from __future__ import annotations
@@ -33,14 +39,36 @@ def _approved(home: str) -> set[str]:
         return set()
 
 
+DIGEST_DIGITS = 12  # the digest of a check's text ``todo allow`` shows and takes
+
+
+def digest(command: str) -> str:
+    """The short digest of a check's exact text: what ``todo allow`` shows beside
+    it, and what ``todo allow TASK --digest D`` must name to approve that text."""
+    return hashlib.sha256(command.encode("utf-8", "surrogateescape")).hexdigest()[:DIGEST_DIGITS]
+
+
+def unsafe(command: str) -> str | None:
+    """The first character of a check that makes it one never run nor approved: a
+    control character (tab and newline too), a format character (Unicode Cf: bidi
+    overrides, zero-width ones), a line separator, a byte that is not UTF-8."""
+    from todocli.escapes import first_unsafe
+
+    return first_unsafe(command)
+
+
 def is_approved(home: str, list_file: str, command: str) -> bool:
+    if unsafe(command) is not None:
+        return False
     return _key(list_file, command) in _approved(home)
 
 
 def approve(home: str, list_file: str, commands: list[str]) -> None:
-    """Approve these commands for this list (appended; each line is whole)."""
+    """Approve these commands for this list (appended; each line is whole). A
+    command ``unsafe`` finds a character in is left out."""
     known = _approved(home)
-    new = [k for k in dict.fromkeys(_key(list_file, c) for c in commands) if k not in known]
+    keys = (_key(list_file, c) for c in commands if unsafe(c) is None)
+    new = [k for k in dict.fromkeys(keys) if k not in known]
     if not new:
         return
     path = _store(home)

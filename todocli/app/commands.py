@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 
 from todocli.document.markdown import parse, render_canonical
-from todocli.document.model import Phase, Result, Status, TodoList, id_number
+from todocli.document.model import Phase, Result, TodoList, id_number
 from todocli.errors import (
     BusyError,
     ConflictError,
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
     from todocli.document.markdown import Document
     from todocli.engine.dialects import Request
-    from todocli.engine.ops import Op
+    from todocli.engine.ops import Op, Proof, Wanted
 
 
 class Outcome:
@@ -345,10 +345,11 @@ WRITE_ATTEMPTS = 5  # a batch re-applied this often to a list that keeps changin
 
 
 class Unproved(Exception):
-    """A batch would complete tasks whose checks have not run: (text, check) each.
-    Raised before anything is written; the lock is let go while they run."""
+    """A batch would complete tasks whose checks have not run: (place, text, check)
+    each (``ops.Wanted``). Raised before anything is written; the lock is let go
+    while they run."""
 
-    def __init__(self, wanted: list[tuple[str, str]]) -> None:
+    def __init__(self, wanted: Sequence[Wanted]) -> None:
         super().__init__("checks to run")
         self.wanted = wanted
 
@@ -361,7 +362,7 @@ def run_batch(
     ops: Sequence[Op],
     params_input: object = None,
     tool: str | None = None,
-    proofs: tuple[tuple[str, str, str | None], ...] = (),
+    proofs: tuple[Proof, ...] = (),
     *,
     no_check: bool = False,
 ) -> Outcome:
@@ -402,7 +403,7 @@ def _run_locked(
     ops: Sequence[Op],
     params_input: object,
     tool: str | None,
-    proofs: tuple[tuple[str, str, str | None], ...],
+    proofs: tuple[Proof, ...],
     prove: bool,
 ) -> Outcome:
     with ctx.store.locked():
@@ -411,10 +412,6 @@ def _run_locked(
                 outcome = _apply_once(ctx, ops, params_input, tool, proofs, prove)
             except ListChangedError:
                 continue
-            if outcome.result is not None and any(t.meta.check for _, t in outcome.todo.tasks()):
-                from todocli.app.proof import approve_written
-
-                approve_written(ctx, outcome)  # a check written here is approved as written
             return outcome
     raise BusyError(
         f"the list kept changing while todo tried to write it ({WRITE_ATTEMPTS} times); "
@@ -422,30 +419,12 @@ def _run_locked(
     )
 
 
-def _unproved(
-    result: Result, proofs: tuple[tuple[str, str, str | None], ...]
-) -> list[tuple[str, str]]:
-    """The tasks this batch completes whose checks have not run: (text, check)."""
-    done = [c.content for c in result.diff.changed if c.new is Status.COMPLETED]
-    if not done:
-        return []
-    held = result.completed if result.completed is not None else result.new
-    tasks = {t.content: t for _, t in held.tasks()}
-    ran = {content for content, _, _ in proofs}
-    wanted = []
-    for content in done:
-        task = tasks.get(content)
-        if task is not None and task.meta.check and content not in ran:
-            wanted.append((content, task.meta.check))
-    return wanted
-
-
 def _apply_once(
     ctx: Context,
     ops: Sequence[Op],
     params_input: object,
     tool: str | None,
-    proofs: tuple[tuple[str, str, str | None], ...] = (),
+    proofs: tuple[Proof, ...] = (),
     prove: bool = True,
 ) -> Outcome:
     from todocli.engine.ops import Batch, OpKind, apply
@@ -544,10 +523,8 @@ def _apply_once(
         proofs=proofs,
     )
     result, doc = apply(doc, batch)
-    if prove and result.diff.changed and (result.ok or opts.partial):
-        wanted = _unproved(result, proofs)
-        if wanted:
-            raise Unproved(wanted)  # nothing written yet: the lock is let go while they run
+    if prove and result.unproved and (result.ok or opts.partial):
+        raise Unproved(result.unproved)  # nothing written yet: the lock is let go while they run
     if result.query:
         return ctx.outcome(
             result.new,
@@ -866,7 +843,14 @@ def add(
         after=tuple(after),
         check=check,
     )
-    return run_batch(ctx, [op])
+    outcome = run_batch(ctx, [op])
+    result = outcome.result
+    if check is not None and result is not None and result.ok and result.written:
+        from todocli.app import approvals
+
+        # The one write that approves a check: this person's own command gave it.
+        approvals.approve(ctx.loc.home, ctx.loc.list_file, [check.strip()])
+    return outcome
 
 
 def claim(ctx: Context, task: str | None) -> Outcome:

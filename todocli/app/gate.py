@@ -18,6 +18,7 @@ from todocli.errors import OpenTasksError, StaleEvidenceError
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from todocli.app.report import Report
+    from todocli.engine.ops import Proof
 
 NAG = "<reminder>Update your todos.</reminder>"
 
@@ -53,25 +54,25 @@ def check(ctx: Context, *, with_rev: bool = False, verify: bool = False) -> Outc
     elif any(t.meta.check for _, t in outcome.todo.tasks()):  # the everyday list has none
         stale = stale_evidence(ctx, outcome.todo)
         if stale:
-            named = "; ".join(f'"{content}": {why}' for content, _, why in stale)
+            named = "; ".join(f'"{content}": {why}' for _, content, _, why in stale)
             outcome.error = StaleEvidenceError(
                 f"{len(stale)} completed task{'s' if len(stale) > 1 else ''} "
                 f"without fresh evidence: {named} (run the checks again: todo check --verify)",
-                [f"{content}: {why}" for content, _, why in stale],
+                [f"{content}: {why}" for _, content, _, why in stale],
             )
     return outcome
 
 
-def stale_evidence(ctx: Context, todo: TodoList) -> list[tuple[str, str, str]]:
+def stale_evidence(ctx: Context, todo: TodoList) -> list[tuple[int, str, str, str]]:
     """The completed tasks whose check has not passed since the last commit or
     change to the work tree it recorded (changes to the list file do not count),
-    or never passed: (text, check, why). An agent's: those it holds."""
+    or never passed: (place from 0, text, check, why). An agent's: those it holds."""
     from todocli.app import checks
 
     agent = ctx.agent
     tasks = [
-        t
-        for _, t in todo.tasks()
+        (place, t)
+        for place, (_, t) in enumerate(todo.tasks())
         if t.meta.check
         and t.status is Status.COMPLETED
         and (agent is None or t.meta.owner in (None, agent))
@@ -89,7 +90,7 @@ def stale_evidence(ctx: Context, todo: TodoList) -> list[tuple[str, str, str]]:
 
     key = checks.home_key(ctx.loc.home)
     out = []
-    for task in tasks:
+    for place, task in tasks:
         content, command = task.content, task.meta.check or ""
 
         def ours(evidence: checks.Evidence, content: str = content, command: str = command) -> bool:
@@ -97,7 +98,7 @@ def stale_evidence(ctx: Context, todo: TodoList) -> list[tuple[str, str, str]]:
 
         why = checks.is_stale(checks.read_record(task.meta.checked), top, list_file, state, ours)
         if why is not None:
-            out.append((content, command, why))
+            out.append((place, content, command, why))
     return out
 
 
@@ -107,7 +108,6 @@ def verify_checks(ctx: Context) -> None:
     note saying when and why. A check not approved here is not run."""
     from todocli.app import approvals, checks
     from todocli.engine.ops import Op, OpKind
-    from todocli.engine.snapshot import Item
 
     stale = stale_evidence(ctx, show(ctx, seen=False).todo)
     if not stale:
@@ -115,28 +115,26 @@ def verify_checks(ctx: Context) -> None:
     list_file = ctx.loc.list_file
     top = checks.work_dir(list_file, ctx.loc.is_session)
     ops: list[Op] = []
-    proofs: list[tuple[str, str, str | None]] = []
-    for content, command, why in stale:
+    proofs: list[Proof] = []
+    for place, content, command, why in stale:
         if not approvals.is_approved(ctx.loc.home, list_file, command):
             continue
         run = checks.run_check(command, top, ctx.settings.check_timeout)
         when = ctx.now().isoformat(timespec="seconds")
         if run.passed:
-            ops.append(Op(OpKind.DONE, task=content))
+            ops.append(Op(OpKind.DONE, task=f"#{place + 1}"))
             line = checks.record(run, when, checks.git_state(top, list_file))
             signed = checks.sign(ctx.loc.home, list_file, content, command, line)
-            proofs.append((content, command, signed))
+            proofs.append((place, content, command, signed))
             continue
         how = "ran out of time" if run.timed_out else f"failed (exit {run.code})"
         last = run.tail.strip().splitlines()[-1:] or ["(no output)"]
         shown = "".join(c for c in last[0][:120] if c.isprintable())
         note = f"Reopened {when}: its check {how} ({why}); last output: {shown}"
         note = note.replace("<!--", "<! --").replace("-->", "-- >")
-        reopen = Item(content, Status.PENDING, given=frozenset({"content", "status"}))
-        ops += [
-            Op(OpKind.WRITE, todos=(reopen,), merge=True),
-            Op(OpKind.NOTE, task=content, text=note),
-        ]
+        # Reopened by its place, not its text: another task may share the text.
+        proofs.append((place, content, command, None))
+        ops.append(Op(OpKind.NOTE, task=f"#{place + 1}", text=note))
     if ops:
         run_batch(ctx, ops, proofs=tuple(proofs))
 

@@ -6,21 +6,31 @@ such check runs here (when this user approved it: see ``approvals``) with no loc
 held, since a check may itself run ``todo`` on this list. Then the batch is
 applied again, under the lock, to the list as it is by then; a task whose check
 did not pass, was not approved, or changed while it ran is not completed
-(``Engine._settle_proofs``), and the reply says why. Also: approving the checks a
-write puts on tasks, and ``todo allow``.
+(``Engine._settle_proofs``), and the reply says why. Each task is named by its
+place in the list, its text and its check, so two tasks of one text are each
+proved by their own check. Also ``todo allow``: a check is approved only by a
+person naming the digest of the text they were shown (see docs/checks.md).
 """
 
 from __future__ import annotations
 
 from todocli.app.commands import Context, Outcome, show
-from todocli.errors import CheckFailedError, CheckNotAllowedError, InvalidParamError, NotFoundError
-from todocli.escapes import one_line
+from todocli.errors import (
+    CheckFailedError,
+    CheckNotAllowedError,
+    InvalidParamError,
+    NotFoundError,
+    UsageError,
+)
+from todocli.escapes import one_line, quoted
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from todocli.app.report import Report
+    from todocli.document.model import Task
+    from todocli.engine.ops import Proof, Wanted
 
 MESSAGE_TAIL = 600  # characters of a failed check's output in the error's message
 
@@ -35,25 +45,25 @@ class Proving:
         self.ctx = ctx
         self.top = checks.work_dir(ctx.loc.list_file, ctx.loc.is_session)
         self.failed: list[str] = []  # what to say of each check that failed
-        self.failed_tasks: list[str] = []
-        self.refused: list[str] = []
-        self.refused_tasks: list[str] = []
+        self.failed_tasks: list[str] = []  # "#N" of each
+        self.refused: list[str] = []  # what to say of each check not approved
+        self.refused_hint = ""  # how to approve the first (or fix it)
+        self.refused_tasks: list[str] = []  # "#N" of each
         self.details: list[str] = []  # the failed checks' output, a line each
-        self.ran: dict[str, str] = {}  # task -> the check that ran and passed
 
-    def run(self, wanted: list[tuple[str, str]]) -> tuple[tuple[str, str, str | None], ...]:
-        """Run each task's check, if approved here: (text, check, its record if it
-        passed, else None)."""
+    def run(self, wanted: Sequence[Wanted]) -> tuple[Proof, ...]:
+        """Run each task's check, if approved here: (place, text, check, its record
+        if it passed, else None)."""
         from todocli.app import approvals, checks
 
         ctx = self.ctx
         list_file = ctx.loc.list_file
-        proofs: list[tuple[str, str, str | None]] = []
-        for content, command in wanted:
+        proofs: list[Proof] = []
+        for place, content, command in wanted:
+            ref = f"#{place + 1}"
             if not approvals.is_approved(ctx.loc.home, list_file, command):
-                proofs.append((content, command, None))
-                self.refused.append(f'"{content}" ({command})')
-                self.refused_tasks.append(content)
+                proofs.append((place, content, command, None))
+                self._refuse(ref, content, command)
                 continue
             run = checks.run_check(command, self.top, ctx.settings.check_timeout)
             if run.passed:
@@ -61,11 +71,10 @@ class Proving:
                 state = checks.git_state(self.top, list_file)
                 line = checks.record(run, when, state)
                 signed = checks.sign(ctx.loc.home, list_file, content, command, line)
-                proofs.append((content, command, signed))
-                self.ran[content] = command
+                proofs.append((place, content, command, signed))
                 continue
-            proofs.append((content, command, None))
-            self.failed_tasks.append(content)
+            proofs.append((place, content, command, None))
+            self.failed_tasks.append(ref)
             how = (
                 f"ran out of time after {ctx.settings.check_timeout:g} s (its processes were ended)"
                 if run.timed_out
@@ -74,100 +83,159 @@ class Proving:
             tail = run.tail.rstrip()
             shown = tail[-MESSAGE_TAIL:]
             self.failed.append(
-                f'the check of "{content}" {how}, so it stays open; '
+                f'the check of {ref} "{one_line(content)}" {how}, so it stays open; '
                 f"last output: {one_line(shown) if shown else '(none)'}"
             )
             self.details += [f"{content}: {line}" for line in tail.splitlines()]
         return tuple(proofs)
 
+    def _refuse(self, ref: str, content: str, command: str) -> None:
+        from todocli.app import approvals
+
+        bad = approvals.unsafe(command)
+        self.refused_tasks.append(ref)
+        if bad is not None:
+            self.refused.append(
+                f'{ref} "{one_line(content)}" ({one_line(command)}): it holds a control '
+                f"character ({one_line(bad)}), so it never runs and cannot be approved"
+            )
+            self.refused_hint = self.refused_hint or "fix the check by hand (todo edit)"
+            return
+        digest = approvals.digest(command)
+        self.refused.append(
+            f'{ref} "{one_line(content)}" ({one_line(command)}, digest {digest}): it is '
+            "not approved here (it came from a hand edit, a pull, a payload or "
+            "elsewhere, or it changed)"
+        )
+        self.refused_hint = self.refused_hint or (
+            f"read it and approve that text with: todo allow '{ref}' --digest {digest}"
+        )
+
     def report(self, outcome: Outcome) -> None:
-        """The write's error: a check that failed, was not approved, or changed
-        while it ran (its task is left as the list has it)."""
-        now = {t.content: t for _, t in outcome.todo.tasks()}
-        for content, command in self.ran.items():
-            task = now.get(content)
-            if task is not None and task.meta.check != command:
-                self.refused.append(
-                    f'"{content}" (it changed while the check ran: {task.meta.check})'
-                )
-                self.refused_tasks.append(content)
+        """The write's error: a check that failed, or was not approved (its task is
+        left as the list has it)."""
         if outcome.error is not None or (outcome.result is not None and not outcome.result.ok):
             return
-        import shlex
-
         if self.failed:
-            first = shlex.quote(self.failed_tasks[0])
+            first = f"'{self.failed_tasks[0]}'"  # quoted: in a shell, # starts a comment
             hint = (
                 f" (fix it and run todo done again; "
                 f"{outcome.command(f'done {first} --no-check')} completes it anyway)"
             )
             outcome.error = CheckFailedError("; ".join(self.failed) + hint, self.details)
         elif self.refused:
-            first = shlex.quote(self.refused_tasks[0])
+            first = f"'{self.refused_tasks[0]}'"
+            hint = self.refused_hint.replace("todo allow ", outcome.command("allow "), 1)
             outcome.error = CheckNotAllowedError(
-                f"not completed: the check of {', '.join(self.refused)} is not approved "
-                "here (it came from a hand edit, a pull or elsewhere, or it changed); "
-                f"read it and approve it with: {outcome.command(f'allow {first}')}, "
+                f"not completed: the check of {'; '.join(self.refused)}; {hint}, "
                 f"or complete it anyway with: {outcome.command(f'done {first} --no-check')}"
             )
 
 
-def approve_written(ctx: Context, outcome: Outcome) -> None:
-    """Checks this write put on tasks (new, or changed) are approved as written."""
-    result = outcome.result
-    if result is None or not result.written:
-        return
-    before = {t.content: t.meta.check for _, t in result.old.tasks()}
-    by_id = {t.meta.id: t.meta.check for _, t in result.old.tasks() if t.meta.id}
-    new = [
-        t.meta.check
-        for _, t in result.new.tasks()
-        if t.meta.check
-        and t.meta.check != before.get(t.content)
-        and (t.meta.id is None or t.meta.check != by_id.get(t.meta.id))
-    ]
-    if new:
-        from todocli.app import approvals
-
-        approvals.approve(ctx.loc.home, ctx.loc.list_file, new)
-
-
-def allow(ctx: Context, tasks: Sequence[str]) -> Report:
-    """``todo allow TASK...``: show each task's check and approve it to run here.
-    With no TASK: the checks of this list not approved here (none is approved)."""
+def allow(ctx: Context, tasks: Sequence[str], digests: Sequence[str] = ()) -> Report:
+    """``todo allow``: the checks of this list not approved here, each with its
+    command and the digest of its text. ``todo allow TASK... --digest D...``:
+    approve each task's check, if its text is the one whose digest is given (what
+    the person was shown); with no digest, or another, nothing is approved."""
     from todocli.app import approvals
     from todocli.app.report import Report
 
     home, list_file = ctx.loc.home, ctx.loc.list_file
-    listed = [t for _, t in show(ctx, seen=False).todo.tasks()]
+    listing = show(ctx, seen=False)
+    listed = [t for _, t in listing.todo.tasks()]
     if not tasks:
-        waiting = [
-            (n, t)
-            for n, t in enumerate(listed, 1)
-            if t.meta.check and not approvals.is_approved(home, list_file, t.meta.check)
-        ]
-        lines = [f'#{n} "{t.content}": check not approved: {t.meta.check}' for n, t in waiting]
-        if waiting:
-            lines.append("approve one with: todo allow TASK (after reading its command)")
-        else:
-            lines.append("every check of this list is approved")
-        data = {"checks": [{"task": t.content, "check": t.meta.check} for _, t in waiting]}
-        return Report(data, "\n".join(lines) + "\n", session=_session(ctx), file=list_file)
-    chosen = []
+        if digests:
+            raise UsageError("allow: --digest goes with the TASK whose check it approves")
+        return _waiting(ctx, listing, listed)
+    chosen: list[tuple[int, Task]] = []
     for ref in tasks:
-        task = next((t for t in listed if t.content == ref.strip()), None)
-        if task is None and ref.strip().startswith("#") and ref.strip()[1:].isdigit():
+        number = next((n for n, t in enumerate(listed, 1) if t.content == ref.strip()), None)
+        if number is None and ref.strip().startswith("#") and ref.strip()[1:].isdigit():
             number = int(ref.strip()[1:])
-            task = listed[number - 1] if 1 <= number <= len(listed) else None
-        if task is None:
-            raise NotFoundError(f'Task "{ref}" not found (see: todo show)')
+            number = number if 1 <= number <= len(listed) else None
+        if number is None:
+            raise NotFoundError(f"Task {quoted(ref)} not found (see: todo show)")
+        task = listed[number - 1]
         if not task.meta.check:
-            raise InvalidParamError(f'Task "{task.content}" has no check to allow')
-        chosen.append(task)
-    approvals.approve(home, list_file, [t.meta.check or "" for t in chosen])
-    lines = [f'allowed the check of "{t.content}": {t.meta.check}' for t in chosen]
-    data = {"allowed": [{"task": t.content, "check": t.meta.check} for t in chosen]}
+            raise InvalidParamError(f"Task {quoted(task.content)} has no check to allow")
+        bad = approvals.unsafe(task.meta.check)
+        if bad is not None:
+            raise CheckNotAllowedError(
+                f"#{number} {quoted(task.content)}: its check ({one_line(task.meta.check)}) "
+                f"holds a control character ({one_line(bad)}), so it never runs and cannot "
+                "be approved: fix it by hand (todo edit)"
+            )
+        chosen.append((number, task))
+    given = {d.strip().lower() for d in digests}
+    for number, task in chosen:
+        command = task.meta.check or ""
+        digest = approvals.digest(command)
+        if digest in given:
+            continue
+        again = listing.command(f"allow '#{number}' --digest {digest}")
+        if not digests:
+            why = "nothing is approved without the digest of the text you read"
+        else:
+            why = "it is not the text whose digest you gave (it changed since it was shown?)"
+        raise CheckNotAllowedError(
+            f"not approved: the check of #{number} {quoted(task.content)} is now: "
+            f"{one_line(command)} (digest {digest}); {why}. Read it, then approve that "
+            f"text with: {again}"
+        )
+    approvals.approve(home, list_file, [t.meta.check or "" for _, t in chosen])
+    lines = [
+        f'allowed the check of #{n} "{one_line(t.content)}": {one_line(t.meta.check or "")}'
+        for n, t in chosen
+    ]
+    data = {
+        "allowed": [
+            {
+                "task": t.content,
+                "check": t.meta.check,
+                "digest": approvals.digest(t.meta.check or ""),
+            }
+            for _, t in chosen
+        ]
+    }
     return Report(data, "\n".join(lines) + "\n", session=_session(ctx), file=list_file)
+
+
+def _waiting(ctx: Context, listing: Outcome, listed: list[Task]) -> Report:
+    """The checks of this list not approved here, each with its digest."""
+    from todocli.app import approvals
+    from todocli.app.report import Report
+
+    home, list_file = ctx.loc.home, ctx.loc.list_file
+    waiting = [
+        (n, t)
+        for n, t in enumerate(listed, 1)
+        if t.meta.check and not approvals.is_approved(home, list_file, t.meta.check)
+    ]
+    lines = []
+    checks = []
+    for n, t in waiting:
+        command = t.meta.check or ""
+        bad = approvals.unsafe(command)
+        if bad is not None:
+            lines.append(
+                f'#{n} "{one_line(t.content)}": check never runs, it holds a control '
+                f"character ({one_line(bad)}): {one_line(command)}"
+            )
+            checks.append({"task": t.content, "check": command, "digest": None})
+            continue
+        digest = approvals.digest(command)
+        lines.append(f'#{n} "{one_line(t.content)}": check not approved [{digest}]: {command}')
+        checks.append({"task": t.content, "check": command, "digest": digest})
+    if waiting:
+        lines.append(
+            "approve one, after reading its command, with: "
+            + listing.command("allow '#N' --digest DIGEST")
+        )
+    else:
+        lines.append("every check of this list is approved")
+    return Report(
+        {"checks": checks}, "\n".join(lines) + "\n", session=_session(ctx), file=list_file
+    )
 
 
 def _session(ctx: Context) -> str | None:

@@ -360,8 +360,18 @@ COMMANDS = (
     ),
     Command(
         "allow",
-        "Show tasks' checks and approve them to run (no TASK: list those not approved).",
+        "Approve tasks' checks to run, by the digest shown (no TASK: list those not approved).",
         (TASKS,),
+        (
+            Option(
+                "--digest",
+                dest="digests",
+                kind=str,
+                metavar="D",
+                help="The digest todo allow showed beside the check you read; again for more.",
+                many=True,
+            ),
+        ),
         writes=False,
     ),
     Command(

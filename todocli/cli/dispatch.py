@@ -284,10 +284,10 @@ def _stop_allowed(outcome: Outcome, envelope: dict[str, object]) -> bool:
     return bool(open_tasks) and all(t.status is Status.BLOCKED for t in open_tasks)
 
 
-def allow(call: Call, *, tasks: list[str]) -> int:
+def allow(call: Call, *, tasks: list[str], digests: list[str] | None = None) -> int:
     from todocli.app.proof import allow as allow_checks
 
-    return emit_report(allow_checks(_context(call), tasks), call.output)
+    return emit_report(allow_checks(_context(call), tasks, digests or ()), call.output)
 
 
 def remind(call: Call, *, every: int | None, hook: bool) -> int:

@@ -517,6 +517,8 @@ class Result(Value):
         # (what its next snapshot is merged against); None when the batch sent none.
         view: TodoList | None = None,
         hand_notes: tuple[tuple[str, str], ...] = (),  # notes added by hand since: (task, note)
+        # Tasks this batch completes whose check has not run: (place from 0, text, check).
+        unproved: tuple[tuple[int, str, str], ...] = (),
     ) -> None:
         self.old = old
         self.new = new
@@ -536,6 +538,7 @@ class Result(Value):
         self.released = released
         self.view = view
         self.hand_notes = hand_notes
+        self.unproved = unproved
 
     @property
     def ok(self) -> bool:

@@ -145,6 +145,8 @@ _IN_PLACE = {
     OpKind.UNBLOCK,
     OpKind.CLAIM,
 }
+# Ops that may complete a task (and so need its check run).
+_COMPLETING = {OpKind.DONE, OpKind.WRITE}
 # Ops that may add dependencies: the batch's dependency graph is checked after them.
 _DEPENDING = {OpKind.INIT, OpKind.APPEND, OpKind.WRITE}
 # Batches made only of these are not normalized: a snapshot is stored as sent.
@@ -162,6 +164,12 @@ _MISREAD = (
 
 
 DEFAULT_SETTINGS = Settings()
+
+# A task whose check a batch needs run: (its place in the list after the ops, from
+# 0; its text; its check); and the run's result: the same and the record of a run
+# that passed (None: the check did not pass, or did not run).
+Wanted = tuple[int, str, str]
+Proof = tuple[int, str, str, "str | None"]
 
 
 class Batch(Value):
@@ -200,9 +208,10 @@ class Batch(Value):
         view: TodoList | None = None,
         echo: Echo | None = None,  # the writes' items as their agent tool meant them
         unseen: bool = False,
-        # Tasks with a check this batch may complete: (text, check, the record of
-        # its run that passed, or None: it did not pass, the task is not completed).
-        proofs: tuple[tuple[str, str, str | None], ...] = (),
+        # The checks run for tasks this batch completes: (the task's place in the
+        # list after the ops, from 0; its text; its check; the record of the run
+        # that passed, or None: it did not pass, the task is not completed).
+        proofs: tuple[Proof, ...] = (),
     ) -> None:
         self.ops = ops
         self.settings = settings
@@ -349,8 +358,7 @@ class Engine:
             )
             return failed, parse(original_text)
 
-        if batch.proofs:
-            self._settle_proofs(batch.proofs, old)
+        unproved = self._settle_proofs(batch.proofs, old)
         if not {op.kind for op in ops} <= _NOT_NORMALIZED:
             self._normalize()
         for content in expired:
@@ -398,6 +406,7 @@ class Engine:
             claimed=self.claimed,
             released=tuple(self.released),
             view=self.view,
+            unproved=unproved,
         )
         return result, self.doc
 
@@ -836,21 +845,95 @@ class Engine:
                 meta = meta.replace(checked=op.checked)
             self.doc.set_meta(node, meta)
 
-    def _settle_proofs(
-        self, proofs: tuple[tuple[str, str, str | None], ...], old: TodoList
-    ) -> None:
+    def _settle_proofs(self, proofs: tuple[Proof, ...], old: TodoList) -> tuple[Wanted, ...]:
         """After the ops: a task whose check passed keeps the record of the run; one
-        whose check did not pass (or changed while it ran) is not completed."""
-        before = {t.content: t.status for _, t in old.tasks()}
-        for content, check, record in proofs:
-            node = self.doc.find(content)
-            if node is None or node.status is not Status.COMPLETED:
+        whose check did not pass (or changed while it ran) is not completed (one
+        completed before, whose check ``todo check --verify`` ran again, is reopened:
+        pending). Returns
+        the tasks this batch completes whose check has not run (see ``_completing``).
+
+        A task is named by its place in the list as the ops left it, its text and its
+        check, never by its text alone: two tasks of one text are two tasks, and each
+        is proved by its own check."""
+        if not proofs and not any(op.kind in _COMPLETING for op in self.batch.ops):
+            return ()
+        nodes = list(self.doc.tasks())
+        ran = {(place, content, check): record for place, content, check, record in proofs}
+        unproved: list[Wanted] = []
+        before = [t for _, t in old.tasks()] if ran else []
+        for place in self._completing(nodes, old, ran):
+            node = nodes[place]
+            check = node.meta.check or ""
+            key = (place, node.content, check)
+            if key not in ran:
+                unproved.append(key)
                 continue
-            if record is not None and node.meta.check == check:
+            record = ran[key]
+            if record is not None:
                 self.doc.set_meta(node, node.meta.replace(checked=record))
                 continue
-            was = before.get(content, Status.IN_PROGRESS)
-            self._set(node, was if was.is_open else Status.IN_PROGRESS)
+            then = before[place] if place < len(before) else None
+            was = then.status if then is not None and then.content == node.content else None
+            if was is Status.COMPLETED:  # its check ran again and failed: reopened
+                self._set(node, Status.PENDING)
+            else:
+                self._set(node, was if was is not None and was.is_open else Status.IN_PROGRESS)
+        return tuple(unproved)
+
+    def _completing(
+        self, nodes: list[TaskNode], old: TodoList, ran: dict[Wanted, str | None]
+    ) -> list[int]:
+        """The places of the completed tasks with a check that this batch completes
+        (or that a run of their check was given for: ``todo check --verify``).
+
+        A completed task was already completed when the list held, before the batch,
+        a completed task of the same text at the same place (with the same check, or
+        one a snapshot or update of the batch changed: its record is gone and the
+        gate says so), else a
+        completed task of the same text, check and record that no other task took.
+        Anything else is being completed now: its check must run."""
+        if not any(n.meta.check and n.status is Status.COMPLETED for n in nodes):
+            return []
+        before = [t for _, t in old.tasks()]
+        taken = [False] * len(before)
+        candidates: list[int] = []
+        # Only a snapshot or an update changes a check (and then drops its record).
+        rewrites = any(op.kind is OpKind.WRITE for op in self.batch.ops)
+        for place, node in enumerate(nodes):
+            if node.status is not Status.COMPLETED:
+                continue
+            was = before[place] if place < len(before) else None
+            if (
+                (place, node.content, node.meta.check or "") not in ran
+                and was is not None
+                and was.status is Status.COMPLETED
+                and was.content == node.content
+                and (
+                    was.meta.check == node.meta.check
+                    or (rewrites and was.meta.check is not None and node.meta.checked is None)
+                )
+            ):
+                taken[place] = True
+                continue
+            candidates.append(place)
+        # What is left, matched whole (text, check, record) in any order: the
+        # batch may have added or removed lines above it.
+        left: dict[tuple[str, str | None, str | None], int] = {}
+        for i, task in enumerate(before):
+            if not taken[i] and task.status is Status.COMPLETED:
+                key = (task.content, task.meta.check, task.meta.checked)
+                left[key] = left.get(key, 0) + 1
+        out = []
+        for place in candidates:
+            node = nodes[place]
+            if not node.meta.check:
+                continue
+            key = (node.content, node.meta.check, node.meta.checked)
+            if (place, node.content, node.meta.check) not in ran and left.get(key, 0) > 0:
+                left[key] -= 1
+                continue
+            out.append(place)
+        return out
 
     def _op_drop(self, op: Op) -> None:
         for node in self._targets(op):
@@ -963,6 +1046,11 @@ class Engine:
         if op.todos is None:
             raise OpFailure("Missing todos for write operation")
         todos: Sequence[Item] = op.todos
+        for item in todos:  # a check the payload gives is refused as an op's is
+            check = item.meta.check if item.meta is not None else None
+            if check is not None and (item.given is None or "check" in item.given):
+                limit = self.settings.max_field_bytes
+                self._text(check, "Check", limit, "Missing check", item.at("check"))
         if self.echo is not None:
             # The list as the agent last saw it: what todo last wrote (or --base).
             seen = self.merge_base if self.merge_base is not None else self.doc.model()
