@@ -224,6 +224,30 @@ def test_a_private_settings_file_keeps_its_mode(project: Path, victim: Path) -> 
     assert settings.read_bytes() == SETTINGS
 
 
+@pytest.mark.parametrize("kind", ["fifo", "folder", "link to a fifo"])
+def test_a_settings_path_that_is_no_regular_file_is_refused_without_blocking(
+    kind: str, project: Path, victim: Path
+) -> None:
+    # A FIFO where the settings go once made setup wait for ever on opening it.
+    settings = project / ".claude" / "settings.json"
+    made = project / ".claude" / "pipe" if kind == "link to a fifo" else settings
+    if kind == "folder":
+        made.mkdir()
+    else:
+        os.mkfifo(made)
+    if made != settings:
+        settings.symlink_to("pipe")
+    run = todo_process(
+        "setup", "claude", cwd=project, env={"HOME": str(victim), **GIT_ENV}, timeout=30
+    )
+    assert run.code == 6, run.err
+    assert run.err == f"todo: refused {made}: not a regular file; nothing was written\n"
+    assert not (project / "CLAUDE.md").exists(), "no file written before the refusal"
+    assert sorted(p.name for p in (project / ".claude").iterdir()) == sorted(
+        {"settings.json", made.name}
+    )
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="giving a file to another owner needs root")
 def test_a_settings_file_keeps_its_owner(project: Path, victim: Path) -> None:
     settings = project / ".claude" / "settings.json"

@@ -47,15 +47,26 @@ def locate(path: str, project: str | None) -> str:
 
 
 def read(path: str) -> str | None:
-    """The file's text (``None``: there is none)."""
+    """The file's text (``None``: there is none). Opened without waiting
+    (``O_NONBLOCK``: a FIFO planted there would block the open, and the read, for
+    ever) and refused unless it is a regular file."""
     try:
-        with open(path, encoding="utf-8", newline="") as handle:
-            return handle.read()
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
         return None
+    except OSError as exc:
+        raise StorageError(f"cannot read {path}: {exc.strerror}; nothing was written") from None
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise StorageError(f"refused {path}: not a regular file; nothing was written")
+        os.set_blocking(descriptor, True)
+        with os.fdopen(descriptor, encoding="utf-8", newline="", closefd=False) as handle:
+            return handle.read()
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8"
         raise StorageError(f"cannot read {path}: {reason}; nothing was written") from None
+    finally:
+        os.close(descriptor)
 
 
 def writable(path: str, named: str | None = None) -> os.stat_result | None:
