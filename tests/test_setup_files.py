@@ -186,6 +186,33 @@ def test_a_committed_gitattributes_link_out_of_the_work_tree_is_refused_by_setup
     assert not (clone / "TODO.md").exists()
 
 
+@pytest.mark.parametrize(
+    ("target", "name", "into"),
+    [
+        ("claude", "CLAUDE.md", ".git/config"),
+        ("git", ".gitattributes", ".git/config"),
+        ("git", ".gitattributes", ".git/HEAD"),
+    ],
+)
+def test_a_committed_link_into_git_s_own_folder_is_refused(
+    tmp_path: Path, victim: Path, target: str, name: str, into: str
+) -> None:
+    # Inside the work tree's folder, but git's: setup once wrote its block into the
+    # clone's .git/config (then every git command failed: "bad config line").
+    clone = cloned(tmp_path, lambda repo: link(repo, name, into))
+    git_files = {p: p.read_bytes() for p in (clone / ".git").rglob("*") if p.is_file()}
+    run = run_setup(clone, victim, target)
+    assert run.code == 6, run.err
+    real = clone.resolve() / into
+    assert run.err.startswith(
+        f"todo: refused {clone / name}: a symlink leads it to {real}, inside git's own "
+        "folder; nothing was read or written (remove the link)"
+    ), run.err
+    assert {p: p.read_bytes() for p in (clone / ".git").rglob("*") if p.is_file()} == git_files
+    assert git(clone, "status", "--porcelain") == ""
+    assert not (clone / ".claude").exists()
+
+
 def test_a_link_that_stays_in_the_project_is_written_through_and_kept(
     tmp_path: Path, victim: Path
 ) -> None:

@@ -4,9 +4,10 @@ goes (the records under todo's home too).
 - **Where.** ``locate`` gives the file the bytes go to: the path itself, or the
   file its links lead to. In a project setup (``project``), a path whose real
   path leaves the project (a symlink, or a symlinked folder, committed in the
-  repository) is refused with the path, before anything is read from it; a link
-  that stays inside the project is written through. In the home (``--user``) a
-  link is the person's own (dotfiles): written through to its target.
+  repository), or leads into git's own ``.git`` folder, is refused with the path,
+  before anything is read from it; a link that stays inside the project is
+  written through. In the home (``--user``) a link is the person's own
+  (dotfiles): written through to its target.
 - **How.** ``write`` makes a temporary file in the target's folder, exclusively
   (``O_CREAT|O_EXCL|O_NOFOLLOW``) under an unpredictable name, so no name planted
   beside the target is followed; writes and syncs it; gives it the target's mode
@@ -42,6 +43,15 @@ def locate(path: str, project: str | None) -> str:
                 f"refused {path}: a symlink leads it to {real}, outside the project "
                 f"{root}; nothing was read or written (remove the link, or wire your "
                 "home with --user)"
+            )
+        # git's own folder is no file of the project's: a link into it (CLAUDE.md to
+        # .git/config) had setup write its block there and break the repository.
+        # Any letter case: on a case-insensitive disk .GIT is that folder.
+        inside = os.path.relpath(real, root).split(os.sep)
+        if any(part.casefold() == ".git" for part in inside):
+            raise StorageError(
+                f"refused {path}: a symlink leads it to {real}, inside git's own folder; "
+                "nothing was read or written (remove the link)"
             )
     return real
 
