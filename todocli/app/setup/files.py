@@ -31,6 +31,8 @@ _FLAGS = (
     | getattr(os, "O_CLOEXEC", 0)
 )
 
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # not on Windows, where there is no FIFO to open
+
 
 def locate(path: str, project: str | None) -> str:
     """The file ``path`` names once its links are followed. With ``project``,
@@ -61,7 +63,7 @@ def read(path: str) -> str | None:
     (``O_NONBLOCK``: a FIFO planted there would block the open, and the read, for
     ever) and refused unless it is a regular file."""
     try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        descriptor = os.open(path, os.O_RDONLY | _NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
         return None
     except OSError as exc:
@@ -69,7 +71,8 @@ def read(path: str) -> str | None:
     try:
         if not stat.S_ISREG(os.fstat(descriptor).st_mode):
             raise StorageError(f"refused {path}: not a regular file; nothing was written")
-        os.set_blocking(descriptor, True)
+        if _NONBLOCK:
+            os.set_blocking(descriptor, True)
         with os.fdopen(descriptor, encoding="utf-8", newline="", closefd=False) as handle:
             return handle.read()
     except (OSError, UnicodeDecodeError) as exc:
