@@ -486,7 +486,7 @@ def test_a_check_added_by_hand_is_not_run_until_allowed(repo: Path) -> None:
     refused = todo(repo, "done", "Ship")
     assert refused.code == 9
     assert not marker.exists()
-    digest = hashlib.sha256(f"touch {marker}".encode()).hexdigest()[:12]
+    digest = hashlib.sha256(f"touch {marker}".encode()).hexdigest()[:32]
     assert f"check not approved [{digest}]: touch {marker}" in todo(repo, "allow").out
     assert not marker.exists()
     assert todo(repo, "allow", "Ship").code == 9  # not without the digest of what was read
@@ -514,7 +514,7 @@ def test_a_check_that_came_with_a_git_pull_is_not_run(repo: Path, tmp_path: Path
     git(tmp_path, "clone", "-q", str(repo), str(mine))
     marker = mine / "ran"
     assert todo(mine, "done", "Ship").code == 9  # another copy: not approved here
-    digest = hashlib.sha256(b"true").hexdigest()[:12]
+    digest = hashlib.sha256(b"true").hexdigest()[:32]
     assert todo(mine, "allow", "Ship", "--digest", digest).code == 0
     path = repo / "TODO.md"
     path.write_text(path.read_text().replace("check: true", "check: touch ran"))
@@ -548,7 +548,7 @@ def test_ops_carry_a_check_and_evidence(repo: Path) -> None:
         "ops": [{"op": "done", "task": "Lint"}, {"op": "done", "task": "Notes", "evidence": "PR 7"}]
     }
     # A payload's check is not approved by the payload: the person reads it first.
-    digest = hashlib.sha256(b"echo lint ok").hexdigest()[:12]
+    digest = hashlib.sha256(b"echo lint ok").hexdigest()[:32]
     assert todo(repo, "allow", "Lint", "--digest", digest).code == 0
     result = todo_process(
         "--file", str(repo / "TODO.md"), "apply", stdin=json.dumps(done), cwd=repo
@@ -584,7 +584,7 @@ def test_mcp_todo_write_runs_checks_and_todo_check_gates_stale_evidence(repo: Pa
     refused = call("todo_write", {"ops": [{"op": "done", "task": "Tests pass"}]}, options)
     assert refused.data is not None
     assert refused.data["error"]["code"] == "CHECK_NOT_ALLOWED"  # MCP approves nothing
-    digest = hashlib.sha256(b"test -f ok").hexdigest()[:12]
+    digest = hashlib.sha256(b"test -f ok").hexdigest()[:32]
     assert todo(repo, "allow", "Tests pass", "--digest", digest).code == 0
     done = {"ops": [{"op": "done", "task": "Tests pass"}]}
     failed = call("todo_write", done, options)

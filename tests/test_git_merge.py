@@ -514,6 +514,31 @@ def test_two_tasks_sharing_an_id_on_one_side_are_both_kept_with_unique_ids(
     assert todo_process("check", cwd=repo.path, env=repo.env).code == 1  # 2 tasks open, read
 
 
+def test_the_driver_shows_a_shared_id_task_s_control_characters_as_escapes(
+    tmp_path: Path, bin_dir: Path
+) -> None:
+    """Their branch copies a task with its id, the copy's text holding terminal
+    sequences (retitle the window, erase the line): the message the driver prints
+    in the person's terminal during ``git merge`` shows them as escapes."""
+    sequences = "\x1b]0;owned\x07\x1b[2K\x1b[1A"
+    copied = IDS.replace(
+        "- [ ] Write the loader <!-- id: 2; blocked-by: 1 -->\n",
+        "- [ ] Write the loader <!-- id: 2; blocked-by: 1 -->\n"
+        f"- [ ] Tests {sequences}done <!-- id: 2 -->\n",
+    )
+    repo = _repo(tmp_path, bin_dir, IDS, driver=True)
+    _branches(repo, IDS.replace("[ ] Parse", "[x] Parse"), copied)
+    merged = repo.git("merge", "--no-edit", "theirs", check=False)
+    assert merged.returncode == 0, merged.stdout + merged.stderr
+    assert "\x1b" not in merged.stderr
+    assert "\x07" not in merged.stderr
+    assert (
+        "todo merge-driver: TODO.md: theirs held two tasks with id 2: "
+        '"Tests \\x1b]0;owned\\x07\\x1b[2K\\x1b[1Adone" is now 3' in merged.stderr
+    )
+    assert f"- [ ] Tests {sequences}done <!-- id: 3 -->" in repo.plan  # the bytes kept
+
+
 RENAMED_AND_DONE = {
     # in its place, a text unlike the old one
     "in place": BASE.replace("[ ] Write the loader", "[x] Loader written"),

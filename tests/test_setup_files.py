@@ -186,6 +186,33 @@ def test_a_committed_gitattributes_link_out_of_the_work_tree_is_refused_by_setup
     assert not (clone / "TODO.md").exists()
 
 
+@pytest.mark.parametrize(
+    ("target", "name", "into"),
+    [
+        ("claude", "CLAUDE.md", ".git/config"),
+        ("git", ".gitattributes", ".git/config"),
+        ("git", ".gitattributes", ".git/HEAD"),
+    ],
+)
+def test_a_committed_link_into_git_s_own_folder_is_refused(
+    tmp_path: Path, victim: Path, target: str, name: str, into: str
+) -> None:
+    # Inside the work tree's folder, but git's: setup once wrote its block into the
+    # clone's .git/config (then every git command failed: "bad config line").
+    clone = cloned(tmp_path, lambda repo: link(repo, name, into))
+    git_files = {p: p.read_bytes() for p in (clone / ".git").rglob("*") if p.is_file()}
+    run = run_setup(clone, victim, target)
+    assert run.code == 6, run.err
+    real = clone.resolve() / into
+    assert run.err.startswith(
+        f"todo: refused {clone / name}: a symlink leads it to {real}, inside git's own "
+        "folder; nothing was read or written (remove the link)"
+    ), run.err
+    assert {p: p.read_bytes() for p in (clone / ".git").rglob("*") if p.is_file()} == git_files
+    assert git(clone, "status", "--porcelain") == ""
+    assert not (clone / ".claude").exists()
+
+
 def test_a_link_that_stays_in_the_project_is_written_through_and_kept(
     tmp_path: Path, victim: Path
 ) -> None:
@@ -222,6 +249,30 @@ def test_a_private_settings_file_keeps_its_mode(project: Path, victim: Path) -> 
     assert run_setup(project, victim, "claude", "--remove").code == 0
     assert stat.S_IMODE(settings.stat().st_mode) == 0o600
     assert settings.read_bytes() == SETTINGS
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "link to a fifo"])
+def test_a_settings_path_that_is_no_regular_file_is_refused_without_blocking(
+    kind: str, project: Path, victim: Path
+) -> None:
+    # A FIFO where the settings go once made setup wait for ever on opening it.
+    settings = project / ".claude" / "settings.json"
+    made = project / ".claude" / "pipe" if kind == "link to a fifo" else settings
+    if kind == "folder":
+        made.mkdir()
+    else:
+        os.mkfifo(made)
+    if made != settings:
+        settings.symlink_to("pipe")
+    run = todo_process(
+        "setup", "claude", cwd=project, env={"HOME": str(victim), **GIT_ENV}, timeout=30
+    )
+    assert run.code == 6, run.err
+    assert run.err == f"todo: refused {made}: not a regular file; nothing was written\n"
+    assert not (project / "CLAUDE.md").exists(), "no file written before the refusal"
+    assert sorted(p.name for p in (project / ".claude").iterdir()) == sorted(
+        {"settings.json", made.name}
+    )
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="giving a file to another owner needs root")

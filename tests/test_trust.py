@@ -50,7 +50,7 @@ def todo(listing: Path, *args: str, env: dict[str, str] | None = None) -> Run:
 
 
 def digest(command: str) -> str:
-    return hashlib.sha256(command.encode()).hexdigest()[:12]
+    return hashlib.sha256(command.encode()).hexdigest()[:32]
 
 
 def settled(path: Path) -> None:

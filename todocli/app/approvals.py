@@ -39,7 +39,7 @@ def _approved(home: str) -> set[str]:
         return set()
 
 
-DIGEST_DIGITS = 12  # the digest of a check's text ``todo allow`` shows and takes
+DIGEST_DIGITS = 32  # the digest of a check's text ``todo allow`` shows and takes
 
 
 def digest(command: str) -> str:

@@ -39,14 +39,19 @@ def merge_driver(
             handle.write(data)
     except OSError as exc:
         raise StorageError(f"merge-driver: cannot write {ours}: {exc.strerror}") from None
-    name = path or "the list"
+    # A branch's text reaches the person's terminal here: its control characters
+    # (ESC sequences that retitle the window or erase lines) are shown as escapes.
+    from todocli.escapes import one_line
+
+    name = one_line(path or "the list")
     messages = [
-        f'todo merge-driver: {name}: {side} held two tasks with id {old}: "{text}" is now {new}'
+        f"todo merge-driver: {name}: {side} held two tasks with id {one_line(old)}: "
+        f'"{one_line(text)}" is now {one_line(new)}'
         for side, old, new, text in merged.split
     ]
     messages += [
-        f"todo merge-driver: {name}: their task id {old} is now {new} "
-        f"(both sides added an id {old})"
+        f"todo merge-driver: {name}: their task id {one_line(old)} is now {one_line(new)} "
+        f"(both sides added an id {one_line(old)})"
         for old, new in merged.renumbered
     ]
     if merged.conflicts:

@@ -4,9 +4,10 @@ goes (the records under todo's home too).
 - **Where.** ``locate`` gives the file the bytes go to: the path itself, or the
   file its links lead to. In a project setup (``project``), a path whose real
   path leaves the project (a symlink, or a symlinked folder, committed in the
-  repository) is refused with the path, before anything is read from it; a link
-  that stays inside the project is written through. In the home (``--user``) a
-  link is the person's own (dotfiles): written through to its target.
+  repository), or leads into git's own ``.git`` folder, is refused with the path,
+  before anything is read from it; a link that stays inside the project is
+  written through. In the home (``--user``) a link is the person's own
+  (dotfiles): written through to its target.
 - **How.** ``write`` makes a temporary file in the target's folder, exclusively
   (``O_CREAT|O_EXCL|O_NOFOLLOW``) under an unpredictable name, so no name planted
   beside the target is followed; writes and syncs it; gives it the target's mode
@@ -30,6 +31,8 @@ _FLAGS = (
     | getattr(os, "O_CLOEXEC", 0)
 )
 
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # not on Windows, where there is no FIFO to open
+
 
 def locate(path: str, project: str | None) -> str:
     """The file ``path`` names once its links are followed. With ``project``,
@@ -43,19 +46,40 @@ def locate(path: str, project: str | None) -> str:
                 f"{root}; nothing was read or written (remove the link, or wire your "
                 "home with --user)"
             )
+        # git's own folder is no file of the project's: a link into it (CLAUDE.md to
+        # .git/config) had setup write its block there and break the repository.
+        # Any letter case: on a case-insensitive disk .GIT is that folder.
+        inside = os.path.relpath(real, root).split(os.sep)
+        if any(part.casefold() == ".git" for part in inside):
+            raise StorageError(
+                f"refused {path}: a symlink leads it to {real}, inside git's own folder; "
+                "nothing was read or written (remove the link)"
+            )
     return real
 
 
 def read(path: str) -> str | None:
-    """The file's text (``None``: there is none)."""
+    """The file's text (``None``: there is none). Opened without waiting
+    (``O_NONBLOCK``: a FIFO planted there would block the open, and the read, for
+    ever) and refused unless it is a regular file."""
     try:
-        with open(path, encoding="utf-8", newline="") as handle:
-            return handle.read()
+        descriptor = os.open(path, os.O_RDONLY | _NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
         return None
+    except OSError as exc:
+        raise StorageError(f"cannot read {path}: {exc.strerror}; nothing was written") from None
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise StorageError(f"refused {path}: not a regular file; nothing was written")
+        if _NONBLOCK:
+            os.set_blocking(descriptor, True)
+        with os.fdopen(descriptor, encoding="utf-8", newline="", closefd=False) as handle:
+            return handle.read()
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8"
         raise StorageError(f"cannot read {path}: {reason}; nothing was written") from None
+    finally:
+        os.close(descriptor)
 
 
 def writable(path: str, named: str | None = None) -> os.stat_result | None:
