@@ -626,3 +626,46 @@ def test_the_refusal_names_the_list_as_typed(tmp_path: Path, home: Path) -> None
     assert words[:2] == ["--file", str(listing)]
     assert todo_process(*words, cwd=Path(os.sep)).code == 0
     assert todo(listing, "done", "Ship").code == 0
+
+
+def test_a_session_check_approved_in_one_folder_does_not_run_in_another(
+    tmp_path: Path, home: Path
+) -> None:
+    """A session's list lives in the home, and its checks run in the current
+    folder: approving ``sh t.sh`` in one clone must not run another clone's
+    ``t.sh``. The approval names the folder the check runs in."""
+    marker = tmp_path / "PWNED"
+    mine, theirs = tmp_path / "mine", tmp_path / "theirs"
+    for folder, script in ((mine, "true\n"), (theirs, f"touch {marker}\n")):
+        folder.mkdir()
+        git(folder, "init", "-q", "-b", "main")
+        (folder / "t.sh").write_text(script)
+    session = ("--session", "s1")
+    assert todo_process(*session, "add", "Tests pass", "--check", "sh t.sh", cwd=mine).code == 0
+    refused = todo_process(*session, "done", "Tests pass", cwd=theirs)
+    assert refused.code == CHECK_NOT_ALLOWED, refused.err
+    assert not marker.exists()
+    assert "not approved" in refused.err
+    # Where it was approved, it runs (and passes: mine's t.sh is harmless).
+    assert todo_process(*session, "done", "Tests pass", cwd=mine).code == 0
+    assert not marker.exists()
+
+
+def test_a_file_link_in_another_folder_does_not_carry_the_approval(
+    tmp_path: Path, home: Path
+) -> None:
+    """``--file`` through a link placed in another folder: the checks would run in
+    the link's folder, so the approval made for the list's own folder does not
+    hold there."""
+    marker = tmp_path / "PWNED"
+    mine, theirs = tmp_path / "mine", tmp_path / "theirs"
+    for folder, script in ((mine, "true\n"), (theirs, f"touch {marker}\n")):
+        folder.mkdir()
+        git(folder, "init", "-q", "-b", "main")
+        (folder / "t.sh").write_text(script)
+    listing = mine / "plan.md"
+    assert todo(listing, "add", "Tests pass", "--check", "sh t.sh").code == 0
+    os.symlink(listing, theirs / "plan.md")
+    refused = todo(theirs / "plan.md", "done", "Tests pass")
+    assert refused.code == CHECK_NOT_ALLOWED, refused.err
+    assert not marker.exists()

@@ -2,10 +2,13 @@
 
 A check is a command, and a list can arrive from elsewhere (a git pull, a hand
 edit, another home): a check runs only when this home approved that exact text
-for that list. A check written through this home's own ``todo`` is approved as it
-is written; any other is approved with ``todo allow``. The store is one file under
-the home's state directory: a line per approval, the SHA-256 of the list's real
-path and the command.
+for that list, run in that folder. A check written through this home's own ``todo``
+is approved as it is written; any other is approved with ``todo allow``. The store
+is one file under the home's state directory: a line per approval, the SHA-256 of
+the list's real path, the real path of the folder its checks run in (``where``:
+``checks.work_dir``) and the command. The folder is part of it because a check
+names files there: a session's list approved in one clone, or a ``--file`` link to
+a list, must not run the same words against another folder's scripts.
 
 Only two acts approve: ``todo add --check CMD`` (this person's own command gave
 that text) and ``todo allow TASK --digest D`` (the person names the digest of the
@@ -26,8 +29,8 @@ def _store(home: str) -> str:
     return os.path.join(home, "state", FILE_NAME)
 
 
-def _key(list_file: str, command: str) -> str:
-    text = f"{os.path.realpath(list_file)}\0{command}"
+def _key(list_file: str, where: str, command: str) -> str:
+    text = f"{os.path.realpath(list_file)}\0{os.path.realpath(where)}\0{command}"
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
 
 
@@ -57,17 +60,18 @@ def unsafe(command: str) -> str | None:
     return first_unsafe(command)
 
 
-def is_approved(home: str, list_file: str, command: str) -> bool:
+def is_approved(home: str, list_file: str, where: str, command: str) -> bool:
+    """Whether ``command`` may run for this list in the folder ``where``."""
     if unsafe(command) is not None:
         return False
-    return _key(list_file, command) in _approved(home)
+    return _key(list_file, where, command) in _approved(home)
 
 
-def approve(home: str, list_file: str, commands: list[str]) -> None:
-    """Approve these commands for this list (appended; each line is whole). A
-    command ``unsafe`` finds a character in is left out."""
+def approve(home: str, list_file: str, where: str, commands: list[str]) -> None:
+    """Approve these commands for this list, run in ``where`` (appended; each line
+    is whole). A command ``unsafe`` finds a character in is left out."""
     known = _approved(home)
-    keys = (_key(list_file, c) for c in commands if unsafe(c) is None)
+    keys = (_key(list_file, where, c) for c in commands if unsafe(c) is None)
     new = [k for k in dict.fromkeys(keys) if k not in known]
     if not new:
         return

@@ -846,10 +846,11 @@ def add(
     outcome = run_batch(ctx, [op])
     result = outcome.result
     if check is not None and result is not None and result.ok and result.written:
-        from todocli.app import approvals
+        from todocli.app import approvals, checks
 
         # The one write that approves a check: this person's own command gave it.
-        approvals.approve(ctx.loc.home, ctx.loc.list_file, [check.strip()])
+        where = checks.work_dir(ctx.loc.list_file, ctx.loc.is_session)
+        approvals.approve(ctx.loc.home, ctx.loc.list_file, where, [check.strip()])
     return outcome
 
 

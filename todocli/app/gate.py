@@ -117,7 +117,7 @@ def verify_checks(ctx: Context) -> None:
     ops: list[Op] = []
     proofs: list[Proof] = []
     for place, content, command, why in stale:
-        if not approvals.is_approved(ctx.loc.home, list_file, command):
+        if not approvals.is_approved(ctx.loc.home, list_file, top, command):
             continue
         run = checks.run_check(command, top, ctx.settings.check_timeout)
         when = ctx.now().isoformat(timespec="seconds")

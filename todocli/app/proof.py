@@ -61,7 +61,7 @@ class Proving:
         proofs: list[Proof] = []
         for place, content, command in wanted:
             ref = f"#{place + 1}"
-            if not approvals.is_approved(ctx.loc.home, list_file, command):
+            if not approvals.is_approved(ctx.loc.home, list_file, self.top, command):
                 proofs.append((place, content, command, None))
                 self._refuse(ref, content, command)
                 continue
@@ -137,7 +137,7 @@ def allow(ctx: Context, tasks: Sequence[str], digests: Sequence[str] = ()) -> Re
     command and the digest of its text. ``todo allow TASK... --digest D...``:
     approve each task's check, if its text is the one whose digest is given (what
     the person was shown); with no digest, or another, nothing is approved."""
-    from todocli.app import approvals
+    from todocli.app import approvals, checks
     from todocli.app.report import Report
 
     home, list_file = ctx.loc.home, ctx.loc.list_file
@@ -182,7 +182,8 @@ def allow(ctx: Context, tasks: Sequence[str], digests: Sequence[str] = ()) -> Re
             f"{one_line(command)} (digest {digest}); {why}. Read it, then approve that "
             f"text with: {again}"
         )
-    approvals.approve(home, list_file, [t.meta.check or "" for _, t in chosen])
+    where = checks.work_dir(list_file, ctx.loc.is_session)
+    approvals.approve(home, list_file, where, [t.meta.check or "" for _, t in chosen])
     lines = [
         f'allowed the check of #{n} "{one_line(t.content)}": {one_line(t.meta.check or "")}'
         for n, t in chosen
@@ -202,17 +203,18 @@ def allow(ctx: Context, tasks: Sequence[str], digests: Sequence[str] = ()) -> Re
 
 def _waiting(ctx: Context, listing: Outcome, listed: list[Task]) -> Report:
     """The checks of this list not approved here, each with its digest."""
-    from todocli.app import approvals
+    from todocli.app import approvals, checks
     from todocli.app.report import Report
 
     home, list_file = ctx.loc.home, ctx.loc.list_file
+    where = checks.work_dir(list_file, ctx.loc.is_session)
     waiting = [
         (n, t)
         for n, t in enumerate(listed, 1)
-        if t.meta.check and not approvals.is_approved(home, list_file, t.meta.check)
+        if t.meta.check and not approvals.is_approved(home, list_file, where, t.meta.check)
     ]
     lines = []
-    checks = []
+    waiting_checks = []
     for n, t in waiting:
         command = t.meta.check or ""
         bad = approvals.unsafe(command)
@@ -221,11 +223,11 @@ def _waiting(ctx: Context, listing: Outcome, listed: list[Task]) -> Report:
                 f'#{n} "{one_line(t.content)}": check never runs, it holds a control '
                 f"character ({one_line(bad)}): {one_line(command)}"
             )
-            checks.append({"task": t.content, "check": command, "digest": None})
+            waiting_checks.append({"task": t.content, "check": command, "digest": None})
             continue
         digest = approvals.digest(command)
         lines.append(f'#{n} "{one_line(t.content)}": check not approved [{digest}]: {command}')
-        checks.append({"task": t.content, "check": command, "digest": digest})
+        waiting_checks.append({"task": t.content, "check": command, "digest": digest})
     if waiting:
         lines.append(
             "approve one, after reading its command, with: "
@@ -234,7 +236,7 @@ def _waiting(ctx: Context, listing: Outcome, listed: list[Task]) -> Report:
     else:
         lines.append("every check of this list is approved")
     return Report(
-        {"checks": checks}, "\n".join(lines) + "\n", session=_session(ctx), file=list_file
+        {"checks": waiting_checks}, "\n".join(lines) + "\n", session=_session(ctx), file=list_file
     )
 
 
