@@ -477,6 +477,36 @@ def test_the_home_key_is_made_once_private_and_a_racing_one_wins(
     assert checks.make_home_key(fresh) == key == checks.home_key(fresh)
 
 
+@pytest.mark.parametrize("planted", ["fifo", "symlink"])
+def test_a_fifo_or_link_at_the_evidence_key_is_refused_without_blocking(
+    repo: Path, tmp_path: Path, planted: str
+) -> None:
+    """Whoever can write the home could plant a FIFO (``todo done`` hung reading
+    it) or a link to a key of their choosing: both are refused in one line."""
+    from todocli.app import checks
+
+    state = Path(os.environ["TODOCLI_HOME"], "state")
+    state.mkdir(parents=True, exist_ok=True)
+    key = state / checks.KEY_FILE
+    if planted == "fifo":
+        os.mkfifo(key)
+    else:
+        chosen = tmp_path / "chosen-key"
+        chosen.write_text("f" * 64 + "\n")
+        key.symlink_to(chosen)
+    todo(repo, "add", "Ship", "--check", "true")
+    done = subprocess.run(
+        [sys.executable, "-m", "todocli", "--file", str(repo / "TODO.md"), "done", "Ship"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode != 0
+    assert "evidence key" in done.stderr and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
 # -- trust ----------------------------------------------------------------------------------
 
 

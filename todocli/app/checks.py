@@ -281,12 +281,30 @@ def _key_path(home: str) -> str:
 
 
 def home_key(home: str) -> bytes | None:
-    """This home's secret for signing records; None when it has none yet."""
+    """This home's secret for signing records; None when it has none yet. Only a
+    regular file is read: a symlink, a FIFO or a device at its name is refused
+    (opened without following or blocking, so nothing hangs)."""
+    import stat
+
+    from todocli.errors import StorageError
+
+    path = _key_path(home)
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
-        with open(_key_path(home), "rb") as handle:
-            key = handle.read().strip()
-    except OSError:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
         return None
+    except OSError as exc:
+        raise StorageError(
+            f"cannot read the evidence key {path}: {exc.strerror} (a link there is "
+            "refused: remove it, todo makes a new key)"
+        ) from None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise StorageError(
+                f"the evidence key {path} is not a regular file: remove it (todo makes a new one)"
+            )
+        key = handle.read().strip()
     return key or None
 
 
