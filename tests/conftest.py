@@ -42,6 +42,10 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     # No test writes a TODO.md at the top of the checkout it runs in (the project
     # plan): the tests of the plan turn the lookup back on.
     monkeypatch.setenv("TODOCLI_PROJECT", "0")
+    # A list a test has just written by hand is taken as saved after 0.1 s seen
+    # still, not the default 0.5 s (which would cost the suite minutes of waiting);
+    # the tests of that wait (tests/test_settle.py) run with the default.
+    monkeypatch.setenv("TODOCLI_SAVE_PAUSE", "0.1")
     names = ("TODOCLI_SESSION", "TODOCLI_FILE", "TODOCLI_MEMORY_DIR", "TODOCLI_AGENT", "NO_COLOR")
     for name in names:
         monkeypatch.delenv(name, raising=False)

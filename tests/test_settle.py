@@ -35,6 +35,12 @@ from todocli.storage import store as store_module
 from todocli.storage.store import Store
 
 SECOND = 1_000_000_000
+
+
+@pytest.fixture(autouse=True)
+def default_save_pause(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests are of the wait itself: its default, not the suite's shorter one."""
+    monkeypatch.delenv("TODOCLI_SAVE_PAUSE", raising=False)
 Look = Callable[[os.stat_result], "tuple[int, int, int, int] | None"]
 
 
@@ -716,3 +722,27 @@ def test_a_save_in_chunks_is_waited_for_when_times_are_in_2_second_steps(
     result = todo("add", "agent")
     assert result.code == 0, result.err
     assert_all_kept(path.read_text())
+
+
+def test_the_save_pause_setting_sets_how_long_a_changed_list_must_stay_still(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``save_pause`` (config key, TODOCLI_SAVE_PAUSE) is the quiet period: a
+    person whose editor pauses longer can raise it; a bad value is refused."""
+    from tests.support_cli import todo_process as run
+
+    home = tmp_path / "home"
+    monkeypatch.setenv("TODOCLI_HOME", str(home))
+    assert run("add", "first").code == 0
+    waits: list[float] = []
+    path = listing(home)
+    for pause in ("0.05", "1.5"):
+        path.write_text(path.read_text() + "- [ ] by hand\n")
+        began = time.monotonic()
+        assert run("show", env={"TODOCLI_SAVE_PAUSE": pause}).code == 0
+        waits.append(time.monotonic() - began)
+    # A list just changed is seen still for 1.5 s before it is read: at least that.
+    assert waits[1] >= 1.5
+    refused = run("show", env={"TODOCLI_SAVE_PAUSE": "0"})
+    assert refused.code == 2
+    assert "save_pause must be a number from 0.05 to 10" in refused.err

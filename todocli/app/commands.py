@@ -185,7 +185,12 @@ class Context:
             env=self.env,
             config=cfg.locations,
         )
-        self.store = Store(self.loc, self.settings.lock_timeout, self.settings.max_file_bytes)
+        self.store = Store(
+            self.loc,
+            self.settings.lock_timeout,
+            self.settings.max_file_bytes,
+            self.settings.save_pause,
+        )
         self.agent = paths.agent_name(options.agent, self.env)
 
     def now(self) -> datetime:

@@ -51,7 +51,9 @@ def _odd(path: Path) -> str | None:
 
 def _session_store(ctx: Context, name: str) -> Store:
     loc = resolve(home=ctx.loc.home, session=name, memory_dir=ctx.loc.memory_dir, env={})
-    return Store(loc, ctx.settings.lock_timeout, ctx.settings.max_file_bytes)
+    return Store(
+        loc, ctx.settings.lock_timeout, ctx.settings.max_file_bytes, ctx.settings.save_pause
+    )
 
 
 def _finish_removals(ctx: Context) -> None:

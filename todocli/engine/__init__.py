@@ -45,6 +45,7 @@ class Settings(Value):
         claim_timeout: float = 1800.0,  # seconds an agent may not write before its claim lapses
         reply: str = "lean",  # what a write prints: "lean" (changes, recap), "full" (+ list)
         check_timeout: float = 600.0,  # seconds a task's check may run before it is ended
+        save_pause: float = 0.5,  # seconds a changed list must stay still to count as saved
     ) -> None:
         self.max_tasks = max_tasks
         self.max_field_bytes = max_field_bytes
@@ -60,3 +61,4 @@ class Settings(Value):
         self.claim_timeout = claim_timeout
         self.reply = reply
         self.check_timeout = check_timeout
+        self.save_pause = save_pause

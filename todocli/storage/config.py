@@ -49,6 +49,7 @@ RANGES: dict[str, tuple[float, float]] = {
     "clear_delay": (-1, 1e9),  # seconds; -1 (or any negative): never
     "claim_timeout": (0, 1e9),  # seconds, or a duration such as "30m"
     "check_timeout": (0, 1e9),  # seconds, or a duration such as "10m"
+    "save_pause": (0.05, 10),  # seconds: an editor's longest pause within one save
 }
 # What a write prints: what changed and the recap, or the whole list as well.
 REPLIES = ("lean", "full")

@@ -72,7 +72,7 @@ RACY_NS = 1_000_000_000
 # inode and bytes) for this long: longer than an editor's pause between the chunks
 # of one save (300 ms in issue 32's reproduction). Measured by todo's own clock,
 # never by the file's time, which a coarse file system rounds.
-SETTLE_QUIET_NS = 500_000_000
+SETTLE_QUIET_NS = 500_000_000  # the default of the setting save_pause
 SETTLE_MAX = 2.0  # seconds to wait at most for a save to finish, or an emptied list to fill
 SETTLE_POLL = 0.02
 CHANGE_POLL_SECONDS = 0.2  # how often `todo watch` and the MCP server look for a change
@@ -146,10 +146,13 @@ class Store:
         loc: Locations,
         lock_timeout: float = 10,
         max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+        save_pause: float = SETTLE_QUIET_NS / 1e9,
     ) -> None:
         self.loc = loc
         self.lock_timeout = lock_timeout
         self.max_file_bytes = max_file_bytes
+        # How long a changed list must be seen still before it counts as saved.
+        self.quiet_ns = int(save_pause * 1e9)
         self.state_file = os.path.join(loc.state_dir, "state.json")
         self.revs_dir = os.path.join(loc.state_dir, "revs")
         self.views_dir = os.path.join(loc.state_dir, "views")
@@ -259,16 +262,16 @@ class Store:
 
         Nothing is waited for when the list is what todo wrote, or when neither
         the file nor its folder (a save by rename, or one that removes the file
-        first) changed in the last ``SETTLE_QUIET_NS`` (by their times, read as
+        first) changed in the last ``quiet_ns`` (the setting ``save_pause``) (by their times, read as
         late as a coarse clock allows: see ``latest``). Otherwise the list is
         watched until todo has seen it unchanged (the same bytes, size, time and
-        inode) for ``SETTLE_QUIET_NS`` on its own clock: a save in chunks, with a
+        inode) for ``quiet_ns`` on its own clock: a save in chunks, with a
         pause between them shorter than that, is taken whole, however the editor
         writes (in place, after emptying the file, or as a new file). A list that
         is empty or gone where todo wrote something is waited for however long ago
         that happened (an editor that truncates and then writes may pause, and a
         reader arriving late must not take the pause for the list), until it
-        holds something and is still. ``SETTLE_MAX`` at most: what is there then
+        holds something and is still. ``SETTLE_MAX`` (or twice ``quiet_ns``) at most: what is there then
         is returned; the caller decides what an empty list means (see
         ``app.commands.emptied``).
         """
@@ -278,8 +281,8 @@ class Store:
         if not (awaited and not text.strip()) and not self._changed_lately():
             return text
         started = time.monotonic()
-        deadline = started + SETTLE_MAX
-        quiet = SETTLE_QUIET_NS / 1e9
+        quiet = self.quiet_ns / 1e9
+        deadline = started + max(SETTLE_MAX, 2 * quiet)
         looked = self._look(text)
         still_since = started
         while time.monotonic() < deadline:
@@ -300,12 +303,12 @@ class Store:
 
     def may_be_saving(self, text: str) -> bool:
         """Whether the list just read as ``text`` may be a save caught half-way:
-        it is empty, or it or its folder changed within ``SETTLE_QUIET_NS`` (a
+        it is empty, or it or its folder changed within ``quiet_ns`` (a
         reader then looks up what todo last wrote, and ``settle``)."""
         return not text.strip() or self._changed_lately()
 
     def _changed_lately(self) -> bool:
-        return time.time_ns() - self._last_change() < SETTLE_QUIET_NS
+        return time.time_ns() - self._last_change() < self.quiet_ns
 
     def _last_change(self) -> int:
         """The latest moment the list or its folder may have changed (ns)."""
