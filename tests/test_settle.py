@@ -41,6 +41,8 @@ SECOND = 1_000_000_000
 def default_save_pause(monkeypatch: pytest.MonkeyPatch) -> None:
     """These tests are of the wait itself: its default, not the suite's shorter one."""
     monkeypatch.delenv("TODOCLI_SAVE_PAUSE", raising=False)
+
+
 Look = Callable[[os.stat_result], "tuple[int, int, int, int] | None"]
 
 

@@ -262,8 +262,9 @@ class Store:
 
         Nothing is waited for when the list is what todo wrote, or when neither
         the file nor its folder (a save by rename, or one that removes the file
-        first) changed in the last ``quiet_ns`` (the setting ``save_pause``) (by their times, read as
-        late as a coarse clock allows: see ``latest``). Otherwise the list is
+        first) changed in the last ``quiet_ns`` (the setting ``save_pause``; by
+        their times, read as late as a coarse clock allows: see ``latest``).
+        Otherwise the list is
         watched until todo has seen it unchanged (the same bytes, size, time and
         inode) for ``quiet_ns`` on its own clock: a save in chunks, with a
         pause between them shorter than that, is taken whole, however the editor
@@ -271,8 +272,8 @@ class Store:
         is empty or gone where todo wrote something is waited for however long ago
         that happened (an editor that truncates and then writes may pause, and a
         reader arriving late must not take the pause for the list), until it
-        holds something and is still. ``SETTLE_MAX`` (or twice ``quiet_ns``) at most: what is there then
-        is returned; the caller decides what an empty list means (see
+        holds something and is still. ``SETTLE_MAX`` (or twice ``quiet_ns``) at
+        most: what is there then is returned; the caller decides what an empty list means (see
         ``app.commands.emptied``).
         """
         if text == last:
