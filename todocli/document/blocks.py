@@ -130,6 +130,10 @@ def _html_patterns() -> _Html:
 
 
 BOM = "\ufeff"
+# What may start a block, or an item's content, at column 0 (spaces and tabs
+# included: they may reach a container); a line that starts with anything else is
+# prose (``Scanner._plain_line``).
+_NOT_PLAIN = frozenset(" \t>#`~<*-_+=0123456789")
 _NOT_LINE_BREAKS = "\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 
 
@@ -692,7 +696,7 @@ class Scanner:
         repeat = None  # the line before, when it was blank
         for i in range(start, len(lines)):
             line = lines[i]
-            if line == repeat:
+            if line == repeat and self.fast:
                 # A blank line read right after the same one changes nothing the
                 # first did not (what it closes is closed): the same report, shared.
                 infos.append(infos[-1])
@@ -714,12 +718,42 @@ class Scanner:
         return -1
 
     def _line(self, index: int, text: str, info: LineInfo) -> None:
-        if not text.strip(" \t"):
-            self._blank_line(text, info)
-            return
-        if self.fast and self.bare_task < 0 and self._simple_task(index, text, info):
-            return
+        if self.fast:
+            if not text.strip(" \t"):
+                self._blank_line(text, info)
+                return
+            if text[0] not in _NOT_PLAIN and self._plain_line(index, text, info):
+                return
+            if self.bare_task < 0 and self._simple_task(index, text, info):
+                return
         self._scan_line(index, text, info)
+
+    def _plain_line(self, index: int, text: str, info: LineInfo) -> bool:
+        """A line that starts at column 0 with a character that starts no block
+        (prose), as ``_scan_line`` would read it: it continues no container, so it
+        is a lazy line of an open paragraph, or it closes every container and
+        starts or goes on with a paragraph at the top level. Returns False inside
+        an HTML block (whether the line ends it takes a search)."""
+        leaf = self.leaf
+        if leaf == _Leaf.HTML:
+            return False
+        stack = self.stack
+        self.bare_task = -1
+        if leaf == _Leaf.FENCE and not stack:
+            self._report(info, text, 0)  # a line of the code block
+            return True
+        if leaf == _Leaf.PARAGRAPH and stack:
+            self._text_goes_on(index)  # lazy continuation: every container stays open
+            self._report(info, text, 0)
+            return True
+        stack.clear()
+        if leaf == _Leaf.PARAGRAPH:
+            self._text_goes_on(index)
+        else:
+            self.para_task = -1
+        self.leaf = _Leaf.PARAGRAPH
+        self._report(info, text, 0)
+        return True
 
     def _blank_line(self, text: str, info: LineInfo) -> None:
         """A line of nothing but spaces and tabs, as ``_scan_line`` would read it:
