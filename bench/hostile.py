@@ -43,7 +43,7 @@ def fill(unit: str, size: int, head: str = HEAD, tail: str = "") -> str:
 
 
 def blocked_by(size: int) -> str:
-    ids = []
+    ids: list[str] = []
     total = 0
     while total < size:
         ids.append(str(len(ids) + 2))
@@ -123,7 +123,8 @@ def main() -> int:
         bare = statistics.median(
             timed([sys.executable, "-c", "pass"], env) for _ in range(max(args.runs, 3))
         )
-        print(f"machine: Python {sys.version.split()[0]} ({sys.executable}), {os.cpu_count()} cores")
+        version = sys.version.split()[0]
+        print(f"machine: Python {version} ({sys.executable}), {os.cpu_count()} cores")
         print(f"\n{'shape':<24} {'size':>6} {'read':>9} {'write':>9}")
         print(f"{'python -c pass':<24} {'':>6} {bare * 1000:7.1f} ms")
         for name in names:

@@ -887,8 +887,12 @@ class Scanner:
         # asking whether the rest of it is a thematic break made reading quadratic.
         # Nor is the rest of the line copied but by a step that ends the loop.
         break_tails: dict[str, int] = {}
+        size = len(text)
         while True:
-            ns_pos, ns_col = _skip_ws(text, pos, col)
+            if pos < size and text[pos] not in " \t":
+                ns_pos, ns_col = pos, col  # nothing to skip (the rule between nested items)
+            else:
+                ns_pos, ns_col = _skip_ws(text, pos, col)
             indent = ns_col - base
             if ns_pos == len(text):
                 rest_blank = True
@@ -903,7 +907,8 @@ class Scanner:
                 return
             in_paragraph = self.leaf == _Leaf.PARAGRAPH and all_matched and not closed
             if c == ">":
-                close_unmatched()
+                if not closed:
+                    close_unmatched()
                 note_of = -1
                 if stack and not stack[-1].is_quote and stack[-1].task_line >= 0:
                     note_of = stack[-1].task_line
@@ -981,7 +986,8 @@ class Scanner:
                 # commonmark.js, a lazy paragraph is not interrupted here).
                 if in_paragraph and (empty or (ordered and int(bullet[:-1]) != 1)):
                     break
-                close_unmatched()
+                if not closed:
+                    close_unmatched()
                 marker_end_col = ns_col + after
                 spaces = a_col - marker_end_col
                 content_col = marker_end_col + 1 if empty or spaces > 4 else a_col
@@ -997,7 +1003,7 @@ class Scanner:
                     self.leaf = _Leaf.CODE
                     self._report(info, text, base)
                     return
-                marker = task_marker_at(text, a_pos)
+                marker = task_marker_at(text, a_pos) if text[a_pos] in "[\\" else None
                 if marker is not None:
                     new_task = self._task_start(
                         index, text, ns_pos, bullet, a_pos, marker, content_col, info
