@@ -87,7 +87,10 @@ def timed(argv: list[str], env: dict[str, str]) -> float:
 
 
 def measure(root: Path, text: str, runs: int, env: dict[str, str]) -> tuple[float, float]:
-    """Median seconds of a read and of a write of a list holding ``text``."""
+    """Median seconds of a read and of a write of a list holding ``text`` (each in
+    a home of its own: what one records of a list would change what the other does)."""
+    reader = {**env, "TODOCLI_HOME": str(root / "reader")}
+    writer = {**env, "TODOCLI_HOME": str(root / "writer")}
     pristine = root / "pristine.md"
     pristine.write_text(text)
     # A list changed in the last 0.1 s is waited on as a hand edit still being
@@ -96,10 +99,10 @@ def measure(root: Path, text: str, runs: int, env: dict[str, str]) -> tuple[floa
     work = root / "list.md"
     reads, writes = [], []
     for _ in range(runs):
-        reads.append(timed([*todo_command(), "--file", str(pristine), "--plain", "show"], env))
+        reads.append(timed([*todo_command(), "--file", str(pristine), "--plain", "show"], reader))
         shutil.copyfile(pristine, work)
         time.sleep(SETTLE)
-        writes.append(timed([*todo_command(), "--file", str(work), "add", "a new task"], env))
+        writes.append(timed([*todo_command(), "--file", str(work), "add", "a new task"], writer))
     return statistics.median(reads), statistics.median(writes)
 
 
