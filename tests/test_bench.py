@@ -123,3 +123,42 @@ def bench_size() -> subprocess.CompletedProcess[str]:
         env=env,
         timeout=600,
     )
+
+
+def bench_hostile(args: list[str]) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TODOCLI_")}
+    return subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "hostile.py"), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
+
+
+def test_hostile_shapes_are_read_and_written_beside_bare_python() -> None:
+    """bench/hostile.py end to end, with the real ``todo``, at 10 KB: a row for
+    each shape with a read and a write time, after ``python -c pass``."""
+    proc = bench_hostile(["--runs", "1", "--sizes", "10000"])
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[3].startswith("python -c pass")
+    assert lines[3].endswith(" ms")
+    rows = [line for line in lines[4:] if line.strip()]
+    shapes = [row.rsplit("10 KB", 1)[0].strip() for row in rows]
+    assert "nested markers" in shapes
+    assert "blocked-by list" in shapes
+    assert len(shapes) == 16
+    for row in rows:
+        assert row.count(" ms") == 2, row
+
+
+def test_a_one_megabyte_read_over_the_limit_fails_the_bench() -> None:
+    proc = bench_hostile(
+        ["--runs", "1", "--sizes", "1000000", "--shapes", "long line", "--limit", "0.001"]
+    )
+    assert proc.returncode == 1
+    missed = [line for line in proc.stdout.splitlines() if line.startswith("MISSED ")]
+    assert len(missed) == 1
+    assert missed[0].startswith("MISSED long line (1 MB): read in ")
+    assert missed[0].endswith(" s (limit 0.001 s)")

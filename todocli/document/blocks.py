@@ -130,6 +130,10 @@ def _html_patterns() -> _Html:
 
 
 BOM = "\ufeff"
+# What may start a block, or an item's content, at column 0 (spaces and tabs
+# included: they may reach a container); a line that starts with anything else is
+# prose (``Scanner._plain_line``).
+_NOT_PLAIN = frozenset(" \t>#`~<*-_+=0123456789")
 _NOT_LINE_BREAKS = "\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 
 
@@ -232,7 +236,17 @@ class _Leaf:
 
 
 class _Container:
-    __slots__ = ("content_col", "empty", "is_quote", "note_of", "task_line")
+    __slots__ = (
+        "content_col",
+        "depth",
+        "empty",
+        "first_quote",
+        "is_quote",
+        "note_of",
+        "owner",
+        "owner_note",
+        "task_line",
+    )
 
     def __init__(
         self, is_quote: bool, content_col: int = 0, note_of: int = -1, empty: bool = False
@@ -242,6 +256,20 @@ class _Container:
         self.task_line = -1  # list items: the line index when the item is a task
         self.note_of = note_of  # block quotes directly inside a task item: that task's line
         self.empty = empty  # list items that have no content yet
+        # Set by ``Scanner._push`` from the container below, so that no line has to
+        # walk the whole stack (a line inside a container 100,000 deep would cost
+        # 100,000 steps): where it stands in the stack, the index of the lowest block
+        # quote up to here (-1: none), and the task item that owns a line inside
+        # this container with, when that line is one of its notes, the note's task.
+        self.depth = 0
+        self.first_quote = -1
+        self.owner = -1
+        self.owner_note = -1
+
+    def make_task(self, line: int) -> None:
+        """This list item (the top of the stack) is the task item on ``line``."""
+        self.task_line = self.owner = line
+        self.owner_note = -1
 
 
 def _is_thematic_break(rest: str, c: str) -> bool:
@@ -314,44 +342,50 @@ def _skip_ws(text: str, pos: int, col: int) -> tuple[int, int]:
     return end, col
 
 
-def bullet_at(rest: str) -> str | None:
-    """The list marker ``rest`` starts with: ``([-+*]|[0-9]{1,9}[.)])(?=[ \\t]|$)``."""
-    if not rest:
+def bullet_at(rest: str, start: int = 0) -> str | None:
+    """The list marker ``rest`` starts with (at ``start``): ``([-+*]|[0-9]{1,9}[.)])(?=[ \\t]|$)``.
+
+    Read in place: a copy of the rest of the line for each of a line's thousands
+    of nested items made reading it quadratic."""
+    size = len(rest)
+    if start >= size:
         return None
-    if rest[0] in "-+*":
-        end = 1
+    if rest[start] in "-+*":
+        end = start + 1
     else:
-        digits = 0
-        while digits < len(rest) and rest[digits] in _DIGITS:
-            digits += 1
-        if not 1 <= digits <= 9 or digits >= len(rest) or rest[digits] not in ".)":
+        end, limit = start, min(size, start + 10)  # ten digits are already too many
+        while end < limit and rest[end] in _DIGITS:
+            end += 1
+        if not 1 <= end - start <= 9 or end >= size or rest[end] not in ".)":
             return None
-        end = digits + 1
-    if end < len(rest) and rest[end] not in " \t":
+        end += 1
+    if end < size and rest[end] not in " \t":
         return None
-    return rest[:end]
+    return rest[start:end]
 
 
-def task_marker_at(content: str) -> tuple[str, int, int] | None:
+def task_marker_at(content: str, start: int = 0) -> tuple[str, int, int] | None:
     """The task marker an item's content starts with, as (the character inside it,
     its index, the marker's length). Either bracket may be backslash-escaped, as
     editors write them (``\\[x\\]``, ``\\[x]``, ``[x\\]``); the empty ``[]`` only
     unescaped. A space, tab, vertical tab or form feed must follow. The pattern it
-    stands for: ``(?:\\[\\]|(\\\\?)\\[([^\\]\\\\])\\\\?\\])(?=[ \\t\\v\\f])``."""
-    if content.startswith("[]"):
+    stands for: ``(?:\\[\\]|(\\\\?)\\[([^\\]\\\\])\\\\?\\])(?=[ \\t\\v\\f])``.
+    With ``start``, the content begins there in ``content`` (indexes stay relative
+    to it)."""
+    if content.startswith("[]", start):
         char, at, end = "", 1, 2
     else:
-        at = 2 if content.startswith("\\[") else 1 if content.startswith("[") else 0
-        if not at or len(content) <= at or content[at] in "]\\":
+        at = 2 if content.startswith("\\[", start) else 1 if content.startswith("[", start) else 0
+        if not at or len(content) <= start + at or content[start + at] in "]\\":
             return None
-        char, end = content[at], at + 1
-        if content[end : end + 2] == "\\]":
+        char, end = content[start + at], at + 1
+        if content.startswith("\\]", start + end):
             end += 2
-        elif content[end : end + 1] == "]":
+        elif content.startswith("]", start + end):
             end += 1
         else:
             return None
-    if end >= len(content) or content[end] not in _AFTER_MARKER:
+    if start + end >= len(content) or content[start + end] not in _AFTER_MARKER:
         return None
     return char, at, end
 
@@ -422,10 +456,11 @@ def split_meta(text: str) -> tuple[str, str | None, Meta]:
             active = text[inner + 7 : close]
             if "\n" not in active:
                 return text[: _blanks_start(text, at)].strip(), active.strip(), NO_META
+    end = _blanks_start(text, close)  # where the fields end, whichever opening they follow
     for at in openings:
         inner = _skip_blanks(text, at + 4)
-        fields_text = text[inner:close].rstrip(" \t")
-        if inner <= close and _is_field_list(fields_text):
+        if inner <= close and _is_field_list(text, inner, end):
+            fields_text = text[inner:end]
             return _read_fields(text[: _blanks_start(text, at)], fields_text, text)
     return text.strip(), None, NO_META
 
@@ -449,22 +484,33 @@ def _blanks_start(text: str, at: int) -> int:
     return len(text[:at].rstrip(" \t"))
 
 
-def _is_field_list(text: str) -> bool:
-    """Whether the whole text is ``(?:F;[ \t]*)*(?:F|active:.*?)`` (see ``split_meta``)."""
-    at = 0
+def _is_field_list(text: str, at: int = 0, end: int | None = None) -> bool:
+    """Whether ``text[at:end]`` is ``(?:F;[ \t]*)*(?:F|active:.*?)`` (see ``split_meta``).
+
+    Read in place and each character once: a value never holds "<" or ">", so the
+    first of those ends the fields; no search looks past it, nor past the next
+    "<!--" of a line of thousands of them (a search to the end of the text for
+    each field, or for each opening, made reading such a line quadratic)."""
+    end = len(text) if end is None else end
+    angle = -1  # the first "<" or ">" from here, once looked for
     while True:
-        if text.startswith("active:", at):
-            return "\n" not in text[at + 7 :]  # the free text runs to the end
-        colon = text.find(":", at)
-        if colon < 0 or text[at:colon] not in META_KEYS:
+        if text.startswith("active:", at, end):
+            return "\n" not in text[at + 7 : end]  # the free text runs to the end
+        colon = -1
+        for key in META_KEYS:
+            if text.startswith(key, at, end) and text.startswith(":", at + len(key), end):
+                colon = at + len(key)
+                break
+        if colon < 0:
             return False
-        stops = [i for i in (text.find(c, colon + 1) for c in ";<>") if i >= 0]
-        stop = min(stops, default=-1)
+        if angle < 0:
+            lt = text.find("<", colon + 1, end)
+            gt = text.find(">", colon + 1, end if lt < 0 else lt)
+            angle = end if lt < 0 and gt < 0 else gt if gt >= 0 else lt
+        stop = text.find(";", colon + 1, angle)
         if stop < 0:
-            return True  # the last field
-        if text[stop] != ";":
-            return False  # a value never holds "<" or ">"
-        at = _skip_blanks(text, stop + 1)
+            return angle == end  # the last field, unless a "<" or ">" ends it
+        at = min(_skip_blanks(text, stop + 1), end)
 
 
 def _read_fields(before: str, fields_text: str, text: str) -> tuple[str, str | None, Meta]:
@@ -587,23 +633,81 @@ class Scanner:
         self.bare_task = -1
         self.infos: list[LineInfo] = []
         self.fast = True  # serve simple task lines directly (tests compare both ways)
+        # List items opened with no content yet (in push order; some may since have
+        # been closed or got content): a blank line stops at the first that is
+        # still open, empty and deeper than the line is wide.
+        self.empties: list[_Container] = []
+
+    def _push(self, cont: _Container) -> None:
+        """Open a container on top of the stack."""
+        stack = self.stack
+        below = stack[-1] if stack else None
+        cont.depth = len(stack)
+        if below is None:
+            cont.first_quote = cont.depth if cont.is_quote else -1
+            cont.owner, cont.owner_note = -1, -1
+        else:
+            cont.first_quote = below.first_quote
+            if cont.first_quote < 0 and cont.is_quote:
+                cont.first_quote = cont.depth
+            cont.owner, cont.owner_note = below.owner, below.owner_note
+            if cont.is_quote and cont.note_of >= 0 and cont.note_of == below.owner:
+                cont.owner_note = cont.note_of
+        if cont.empty:
+            self.empties.append(cont)
+        stack.append(cont)
+
+    def _blank_matches(self, width: int) -> int:
+        """How many open containers a blank line ``width`` columns wide continues:
+        the list items up to the first block quote (a blank line never continues
+        one) or the first item with no content yet that it does not reach (an item
+        can begin with at most one blank line; as in cmark-gfm, what GitHub
+        renders, a line of spaces reaching the item's content column is not that
+        second blank line)."""
+        stack = self.stack
+        if not stack:
+            return 0
+        first_quote = stack[-1].first_quote
+        matched = len(stack) if first_quote < 0 else first_quote
+        if self.empties:
+            live = [
+                c for c in self.empties if c.empty and c.depth < len(stack) and stack[c.depth] is c
+            ]
+            self.empties = live
+            for cont in live:
+                if cont.depth < matched and width < cont.content_col:
+                    matched = cont.depth
+        return matched
 
     def scan(self, lines: list[str]) -> list[LineInfo]:
-        infos = self.infos = [LineInfo() for _ in lines]
+        infos: list[LineInfo] = []
+        self.infos = infos
         start = 0
         if lines:
             first = strip_eol(lines[0]).removeprefix(BOM)
             if first.rstrip(" \t") == "---":
                 end = self._front_matter_end(lines)
                 if end > 0:
-                    for i in range(end + 1):
-                        infos[i].front_matter = True
+                    for _ in range(end + 1):
+                        info = LineInfo()
+                        info.front_matter = True
+                        infos.append(info)
                     start = end + 1
+        repeat = None  # the line before, when it was blank
         for i in range(start, len(lines)):
-            text = strip_eol(lines[i])
+            line = lines[i]
+            if line == repeat and self.fast:
+                # A blank line read right after the same one changes nothing the
+                # first did not (what it closes is closed): the same report, shared.
+                infos.append(infos[-1])
+                continue
+            info = LineInfo()
+            infos.append(info)
+            text = strip_eol(line)
             if i == 0:
                 text = text.removeprefix(BOM)
-            self._line(i, text, infos[i])
+            self._line(i, text, info)
+            repeat = line if info.blank and i else None
         return infos
 
     @staticmethod
@@ -614,9 +718,65 @@ class Scanner:
         return -1
 
     def _line(self, index: int, text: str, info: LineInfo) -> None:
-        if self.fast and self.bare_task < 0 and self._simple_task(index, text, info):
-            return
+        if self.fast:
+            if not text.strip(" \t"):
+                self._blank_line(text, info)
+                return
+            if text[0] not in _NOT_PLAIN and self._plain_line(index, text, info):
+                return
+            if self.bare_task < 0 and self._simple_task(index, text, info):
+                return
         self._scan_line(index, text, info)
+
+    def _plain_line(self, index: int, text: str, info: LineInfo) -> bool:
+        """A line that starts at column 0 with a character that starts no block
+        (prose), as ``_scan_line`` would read it: it continues no container, so it
+        is a lazy line of an open paragraph, or it closes every container and
+        starts or goes on with a paragraph at the top level. Returns False inside
+        an HTML block (whether the line ends it takes a search)."""
+        leaf = self.leaf
+        if leaf == _Leaf.HTML:
+            return False
+        stack = self.stack
+        self.bare_task = -1
+        if leaf == _Leaf.FENCE and not stack:
+            self._report(info, text, 0)  # a line of the code block
+            return True
+        if leaf == _Leaf.PARAGRAPH and stack:
+            self._text_goes_on(index)  # lazy continuation: every container stays open
+            self._report(info, text, 0)
+            return True
+        stack.clear()
+        if leaf == _Leaf.PARAGRAPH:
+            self._text_goes_on(index)
+        else:
+            self.para_task = -1
+        self.leaf = _Leaf.PARAGRAPH
+        self._report(info, text, 0)
+        return True
+
+    def _blank_line(self, text: str, info: LineInfo) -> None:
+        """A line of nothing but spaces and tabs, as ``_scan_line`` would read it:
+        it continues the list items it reaches, a code block or an HTML block that
+        does not end at a blank line, and closes everything else (the walk of the
+        general path, short as it is, was most of the cost of a file of a million
+        blank lines)."""
+        info.blank = True
+        self.bare_task = -1
+        stack = self.stack
+        matched = self._blank_matches(_skip_ws(text, 0, 0)[1]) if stack else 0
+        leaf = self.leaf
+        if matched == len(stack):
+            if leaf == _Leaf.FENCE or leaf == _Leaf.CODE:
+                self._report(info, text, 0)
+                return
+            if leaf == _Leaf.HTML and self.html_end is not None:
+                self._report(info, text, 0)  # its end is never in a blank line
+                return
+        else:
+            del stack[matched:]
+        self.leaf = _Leaf.NONE
+        self._report(info, text, 0)
 
     def _simple_task(self, index: int, text: str, info: LineInfo) -> bool:
         """A task item at column 0 with text after its marker, while no block quote,
@@ -628,18 +788,17 @@ class Scanner:
         if not simple_task_at(text):
             return False
         stack = self.stack
-        for cont in stack:
-            if cont.is_quote:
-                return False
+        if stack and stack[-1].first_quote >= 0:
+            return False
         stack.clear()
         item = _Container(is_quote=False, content_col=2)
-        stack.append(item)
+        self._push(item)
         self.leaf = _Leaf.NONE
-        marker = task_marker_at(text[2:])
+        marker = task_marker_at(text, 2)
         assert marker is not None  # simple_task_at saw one there
         new_task = self._task_start(index, text, 0, text[0], 2, marker, 2, info)
         if new_task is not None:
-            item.task_line = index
+            item.make_task(index)
             info.kind = LineKind.TASK
             info.task = new_task
         self.para_task = index if new_task is not None else -1
@@ -655,7 +814,13 @@ class Scanner:
         blank = is_blank(text)
         info.blank = blank
         skipped = (-1, 0, 0)  # the last skip: from pos, to ns_pos and ns_col
-        for cont in stack:
+        if blank:
+            # Without a walk of the stack: list items need no column of a blank line.
+            ns_pos, ns_col = _skip_ws(text, 0, 0)
+            matched = self._blank_matches(ns_col)
+            if matched:
+                pos, col = ns_pos, ns_col
+        for cont in () if blank else stack:
             if skipped[0] != pos:  # list items leave pos where it was: skip once
                 skipped = (pos, *_skip_ws(text, pos, col))
             ns_pos, ns_col = skipped[1], skipped[2]
@@ -717,14 +882,22 @@ class Scanner:
 
         new_task: TaskStart | None = None
         rest_blank = False  # nothing but whitespace after the container markers
+        # Where the line's tail of nothing but "-" (or "*", "_"), spaces and tabs
+        # starts, found once per line: each of thousands of nested items on one line
+        # asking whether the rest of it is a thematic break made reading quadratic.
+        # Nor is the rest of the line copied but by a step that ends the loop.
+        break_tails: dict[str, int] = {}
+        size = len(text)
         while True:
-            ns_pos, ns_col = _skip_ws(text, pos, col)
+            if pos < size and text[pos] not in " \t":
+                ns_pos, ns_col = pos, col  # nothing to skip (the rule between nested items)
+            else:
+                ns_pos, ns_col = _skip_ws(text, pos, col)
             indent = ns_col - base
             if ns_pos == len(text):
                 rest_blank = True
                 break
-            rest = text[ns_pos:]
-            c = rest[0]
+            c = text[ns_pos]
             if indent >= 4:
                 if self.leaf == _Leaf.PARAGRAPH:
                     break
@@ -734,11 +907,12 @@ class Scanner:
                 return
             in_paragraph = self.leaf == _Leaf.PARAGRAPH and all_matched and not closed
             if c == ">":
-                close_unmatched()
+                if not closed:
+                    close_unmatched()
                 note_of = -1
                 if stack and not stack[-1].is_quote and stack[-1].task_line >= 0:
                     note_of = stack[-1].task_line
-                stack.append(_Container(is_quote=True, note_of=note_of))
+                self._push(_Container(is_quote=True, note_of=note_of))
                 pos, col = ns_pos + 1, ns_col + 1
                 base = col + 1
                 if pos < len(text) and text[pos] == " ":
@@ -747,7 +921,7 @@ class Scanner:
                 all_matched = True
                 continue
             if c == "#":
-                heading = atx_heading_at(rest)
+                heading = atx_heading_at(text[ns_pos:])
                 if heading:
                     close_unmatched()
                     self.leaf = _Leaf.NONE
@@ -757,6 +931,7 @@ class Scanner:
                     self._report(info, text, base)
                     return
             if c in "`~":
+                rest = text[ns_pos:]
                 run = len(rest) - len(rest.lstrip(c))
                 if run >= 3 and not (c == "`" and "`" in rest[run:]):
                     close_unmatched()
@@ -766,6 +941,7 @@ class Scanner:
                     self._report(info, text, base)
                     return
             if c == "<":
+                rest = text[ns_pos:]
                 # Kind 7 never interrupts a paragraph, not even a lazy one.
                 started, html_end = self._html_start(rest, self.leaf == _Leaf.PARAGRAPH)
                 if started:
@@ -777,7 +953,7 @@ class Scanner:
                         self.leaf = _Leaf.NONE
                     self._report(info, text, base)
                     return
-            if in_paragraph and c in "=-" and not rest.rstrip(" \t").strip(c):
+            if in_paragraph and c in "=-" and not text[ns_pos:].rstrip(" \t").strip(c):
                 # A setext underline turns the paragraph into a heading; it is
                 # not a phase heading (phases are ATX headings). A task item
                 # whose text became a heading stays a task, as in cmark-gfm.
@@ -785,12 +961,21 @@ class Scanner:
                 self.leaf = _Leaf.NONE
                 self._report(info, text, base)
                 return
-            if c in "*-_" and _is_thematic_break(rest, c):
+            if c in "*-_":
+                tail = break_tails.get(c)
+                if tail is None:
+                    tail = break_tails[c] = len(text.rstrip(c + " \t"))
+                # Past the tail's start the rest is only c and blanks: at most three
+                # more bullets before the count says yes, so counting stays linear.
+                is_break = ns_pos >= tail and _is_thematic_break(text[ns_pos:], c)
+            else:
+                is_break = False
+            if is_break:
                 close_unmatched()
                 self.leaf = _Leaf.NONE
                 self._report(info, text, base)
                 return
-            bullet = bullet_at(rest)
+            bullet = bullet_at(text, ns_pos)
             if bullet:
                 after = len(bullet)
                 a_pos, a_col = _skip_ws(text, ns_pos + after, ns_col + after)
@@ -801,12 +986,13 @@ class Scanner:
                 # commonmark.js, a lazy paragraph is not interrupted here).
                 if in_paragraph and (empty or (ordered and int(bullet[:-1]) != 1)):
                     break
-                close_unmatched()
+                if not closed:
+                    close_unmatched()
                 marker_end_col = ns_col + after
                 spaces = a_col - marker_end_col
                 content_col = marker_end_col + 1 if empty or spaces > 4 else a_col
                 item = _Container(is_quote=False, content_col=content_col, empty=empty)
-                stack.append(item)
+                self._push(item)
                 self.leaf = _Leaf.NONE
                 all_matched = True
                 if empty:
@@ -817,14 +1003,16 @@ class Scanner:
                     self.leaf = _Leaf.CODE
                     self._report(info, text, base)
                     return
-                marker = task_marker_at(text[a_pos:])
+                marker = task_marker_at(text, a_pos) if text[a_pos] in "[\\" else None
                 if marker is not None:
                     new_task = self._task_start(
                         index, text, ns_pos, bullet, a_pos, marker, content_col, info
                     )
                     if new_task is not None:
-                        item.task_line = index
+                        item.make_task(index)
                         item.empty = is_blank(new_task.text)
+                        if item.empty:
+                            self.empties.append(item)
                     break
                 pos, col, base = a_pos, a_col, content_col
                 continue
@@ -900,7 +1088,7 @@ class Scanner:
         ``>`` (tasks in quotes are not ours anyway) nor one nested on the line of
         another item (``- - [ ] a``).
         """
-        if not is_blank(text[:bullet_pos]) or any(c.is_quote for c in self.stack):
+        if not is_blank(text[:bullet_pos]) or (self.stack and self.stack[-1].first_quote >= 0):
             return None
         char, at, length = marker
         after = text[content_pos + length :]
@@ -956,19 +1144,15 @@ class Scanner:
             self.leaf = _Leaf.NONE
 
     def _report(self, info: LineInfo, text: str, base: int) -> None:
-        """Fill in who owns the line and whether it is a note line."""
-        owner = -1
-        note: _Container | None = None
-        for cont in self.stack:
-            if not cont.is_quote and cont.task_line >= 0:
-                owner = cont.task_line
-                note = None
-            elif cont.is_quote and cont.note_of >= 0 and cont.note_of == owner:
-                note = cont
-        info.owner = owner
-        if note is not None and info.kind == LineKind.OTHER:
+        """Fill in who owns the line and whether it is a note line: what the top of
+        the stack holds (a task item owns the lines in it; a block quote right
+        inside it holds its notes, until a deeper task item)."""
+        top = self.stack[-1] if self.stack else None
+        info.owner = top.owner if top is not None else -1
+        note_of = top.owner_note if top is not None else -1
+        if note_of >= 0 and info.kind == LineKind.OTHER:
             info.kind = LineKind.NOTE
-            info.note_of = note.note_of
+            info.note_of = note_of
             body = _note_body(text)
             info.note_text = body if body else None
 

@@ -825,6 +825,8 @@ class _Builder:
         self.by_line: dict[int, TaskNode] = {}
         # The last note line seen for each task, and whether it was a bare ">".
         self.last_note_line: dict[TaskNode, tuple[int, bool]] = {}
+        # The lines of each task's last note, joined when the note ends.
+        self.note_parts: dict[TaskNode, list[str]] = {}
 
     def build(self) -> Document:
         doc = self.doc
@@ -832,6 +834,7 @@ class _Builder:
         raw: list[str] = []
         current: TaskNode | None = None  # the task whose own lines we are collecting
         current_line = -1
+        kept = 0  # how many of its lines there are up to the last that is not blank
 
         def flush_raw() -> None:
             if raw:
@@ -842,11 +845,10 @@ class _Builder:
             nonlocal current
             if current is None:
                 return
-            # Blank lines at the end of an item belong to what follows.
-            tail: list[str] = []
-            while len(current.lines) > 1 and is_blank(strip_eol(current.lines[-1])):
-                tail.insert(0, current.lines.pop())
-            raw.extend(tail)
+            # Blank lines at the end of an item belong to what follows (moved in
+            # one slice: one at a time to the front of a list was quadratic).
+            raw.extend(current.lines[kept:])
+            del current.lines[kept:]
             current = None
 
         n = len(lines)
@@ -867,7 +869,7 @@ class _Builder:
                 node = self._task(i, line, info)
                 self.by_line[i] = node
                 doc._link_after(doc.tail, node)
-                current, current_line = node, i
+                current, current_line, kept = node, i, 1
             elif kind == LineKind.HEADING:
                 close_task()
                 flush_raw()
@@ -878,6 +880,8 @@ class _Builder:
                     current.note_lines.append(len(current.lines))
                     self._note_line(current, i, line, info)
                 current.lines.append(line)
+                if not info.blank:
+                    kept = len(current.lines)
             else:
                 if kind == LineKind.NOTE:
                     owner = self.by_line.get(info.note_of)
@@ -888,6 +892,8 @@ class _Builder:
             i += 1
         close_task()
         flush_raw()
+        for node in list(self.note_parts):
+            self._join_note(node)
         return doc
 
     @staticmethod
@@ -922,9 +928,18 @@ class _Builder:
         if text is None:
             return
         if previous is not None and previous == (i - 1, False):
-            node.notes[-1] += "\n" + text
+            self.note_parts[node].append(text)
         else:
+            self._join_note(node)
             node.notes.append(text)
+            self.note_parts[node] = [text]
+
+    def _join_note(self, node: TaskNode) -> None:
+        """Write the lines read so far of the task's last note into it, joined once
+        (a note of thousands of lines, grown by one line at a time, was quadratic)."""
+        parts = self.note_parts.pop(node, None)
+        if parts is not None and len(parts) > 1:
+            node.notes[-1] = "\n".join(parts)
 
 
 def render_canonical(todo: TodoList) -> str:

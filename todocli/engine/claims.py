@@ -163,7 +163,8 @@ def dependency_error(doc: Document, before: Mapping[str, tuple[str, ...]]) -> st
     by_id = {n.meta.id: n for n in doc.tasks() if n.meta.id}
     added = False
     for node, on in deps.items():
-        was = before.get(node.meta.id or node.content, ())
+        # A set: a tuple searched for each of a long blocked-by list was quadratic.
+        was = set(before.get(node.meta.id or node.content, ()))
         for dep in on:
             if dep in was:
                 continue

@@ -1225,9 +1225,8 @@ class Engine:
             old = current.meta or Meta()
             blocked = meta.blocked_by if "blocked_by" in given else old.blocked_by
             if "add_blocked_by" in given:
-                blocked = old.blocked_by + tuple(
-                    d for d in meta.blocked_by if d not in old.blocked_by
-                )
+                had = set(old.blocked_by)  # a tuple searched per new id was quadratic
+                blocked = old.blocked_by + tuple(d for d in meta.blocked_by if d not in had)
             items[index] = Item(
                 patch.content if "content" in given else current.content,
                 patch.status if "status" in given else current.status,

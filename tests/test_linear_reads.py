@@ -1,0 +1,191 @@
+"""Every read is near-linear in the file's size (issue #32): the hostile shapes that
+made reading quadratic (list markers nested thousands deep on one line, a long
+``blocked-by`` list, thousands of ``<!--``, blank lines after a deep item...), and
+the writes that read them.
+
+Linearity is asserted by counting work: the Python lines the reader executes
+(deterministic), for a file and for one eight times larger, must grow about
+eight times, not sixty-four. Work done inside one C call (a copy of the rest of a
+line, a search to its end) is not counted so; for those the best of three CPU
+times is compared with a bound three times looser than linear (bench/hostile.py
+has the figures). The reader must also agree with cmark-gfm on these shapes at
+small sizes, keep every byte, and never recurse.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+import pytest
+
+import todocli
+from tests.support_gfm import gfm_task_items
+from todocli.document.markdown import parse
+from todocli.document.model import Status
+
+HEAD = "# Todos\n- [ ] top\n"
+
+
+def fill(unit: str, size: int, head: str = HEAD, tail: str = "") -> str:
+    return head + unit * max(1, (size - len(head) - len(tail)) // len(unit)) + tail
+
+
+def blocked_by(size: int) -> str:
+    ids = ", ".join(str(i) for i in range(2, 2 + size // 7))
+    return f"# Todos\n- [ ] x <!-- id: 1; blocked-by: {ids} -->\n"
+
+
+# The shapes, by the size in characters of the file they make.
+SHAPES: dict[str, Callable[[int], str]] = {
+    "nested-markers": lambda n: fill("- ", n, tail="[ ] x\n"),
+    "nested-ordered": lambda n: fill("1. ", n, tail="[ ] x\n"),
+    "quoted-items": lambda n: fill("> - ", n, tail="[ ] x\n"),
+    "quote-markers": lambda n: fill(">", n, tail=" - [ ] x\n"),
+    "deep-item-lazy-lines": lambda n: fill("- ", n // 2, tail="p\n") + "x\n" * (n // 4),
+    "deep-item-blank-lines": lambda n: fill("- ", n // 2, tail="p\n") + "\n" * (n // 2),
+    "deep-item-indented-blank": lambda n: fill("- ", n // 2, tail="p\n") + "  \n" * (n // 6),
+    "blank-lines": lambda n: fill("\n", n),
+    "paragraph-lines": lambda n: fill("x\n", n),
+    "indented-lines": lambda n: fill("  x\n", n),
+    "note-lines": lambda n: fill("  > n\n", n),
+    "blocked-by": blocked_by,
+    "metadata-fields": lambda n: fill("id: 1; ", n, head="# Todos\n- [ ] x <!-- ", tail="-->\n"),
+    "comment-openers": lambda n: fill("<!--", n, head="# Todos\n- [ ] x ", tail=" -->\n"),
+    "long-line": lambda n: fill("word ", n, head="# Todos\n- [ ] ", tail="\n"),
+    "thematic-markers": lambda n: fill("- ", n, tail="-\n"),
+    "unclosed-comments": lambda n: fill("<!-- x\n", n),
+    "fence-lines": lambda n: fill("```\n", n),
+}
+
+
+def lines_run(call: Callable[[], object], *also: str) -> int:
+    """How many lines of todocli's code (and of the files ``also``) ``call`` executes."""
+    count = 0
+    code = (str(Path(todocli.__file__).parent), *also)
+
+    def tracer(frame: FrameType, event: str, arg: Any) -> Any:
+        nonlocal count
+        if not frame.f_code.co_filename.startswith(code):
+            return None
+        if event == "line":
+            count += 1
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        call()
+    finally:
+        sys.settrace(None)
+    return count
+
+
+def cpu_seconds(call: Callable[[], object]) -> float:
+    best = float("inf")
+    for _ in range(3):
+        start = time.process_time()
+        call()
+        best = min(best, time.process_time() - start)
+    return best
+
+
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_reading_a_hostile_shape_runs_lines_in_proportion_to_its_size(shape: str) -> None:
+    small, large = SHAPES[shape](3_000), SHAPES[shape](24_000)
+    ratio = lines_run(lambda: parse(large)) / lines_run(lambda: parse(small))
+    assert ratio < 10, f"{shape}: eight times the size ran {ratio:.1f} times the lines"
+
+
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_reading_a_hostile_shape_takes_time_in_proportion_to_its_size(shape: str) -> None:
+    small, large = SHAPES[shape](25_000), SHAPES[shape](200_000)
+    ratio = cpu_seconds(lambda: parse(large)) / max(cpu_seconds(lambda: parse(small)), 1e-4)
+    assert ratio < 24, f"{shape}: eight times the size took {ratio:.1f} times as long"
+
+
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_a_hostile_shape_is_read_byte_for_byte_and_as_cmark_gfm_reads_it(shape: str) -> None:
+    text = SHAPES[shape](2_000)
+    doc = parse(text)
+    assert doc.text() == text
+    ours = {
+        t.line_no - 1: (t.status is Status.COMPLETED, t.content)
+        for t in todocli.loads(text).tasks()
+        if t.active_form is None and not t.meta and "<!--" not in t.content  # GFM: HTML
+    }
+    theirs = gfm_task_items(text)
+    assert {line: task for line, task in theirs.items() if line in ours} == ours
+    assert set(theirs) >= set(ours)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- " * 100_000 + "[ ] x\n",
+        ">" * 100_000 + " - [ ] x\n",
+        "> - " * 100_000 + "[ ] x\n",
+        "1. " * 100_000 + "[ ] x\n",
+        "- " * 100_000 + "x\n" + "  \n" * 1000 + "y\n" * 1000,
+    ],
+    ids=["items", "quotes", "quoted-items", "ordered", "items-then-lines"],
+)
+def test_nesting_100000_deep_reads_without_recursion(text: str) -> None:
+    doc = parse("# Todos\n- [ ] top\n" + text)
+    assert doc.text() == "# Todos\n- [ ] top\n" + text
+    # GFM makes a task only of an item whose bullet starts its line.
+    assert [t.content for t in doc.tasks()] == ["top"]
+
+
+def test_a_long_blocked_by_list_is_checked_in_proportion_to_its_length() -> None:
+    from todocli.engine.claims import dependency_error
+
+    def check(count: int) -> Callable[[], object]:
+        ids = ", ".join(str(i) for i in range(2, 2 + count))
+        doc = parse(f"# Todos\n- [ ] x <!-- id: 1; blocked-by: {ids} -->\n")
+        before = {"1": next(doc.tasks()).meta.blocked_by}
+        return lambda: dependency_error(doc, before)
+
+    ratio = cpu_seconds(check(80_000)) / max(cpu_seconds(check(10_000)), 1e-4)
+    assert ratio < 24, f"eight times the ids took {ratio:.1f} times as long"
+
+
+def test_a_git_merge_of_a_file_of_equal_lines_runs_lines_in_proportion() -> None:
+    import difflib
+
+    from todocli.engine.filemerge import merge_files
+
+    def merge(count: int) -> Callable[[], object]:
+        base = "# Todos\n" + "- [ ] a\n\n" * count
+        half = "- [ ] a\n\n" * (count // 2)
+        ours = "# Todos\n" + half + "- [ ] b\n\n" + half
+        return lambda: merge_files(base, ours, base + "- [ ] c\n")
+
+    assert merge(400)().text.count("- [ ] ") == 402  # type: ignore[attr-defined]
+    ratio = lines_run(merge(3_200), difflib.__file__) / lines_run(merge(400), difflib.__file__)
+    assert ratio < 10, f"eight times the lines ran {ratio:.1f} times the code"
+
+
+def test_todo_add_on_a_one_megabyte_hostile_list_keeps_it_and_adds(tmp_path: Path) -> None:
+    """A real ``todo`` process: a list of half a million markers nested on one line
+    (reading it took hours) takes a task, and every byte of it stays."""
+    text = SHAPES["nested-markers"](1_000_000)
+    path = tmp_path / "list.md"
+    path.write_text(text)
+    env = {"TODOCLI_HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "todocli", "--file", str(path), "add", "new"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    after = path.read_text()
+    hostile = text.split("\n")[2]
+    assert after.split("\n")[3] == hostile
+    assert [t.content for t in todocli.loads(after).tasks()] == ["top", "new"]
