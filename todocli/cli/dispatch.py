@@ -37,7 +37,46 @@ if TYPE_CHECKING:
     from todocli.app.commands import Options, Outcome
     from todocli.app.report import Report
     from todocli.cli.command_table import Argument, Command, Option
-    from todocli.cli.fastpath import Call, Output
+
+
+class Output:
+    """How one invocation prints: the output options. (Which list, and how a write
+    treats it, is ``Options``: the commands never see these.)"""
+
+    __slots__ = ("json", "no_color", "plain", "quiet")
+
+    def __init__(
+        self,
+        *,
+        json: bool = False,
+        plain: bool = False,
+        quiet: bool = False,
+        no_color: bool = False,
+    ) -> None:
+        self.json = json
+        self.plain = plain
+        self.quiet = quiet
+        self.no_color = no_color
+
+
+class Call:
+    """One invocation as read: the command (None until known), the list options,
+    the output options, and the values of the command's own arguments and options
+    (by ``dest``)."""
+
+    __slots__ = ("command", "options", "output", "values")
+
+    def __init__(
+        self,
+        command: Command | None,
+        options: Options,
+        output: Output,
+        values: dict[str, object] | None = None,
+    ) -> None:
+        self.command = command
+        self.options = options
+        self.output = output
+        self.values = values if values is not None else {}
 
 
 def run(call: Call) -> int:
@@ -285,7 +324,7 @@ def _stop_allowed(outcome: Outcome, envelope: dict[str, object]) -> bool:
 
 
 def allow(call: Call, *, tasks: list[str], digests: list[str] | None = None) -> int:
-    from todocli.app.proof import allow as allow_checks
+    from todocli.app.allow import allow as allow_checks
 
     return emit_report(allow_checks(_context(call), tasks, digests or ()), call.output)
 
@@ -426,7 +465,14 @@ def edit(call: Call) -> int:
 def watch(call: Call, *, show_all: bool) -> int:
     from todocli.cli.watch import watch as live
 
-    return live(_project_context(call), call.output, show_all=show_all)
+    output = call.output
+    return live(
+        _project_context(call),
+        rich=not plain_output(output),
+        color=color_allowed(output),
+        json=output.json,
+        show_all=show_all,
+    )
 
 
 def _project_context(call: Call) -> Context:
@@ -448,7 +494,7 @@ def _project_context(call: Call) -> Context:
 
 
 def mcp(call: Call) -> int:
-    from todocli.mcp.mcp_tools import serve
+    from todocli.mcp.serve import serve
 
     return serve(call.options)
 
