@@ -1,5 +1,6 @@
 """From a call, as read by either front end, to the command's body, and from its
-answer or its failure to output and an exit status.
+answer or its failure to output and an exit status. Both parsers build a ``Call``
+(and its ``Output``, how to print), defined here: this module imports neither.
 
 One function per command of the table, named after it, taking the command's values
 as keyword arguments: each calls one function of the app layer and prints what it
@@ -465,14 +466,9 @@ def edit(call: Call) -> int:
 def watch(call: Call, *, show_all: bool) -> int:
     from todocli.cli.watch import watch as live
 
-    output = call.output
-    return live(
-        _project_context(call),
-        rich=not plain_output(output),
-        color=color_allowed(output),
-        json=output.json,
-        show_all=show_all,
-    )
+    out, ctx = call.output, _project_context(call)
+    rich, color = not plain_output(out), color_allowed(out)
+    return live(ctx, rich=rich, color=color, json=out.json, show_all=show_all)
 
 
 def _project_context(call: Call) -> Context:
