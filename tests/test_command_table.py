@@ -13,7 +13,8 @@ import typer.main
 
 from todocli.app.commands import Options
 from todocli.cli import command_table, dispatch
-from todocli.cli.fastpath import Output, parse, split_globals
+from todocli.cli.dispatch import Output
+from todocli.cli.fastpath import parse, split_globals
 from todocli.cli.typer_app import app
 
 

@@ -16,7 +16,6 @@ from rich.console import Console
 from tests.support_cli import Todo
 from todocli.app.commands import Context, Options
 from todocli.cli import watch as watch_module
-from todocli.cli.fastpath import Output
 
 
 def start(todo: Todo, session: str, project: Path) -> None:
@@ -52,8 +51,7 @@ def test_watch_and_edit_with_no_session_take_the_project_s_newest_list(
     monkeypatch.setenv("EDITOR", "true")
     edited = todo("edit", "--json")
     assert json.loads(edited.out)["context"]["session"] == "latest"
-    from todocli.cli.dispatch import _project_context
-    from todocli.cli.fastpath import Call
+    from todocli.cli.dispatch import Call, _project_context
 
     call = Call.__new__(Call)
     call.options = Options()
@@ -89,5 +87,5 @@ def test_watch_says_a_finished_list_was_completed_and_logged_where(
     logged = json.loads(todo("log", "--json").out)["data"]["log"]
     expected = f"The list was completed and logged to {logged} (todo log)"
     assert "".join(expected.split()) in "".join(live_view(ctx).split())  # rich wraps lines
-    watch_module.watch(ctx, Output(plain=True), once=True)
+    watch_module.watch(ctx, rich=False, color=False, json=False, once=True)
     assert capsys.readouterr().out.startswith("The list was completed and logged to ")

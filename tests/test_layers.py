@@ -12,6 +12,12 @@
 
 Every import counts, including those inside functions and under ``TYPE_CHECKING``:
 a type-only import upward is still a dependency a reader has to follow.
+
+And no import circle between any two modules of the package, counting the imports
+inside functions (a circle an import moved into a function hides still runs, only
+later). Imports under ``if TYPE_CHECKING:`` are left out of that check: they never
+run (mypy alone reads them), so a module may name the types of a module that
+imports it (``app.proof`` names ``commands.Context``) without a circle.
 """
 
 from __future__ import annotations
@@ -64,11 +70,37 @@ def modules() -> list[tuple[str, Path]]:
     return found
 
 
-def imports_of(path: Path, package: str) -> set[str]:
-    """Every module this file imports, absolute, wherever the import statement is."""
+def _for_types(node: ast.AST) -> bool:
+    """``if TYPE_CHECKING:`` (the name, or ``typing.TYPE_CHECKING``)."""
+    if not isinstance(node, ast.If):
+        return False
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _nodes(tree: ast.AST, types: bool) -> list[ast.AST]:
+    """Every node of the tree; without ``types``, none of an ``if TYPE_CHECKING:``
+    body (its ``else:`` runs, and is kept)."""
+    found: list[ast.AST] = []
+    waiting = [tree]
+    while waiting:
+        node = waiting.pop()
+        found.append(node)
+        if not types and isinstance(node, ast.If) and _for_types(node):
+            waiting.extend(node.orelse)
+            continue
+        waiting.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def imports_of(path: Path, package: str, *, types: bool = True) -> set[str]:
+    """Every module this file imports, absolute, wherever the import statement is;
+    without ``types``, leaving out those under ``if TYPE_CHECKING:``."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     names: set[str] = set()
-    for node in ast.walk(tree):
+    for node in _nodes(tree, types):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -114,3 +146,77 @@ def test_the_check_sees_an_upward_import(tmp_path: Path) -> None:
     found = imports_of(probe, "todocli.document")
     assert "todocli.storage.store" in found
     assert RANK[layer_of("todocli.storage.store")] > RANK["document"]
+
+
+def package_of(name: str, path: Path) -> str:
+    """The package a module's relative imports start from."""
+    return name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+
+
+def import_graph(found: list[tuple[str, Path]]) -> dict[str, set[str]]:
+    """Each module to the modules of the same package it imports when it runs."""
+    known = {name for name, _ in found}
+    graph: dict[str, set[str]] = {}
+    for name, path in found:
+        imported = imports_of(path, package_of(name, path), types=False)
+        graph[name] = {target for target in imported if target in known and target != name}
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """One circle (a path back to its start) through each group of modules that
+    import each other, directly or round a longer way."""
+    found: list[list[str]] = []
+    done: set[str] = set()
+    for start in sorted(graph):
+        if start in done:
+            continue
+        # the modules start reaches, each with the path that reached it first
+        paths = {start: [start]}
+        waiting = [start]
+        circle: list[str] | None = None
+        while waiting and circle is None:
+            node = waiting.pop(0)
+            for target in sorted(graph[node]):
+                if target == start:
+                    circle = [*paths[node], start]
+                    break
+                if target not in paths:
+                    paths[target] = [*paths[node], target]
+                    waiting.append(target)
+        if circle is not None:
+            found.append(circle)
+            done.update(circle)
+    return found
+
+
+def test_no_import_circle_counting_imports_inside_functions() -> None:
+    found = circles(import_graph(modules()))
+    assert not found, "import circles: " + "; ".join(" -> ".join(c) for c in found)
+
+
+def test_the_check_sees_a_circle_hidden_in_a_function(tmp_path: Path) -> None:
+    # The checker itself must be able to fail: two modules that import each other,
+    # one of them only inside a function, and a third that names the first only for
+    # its types (that import never runs, so it closes no circle).
+    folder = tmp_path / "todocli" / "app"
+    folder.mkdir(parents=True)
+    (folder / "__init__.py").write_text("", encoding="utf-8")
+    (folder / "a.py").write_text("from todocli.app.b import thing\n", encoding="utf-8")
+    (folder / "b.py").write_text(
+        "def thing():\n    from todocli.app import a\n\n"
+        "TYPE_CHECKING = False\nif TYPE_CHECKING:\n    from todocli.app.c import C\n",
+        encoding="utf-8",
+    )
+    (folder / "c.py").write_text(
+        "TYPE_CHECKING = False\nif TYPE_CHECKING:\n    from todocli.app.b import thing\n"
+        "else:\n    import os\n",
+        encoding="utf-8",
+    )
+    found = [
+        ("todocli.app", folder / "__init__.py"),
+        *((f"todocli.app.{n}", folder / f"{n}.py") for n in "abc"),
+    ]
+    graph = import_graph(found)
+    assert graph["todocli.app.c"] == set()
+    assert circles(graph) == [["todocli.app.a", "todocli.app.b", "todocli.app.a"]]

@@ -869,7 +869,7 @@ def claim(ctx: Context, task: str | None) -> Outcome:
     if ctx.loc.project:
         from todocli.app.shared_claims import claim_shared
 
-        outcome = claim_shared(ctx, task)
+        outcome = claim_shared(ctx, task, run_batch)
     else:
         outcome = run_batch(ctx, [Op(OpKind.CLAIM, task=task)])
     outcome.claim_alone = True

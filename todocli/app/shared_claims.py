@@ -1,21 +1,30 @@
 """``todo claim`` on a project plan: claims seen by every worktree of the
 repository (``storage.worktrees``). Under the ledger's lock, the claim skips the
 tasks other agents took in other worktrees, and what it takes goes on record.
-A task stays on record once claimed (done there, it is not offered here either)."""
+A task stays on record once claimed (done there, it is not offered here either).
+
+``commands`` calls this module and hands it the write (``run_batch``): this module
+names ``commands`` only for its types, so the import runs one way."""
 
 from __future__ import annotations
 
 import os
 
-from todocli.app.commands import Outcome, run_batch
 from todocli.document.model import Status
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
-    from todocli.app.commands import Context
+    from collections.abc import Callable, Sequence
+
+    from todocli.app.commands import Context, Outcome
+    from todocli.engine.ops import Op
 
 
-def claim_shared(ctx: Context, task: str | None) -> Outcome:
+def claim_shared(
+    ctx: Context, task: str | None, run_batch: Callable[[Context, Sequence[Op]], Outcome]
+) -> Outcome:
+    """The claim, written with ``run_batch`` (``commands.run_batch``) under the
+    ledger's lock."""
     from todocli.engine.claims import key
     from todocli.engine.ops import Op, OpKind
     from todocli.storage.worktrees import SharedClaims, common_dir

@@ -1,5 +1,6 @@
 """From a call, as read by either front end, to the command's body, and from its
-answer or its failure to output and an exit status.
+answer or its failure to output and an exit status. Both parsers build a ``Call``
+(and its ``Output``, how to print), defined here: this module imports neither.
 
 One function per command of the table, named after it, taking the command's values
 as keyword arguments: each calls one function of the app layer and prints what it
@@ -37,7 +38,46 @@ if TYPE_CHECKING:
     from todocli.app.commands import Options, Outcome
     from todocli.app.report import Report
     from todocli.cli.command_table import Argument, Command, Option
-    from todocli.cli.fastpath import Call, Output
+
+
+class Output:
+    """How one invocation prints: the output options. (Which list, and how a write
+    treats it, is ``Options``: the commands never see these.)"""
+
+    __slots__ = ("json", "no_color", "plain", "quiet")
+
+    def __init__(
+        self,
+        *,
+        json: bool = False,
+        plain: bool = False,
+        quiet: bool = False,
+        no_color: bool = False,
+    ) -> None:
+        self.json = json
+        self.plain = plain
+        self.quiet = quiet
+        self.no_color = no_color
+
+
+class Call:
+    """One invocation as read: the command (None until known), the list options,
+    the output options, and the values of the command's own arguments and options
+    (by ``dest``)."""
+
+    __slots__ = ("command", "options", "output", "values")
+
+    def __init__(
+        self,
+        command: Command | None,
+        options: Options,
+        output: Output,
+        values: dict[str, object] | None = None,
+    ) -> None:
+        self.command = command
+        self.options = options
+        self.output = output
+        self.values = values if values is not None else {}
 
 
 def run(call: Call) -> int:
@@ -285,7 +325,7 @@ def _stop_allowed(outcome: Outcome, envelope: dict[str, object]) -> bool:
 
 
 def allow(call: Call, *, tasks: list[str], digests: list[str] | None = None) -> int:
-    from todocli.app.proof import allow as allow_checks
+    from todocli.app.allow import allow as allow_checks
 
     return emit_report(allow_checks(_context(call), tasks, digests or ()), call.output)
 
@@ -426,7 +466,9 @@ def edit(call: Call) -> int:
 def watch(call: Call, *, show_all: bool) -> int:
     from todocli.cli.watch import watch as live
 
-    return live(_project_context(call), call.output, show_all=show_all)
+    out, ctx = call.output, _project_context(call)
+    rich, color = not plain_output(out), color_allowed(out)
+    return live(ctx, rich=rich, color=color, json=out.json, show_all=show_all)
 
 
 def _project_context(call: Call) -> Context:
@@ -448,7 +490,7 @@ def _project_context(call: Call) -> Context:
 
 
 def mcp(call: Call) -> int:
-    from todocli.mcp.mcp_tools import serve
+    from todocli.mcp.serve import serve
 
     return serve(call.options)
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from todocli.app.commands import Options
 from todocli.cli.command_table import BY_NAME, DEFAULT_COMMAND, GLOBAL_OPTIONS
-from todocli.cli.dispatch import guard, plain_output
+from todocli.cli.dispatch import Call, Output, guard, plain_output
 from todocli.cli.dispatch import run as dispatch
 from todocli.errors import UsageError
 
@@ -25,49 +25,9 @@ TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from todocli.cli.command_table import Command, Option
+    from todocli.cli.command_table import Option
 
 GLOBAL = {name: option for option in GLOBAL_OPTIONS for name in option.names}
-
-
-class Output:
-    """How one invocation prints: the output options. (Which list, and how a write
-    treats it, is ``Options``: the commands never see these.)"""
-
-    __slots__ = ("json", "no_color", "plain", "quiet")
-
-    def __init__(
-        self,
-        *,
-        json: bool = False,
-        plain: bool = False,
-        quiet: bool = False,
-        no_color: bool = False,
-    ) -> None:
-        self.json = json
-        self.plain = plain
-        self.quiet = quiet
-        self.no_color = no_color
-
-
-class Call:
-    """One invocation as read: the command (None until known), the list options,
-    the output options, and the values of the command's own arguments and options
-    (by ``dest``)."""
-
-    __slots__ = ("command", "options", "output", "values")
-
-    def __init__(
-        self,
-        command: Command | None,
-        options: Options,
-        output: Output,
-        values: dict[str, object] | None = None,
-    ) -> None:
-        self.command = command
-        self.options = options
-        self.output = output
-        self.values = values if values is not None else {}
 
 
 def split_globals(values: dict[str, object]) -> tuple[Options, Output]:

@@ -30,8 +30,8 @@ from todocli.cli.command_table import (
     Option,
     suggest,
 )
-from todocli.cli.dispatch import guard
-from todocli.cli.fastpath import Call, Output, hoist, split_globals
+from todocli.cli.dispatch import Call, Output, guard
+from todocli.cli.fastpath import hoist, split_globals
 from todocli.errors import TodoError, UsageError
 from todocli.storage.files import reason
 

@@ -10,13 +10,8 @@ import time
 from todocli.app.commands import Context, show
 from todocli.app.output import write
 from todocli.app.render import plain, to_json
-from todocli.cli.dispatch import color_allowed, plain_output
 from todocli.escapes import one_line
 from todocli.storage.store import CHANGE_POLL_SECONDS as POLL_SECONDS
-
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
-if TYPE_CHECKING:
-    from todocli.cli.fastpath import Output
 
 
 def _signature(ctx: Context) -> tuple[int, int, int] | None:
@@ -36,15 +31,25 @@ def empty_text(ctx: Context) -> str:
     return "Todo list is empty.\n"
 
 
-def watch(ctx: Context, output: Output, *, show_all: bool = False, once: bool = False) -> int:
-    """Re-render on every change. Returns the exit status (0 on Ctrl-C)."""
+def watch(
+    ctx: Context,
+    *,
+    rich: bool,
+    color: bool,
+    json: bool,
+    show_all: bool = False,
+    once: bool = False,
+) -> int:
+    """Re-render on every change. Returns the exit status (0 on Ctrl-C). ``rich``:
+    the live view for a terminal (else plain text, or JSON Lines with ``json``);
+    ``color``: whether it may use colour (the caller reads the output options)."""
     import gc
 
     gc.enable()  # this one runs on: collect the cycles each re-render leaves
     try:
-        if not plain_output(output):
-            return _live(ctx, color=color_allowed(output), show_all=show_all, once=once)
-        return _plain(ctx, json=output.json, once=once)
+        if rich:
+            return _live(ctx, color=color, show_all=show_all, once=once)
+        return _plain(ctx, json=json, once=once)
     except KeyboardInterrupt:
         return 0
 

@@ -12,7 +12,7 @@ editor, reaches the client. Both protocol eras are served: a handshake-era clien
 a 2026-07-28 client's ``subscriptions/listen`` stream gets them through the SDK's
 subscription bus.
 
-Only ``todo mcp`` imports this module (through ``mcp_tools.serve``), so no other
+Only ``todo mcp`` imports this module (through ``serve.serve``), so no other
 command pays for the SDK.
 """
 

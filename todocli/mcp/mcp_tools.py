@@ -5,18 +5,17 @@ Each tool takes the call's arguments and the server's global options and returns
 prints, and whether the call failed. They run the very functions the command line
 runs (``todo apply``'s ``commands.apply_input``, ``todo show``, ``todo check``), so
 an agent on MCP and an agent on the shell see the same lists, engine, locks and
-revisions. ``mcp_server`` puts these on the wire with the SDK; ``serve`` is the
-command's entry and the only place that imports it.
+revisions. ``mcp_server`` puts these on the wire with the SDK; ``serve`` (the
+command's entry) is the only place that imports it.
 """
 
 from __future__ import annotations
 
 import os
-import sys
 
 from todocli.app import commands
 from todocli.app.commands import Context, Options, Outcome
-from todocli.app.output import STDERR, OutputError, failure_message, write
+from todocli.app.output import failure_message
 from todocli.app.render import check_text, envelope, plain
 from todocli.document.model import TodoList
 from todocli.errors import (
@@ -24,11 +23,10 @@ from todocli.errors import (
     InvalidParamError,
     NotFoundError,
     TodoError,
-    UsageError,
 )
 from todocli.escapes import one_line, quoted, utf8_safe
 from todocli.storage import paths
-from todocli.storage.files import read_text, reason
+from todocli.storage.files import read_text
 from todocli.storage.store import DEFAULT_MAX_FILE_BYTES
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
@@ -36,7 +34,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import Any
 
-INSTALL_HINT = "pip install 'todocli-md[mcp]'"
 SESSION_URI = "todo://sessions/"  # + a session name: that session's markdown
 MARKDOWN = "text/markdown"
 INSTRUCTIONS = (
@@ -444,53 +441,3 @@ def read(uri: str, defaults: Options) -> str:
     # Bytes that are not UTF-8 (read as U+DC80..U+DCFF) show as \xNN, as the command
     # line shows them, not as \udcNN.
     return utf8_safe(text)
-
-
-# -- the command ----------------------------------------------------------------------------
-
-
-def serve(opts: Options) -> int:
-    """``todo mcp``: serve over stdio until the client hangs up; the exit status.
-
-    Stdout belongs to the protocol: the command line's error boundary says a failure
-    in one line on stderr and nothing on stdout (the table marks ``mcp`` so)."""
-    if opts.if_rev is not None:
-        raise UsageError("mcp: --if-rev is for one write: pass if_rev to todo_write")
-    default_resource(opts)  # a bad session, home or config fails now, not per call
-    try:
-        from todocli.mcp import mcp_server
-    except ImportError as exc:  # missing, or installed but broken: the same remedy
-        if isinstance(exc, ModuleNotFoundError) and exc.name:
-            why = f" (no module named {exc.name!r})"
-        else:
-            why = f" (it failed to import: {exc})"
-        raise UsageError(f"todo mcp needs the MCP SDK{why}: {INSTALL_HINT}") from None
-    if sys.stdin is not None and sys.stdin.isatty():
-        write(
-            "todo: serving MCP on stdin and stdout until end of input (an agent starts "
-            "this: see the README's MCP section)\n",
-            STDERR,
-        )
-    try:
-        return mcp_server.run(opts)
-    except TodoError:
-        raise
-    except Exception as exc:  # the server itself failed
-        broken = _os_error(exc)
-        if broken is None:
-            raise  # the boundary reports it as an internal error
-
-        # stdout full or gone: as every command says it
-        raise OutputError(f"cannot write to standard output: {reason(broken)}") from None
-
-
-def _os_error(exc: BaseException) -> OSError | None:
-    """The OSError behind a failure, also inside the task groups the SDK runs in."""
-    if isinstance(exc, OSError):
-        return exc
-    if isinstance(exc, BaseExceptionGroup):
-        for inner in exc.exceptions:
-            found = _os_error(inner)
-            if found is not None:
-                return found
-    return None
