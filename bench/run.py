@@ -4,8 +4,8 @@
 Standard library only. Builds its fixtures in a temporary home, times every case
 interleaved with the others (so drift in machine load hits all of them alike),
 takes the median of at least 15 runs each, prints each figure with its ratio to
-``python -c pass`` on the same interpreter, and exits 1 when a target of SPEC
-section 10 is missed:
+``python -c pass`` on the same interpreter, and exits 1 when a start-up target
+is missed:
 
 - ``todo show --plain``, ``todo show --json``, ``todo done X``, ``todo apply`` and
   ``todo apply --json`` (5 ops) on two 20-task lists, a plain one and a Claude Code
@@ -437,7 +437,7 @@ def run(work: Path, todo: list[str], runs: int, quick: bool) -> int:
         for failure in failures:
             print(f"  - {failure}")
         return 1
-    print("\nAll targets of SPEC section 10 met.")
+    print("\nAll start-up targets met.")
     return 0
 
 

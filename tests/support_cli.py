@@ -103,7 +103,7 @@ def read_until(stream: IO[bytes], text: bytes, seconds: float = 60) -> bytes:
     return seen
 
 
-# The keys of the versioned --json envelope every command prints (SPEC section 6).
+# The keys of the versioned --json envelope every command prints (docs/json.md).
 ENVELOPE_KEYS = {
     "version",
     "status",

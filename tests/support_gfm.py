@@ -45,7 +45,7 @@ _NESTED_MARKERS = re.compile(r" {0,3}(?:[-+*]|\d{1,9}[.)])[ \t]+(?:[-+*]|\d{1,9}
 def gfm_task_items(text: str) -> dict[int, tuple[bool, str]]:
     """Task items by 0-based line: (checked, the first line of their text as
     rendered, tags removed). cmark-gfm never makes a task of an item inside a
-    block quote, so every one is a task in the SPEC's sense."""
+    block quote, so every one is a task in todo's sense."""
     out = gfm_html(text)
     source_lines = text.split("\n")
     found: dict[int, tuple[bool, str]] = {}

@@ -312,7 +312,7 @@ def schema_of(todo: Todo, kind: str | None = None) -> dict[str, object]:
     return data
 
 
-SNAPSHOT_EXAMPLES = ["claude-code", "nexo-rs", "seed-004", "kimi", "gemini"]
+SNAPSHOT_EXAMPLES = ["claude-code", "nexo-rs", "todocli-snapshot", "kimi", "gemini"]
 
 
 @pytest.mark.parametrize("name", SNAPSHOT_EXAMPLES)

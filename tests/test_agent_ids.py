@@ -280,7 +280,7 @@ def test_roo_tilde_is_in_progress(todo: Todo) -> None:
 def test_roo_with_two_in_progress_follows_max_in_progress(
     todo: Todo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Roo sets no limit; todo's snapshot rule (SPEC: more than max_in_progress is
+    """Roo sets no limit; todo's snapshot rule (more than max_in_progress is
     refused, nothing written) holds, and a raised limit takes both."""
     two = {"todos": "[-] a\n[~] b\n[ ] c"}
     refused = apply(todo, two)

@@ -406,7 +406,7 @@ def test_droid_todowrite_numbered_lines(todo: Todo) -> None:
 
 
 def test_oh_my_pi_ops(todo: Todo) -> None:
-    """/work/shared/seeds/000 (oh-my-pi todo_write): as before."""
+    """oh-my-pi's todo_write (ops on phases and tasks): as before."""
     first, second = calls("oh-my-pi-todo-write")
     apply(todo, first)
     data = apply(todo, second)

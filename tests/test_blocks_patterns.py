@@ -1,5 +1,5 @@
 """The scanner's string recognisers agree with the CommonMark patterns they stand
-for (written out here as regular expressions, the form the spec gives them in), and
+for (written out here as regular expressions, the form the CommonMark spec gives them in), and
 the trailing metadata comment is read as the patterns it once was read with."""
 
 from __future__ import annotations

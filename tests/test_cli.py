@@ -145,7 +145,7 @@ DIALECTS = {
             {"content": "Fix bug", "status": "pending", "active_form": "Fixing bug"},
         ]
     },
-    "seed-004": {
+    "todocli-snapshot": {
         "summary": "Ship",
         "todos": [
             {"id": "t1", "content": "Run tests", "status": "in_progress"},
@@ -202,7 +202,7 @@ def test_apply_reads_every_dialect(todo: Todo, home: Path, dialect: str) -> None
         ("Fix bug", "pending"),
     ]
     assert data["context"]["params_input"] == payload
-    if dialect == "seed-004":
+    if dialect == "todocli-snapshot":
         assert data["data"]["summary"] == "Ship"
     if dialect == "codex":  # why the plan changed: told, not made the heading
         assert data["data"]["summary"] == ""
@@ -391,7 +391,7 @@ LIST_OF_A = (
 def test_apply_input_rejected_while_read_still_shows_the_list(
     todo: Todo, home: Path, stdin: str, error: str
 ) -> None:
-    # As an engine's rejection does (SPEC 7): "Errors: ..." then the state.
+    # As an engine's rejection does: "Errors: ..." then the state.
     todo("add", "A")
     before = session_file(home).read_bytes()
     result = todo("apply", stdin=stdin)

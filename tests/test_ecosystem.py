@@ -98,7 +98,7 @@ def test_every_link_between_the_docs_reaches_a_file_and_a_heading() -> None:
                 assert anchor in {_anchor(h) for h in headings}, f"{doc.name}: {target}"
 
 
-def test_user_facing_text_speaks_of_no_seed_spec_or_issue_number() -> None:
+def test_user_facing_text_speaks_of_the_product_not_of_its_making() -> None:
     internal = re.compile(r"\b[Ss]eeds? \d|\b[Ss]eed\b|\bSPEC\b|\b[Ii]ssues? \d")
     texts = {doc.name: doc.read_text(encoding="utf-8") for doc in user_docs()}
     texts["todo.1"] = (ROOT / "man" / "todo.1").read_text(encoding="utf-8")

@@ -311,7 +311,7 @@ def test_summary_is_replaced_in_place_or_added_at_the_top() -> None:
 
 # -- canonical form -------------------------------------------------------------------
 
-SEED_TEXT = """\
+FORMAT_EXAMPLE = """\
 # Fix multi_edit overlap detection
 
 ## Investigate
@@ -327,7 +327,7 @@ SEED_TEXT = """\
 - [ ] Update docs
 """
 
-SEED_MODEL = TodoList(
+FORMAT_EXAMPLE_MODEL = TodoList(
     summary="Fix multi_edit overlap detection",
     phases=(
         Phase(
@@ -348,9 +348,9 @@ SEED_MODEL = TodoList(
 )
 
 
-def test_spec_example_reads_into_its_model_and_is_its_canonical_form() -> None:
-    assert model(SEED_TEXT) == SEED_MODEL
-    assert todocli.dumps(SEED_MODEL) == SEED_TEXT
+def test_the_format_example_reads_into_its_model_and_is_its_canonical_form() -> None:
+    assert model(FORMAT_EXAMPLE) == FORMAT_EXAMPLE_MODEL
+    assert todocli.dumps(FORMAT_EXAMPLE_MODEL) == FORMAT_EXAMPLE
 
 
 # oh-my-pi's phasesToMarkdown output: every phase an H1, notes as "  > ", a bare "  >"

@@ -1,4 +1,4 @@
-"""The operation engine: seed 000's ops and strings, batches, snapshots, limits."""
+"""The operation engine: its ops and error strings, batches, snapshots, limits."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def states(doc: Document) -> dict[str, Status]:
     return {t.content: t.status for t in doc.tasks()}
 
 
-# -- seed 000's state-transition table ---------------------------------------------------
+# -- the ops' state-transition table ---------------------------------------------------
 # For a target task in each status, what each op leaves it as (before normalization,
 # which the table isolates by keeping another task in progress where it matters).
 
@@ -57,7 +57,7 @@ TRANSITIONS = {
 @pytest.mark.parametrize("status", list(Status.ALL))
 def test_state_transition_table(op: str, status: Status) -> None:
     # An in-progress bystander keeps normalization from promoting the target;
-    # "start" demotes it, as the seed says.
+    # "start" demotes it (one task in progress).
     bystander = W if status is not W else P
     doc = make(("target", status), ("bystander", bystander))
     result, doc = run(doc, Op(OpKind.of(op), task="target", text="a note"))
@@ -154,7 +154,7 @@ def test_view_changes_nothing_and_is_a_query() -> None:
     assert after.text() == doc.text()
 
 
-# -- seed 000's error strings, verbatim ------------------------------------------------------
+# -- the engine's error strings, verbatim ------------------------------------------------------
 
 
 @pytest.mark.parametrize(

@@ -1,9 +1,9 @@
 """What a harness calls around an agent's turns: the stop gate and the reminder.
 
 ``todo check`` exits 1 while tasks are open, so a stop hook can refuse to end the
-turn. ``todo remind`` is seed 003's nag, quiet by default: called once per agent
+turn. ``todo remind`` is the periodic reminder, quiet by default: called once per agent
 round, it counts rounds since the last successful write and speaks up every Nth
-round; it also says, once each, that the last write failed (seed 000's failure
+round; it also says, once each, that the last write failed (the failure
 reminder) and that the file was edited by hand since the last write.
 """
 

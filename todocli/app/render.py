@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from todocli.app.report import Report
 
 JSON_VERSION = 1
-# Seed 001's reminder, returned with every non-empty list.
+# The reminder of the one-task-in-progress rule, returned with every non-empty list.
 INSTRUCTIONS = (
     "Todos updated. Keep exactly one item `in_progress` at a time. Mark completed "
     "IMMEDIATELY after finishing each task; do not batch completions."

@@ -419,7 +419,7 @@ def simple_task_at(text: str) -> bool:
     return marker is not None and not is_blank(text[2 + marker[2] :])
 
 
-# The trailing metadata comment of a task line (SPEC 3): ``<!-- active: Doing X -->``
+# The trailing metadata comment of a task line (docs/file-format.md): ``<!-- active: Doing X -->``
 # as before, or fields in a fixed order with the active form last, e.g.
 # ``<!-- id: 3; priority: high; blocked-by: 1, 2; owner: a; active: Doing X -->``.
 # Field values other than the active form are percent-encoded where they hold

@@ -943,7 +943,7 @@ class _Builder:
 
 
 def render_canonical(todo: TodoList) -> str:
-    """Write a list made from data in the canonical form (SPEC 3).
+    """Write a list made from data in the canonical form (docs/file-format.md).
 
     ``# summary``, then ``## phase`` per phase (a lone ``Todos`` phase with no
     summary is ``# Todos``), ``- [m] content``, notes as ``  > ...`` with a bare

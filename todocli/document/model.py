@@ -334,7 +334,7 @@ class TodoList(Value):
         return counts
 
     def recap(self) -> str:
-        """Seed 004's one-line recap, under 300 characters.
+        """The one-line recap every reply ends with, under 300 characters.
 
         ``[done/total] In progress: A. Pending: B; C; D (+2 more). Blocked: E.
         Cancelled: F.`` with done = completed + abandoned; at most 3 pending, 2

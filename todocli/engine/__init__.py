@@ -1,7 +1,7 @@
 """The engine: operations on a list, snapshots, merges; it knows no agent tool
 (those are ``todocli.agents``).
 
-This module holds the settings the engine and the store obey, with the spec's
+This module holds the settings the engine and the store obey, with their
 defaults (reading them from the config file and the environment is
 ``storage/config.py``'s job). Here, not in a module of their own, because every
 call reads them and loads this package anyway: a module costs ~0.1 ms to import.

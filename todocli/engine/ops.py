@@ -1,6 +1,6 @@
 """The operation engine: apply a batch of operations to a document.
 
-Seed 000's operations (init, start, done, drop, rm, append, note) with its targeting
+The operations (init, start, done, drop, rm, append, note) with their targeting
 rules and error strings, plus block/unblock, view, clear and the full-snapshot
 write. A batch runs in order and is then normalized (with no task in progress, the
 first pending one starts; ``start`` keeps to the in-progress limit). It is atomic
@@ -527,9 +527,9 @@ class Engine:
             self._remove(first)
 
     def _normalize(self) -> None:
-        """Seed 000's normalization, as far as it changes nothing the batch did not
-        touch: with no task in progress, the first pending one starts (SPEC 3 allows
-        that marker change; blocked tasks are never promoted).
+        """The normalization after a batch, as far as it changes nothing the batch did
+        not touch: with no task in progress, the first pending one starts (the file
+        format allows that marker change; blocked tasks are never promoted).
 
         It demotes nothing. Keeping in-progress tasks within ``max_in_progress`` is
         the job of ``start`` (see ``_op_start``), the only op that starts a task in
@@ -607,7 +607,7 @@ class Engine:
         return f"Task {quoted(ref)} not found (see: todo show)"
 
     def _targets(self, op: Op) -> list[TaskNode]:
-        """One task, one phase, or (with neither) every task: seed 000's rule.
+        """One task, one phase, or (with neither) every task: the targeting rule.
         The flag form's ``todo done`` with no target means the task in progress."""
         if op.current:
             if self.agent is not None:
@@ -705,8 +705,8 @@ class Engine:
     def _op_start(self, op: Op) -> None:
         """Start a task, making room for it under ``max_in_progress``.
 
-        With the default limit of 1 the task in progress goes back to pending, as
-        seed 000 says. With a higher limit only as many others go back as needed to
+        With the default limit of 1 the task in progress goes back to pending,
+        one task in progress at a time. With a higher limit only as many others go back as needed to
         respect it, the earliest first: the tasks in progress when the batch began,
         in document order, then those this batch started, in the order it started
         them. Unlimited (0) demotes nothing.

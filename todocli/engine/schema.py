@@ -1,5 +1,5 @@
 """JSON Schemas (draft 2020-12) of what ``todo apply`` reads, ready to register as an
-agent tool's parameters: ``ops`` (seed 000's batches) and ``snapshot`` (a full list).
+agent tool's parameters: ``ops`` (batches of operations) and ``snapshot`` (a full list).
 """
 
 from __future__ import annotations

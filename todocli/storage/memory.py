@@ -1,4 +1,4 @@
-"""The completion log (seed 004): a block appended when a list is finished.
+"""The completion log (``todo log``): a block appended when a list is finished.
 
 ``<memory-dir>/todoList-YYYYMMDD-HHMMSS.md``, one file per session, named by the
 time of its first completion and reused afterwards; each completion appends::

@@ -63,7 +63,7 @@ if TYPE_CHECKING:
 
     from todocli.storage.paths import Locations
 
-KEEP_REVISIONS = 100  # the spec asks for at least 50
+KEEP_REVISIONS = 100  # `todo history` promises at least 50
 # A file read less than this after its last change is compared by its bytes, not by
 # its time: a file system with 1-second timestamps gives a second save within the
 # same second the time of the first (see ``Store._holds``).
