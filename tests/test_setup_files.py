@@ -456,3 +456,35 @@ def test_a_hook_entry_the_person_changed_stays_and_is_named(project: Path, victi
         f"Claude Code: {settings}: the hooks.Stop entry running 'todo hook claude' was "
         "changed by hand: left as it is" in run.out
     )
+
+
+@pytest.mark.parametrize("tool", ["git", "claude", "codex", "gemini"])
+def test_nothing_is_written_outside_the_files_the_dry_run_lists(
+    tmp_path: Path, victim: Path, tool: str
+) -> None:
+    """``--dry-run`` names every file the setup then writes (the empty ``TODO.md``
+    that ``setup git`` makes included), and the run writes no other file of the
+    project or the person's home (todo's own record in its home is todo's)."""
+    clone = cloned(tmp_path, lambda origin: None)
+
+    def snapshot() -> dict[str, bytes]:
+        found = {}
+        for root in (clone, victim):
+            for p in root.rglob("*"):
+                if p.is_file() and not (root == clone and ".git" in p.relative_to(clone).parts):
+                    found[str(p)] = p.read_bytes()
+        config = clone / ".git" / "config"
+        found[str(config)] = config.read_bytes()
+        return found
+
+    before = snapshot()
+    dry = run_setup(clone, victim, tool, "--dry-run")
+    assert dry.code == 0, dry.err
+    assert snapshot() == before  # a dry run writes nothing
+    listed = {line[4:].split(" (")[0] for line in dry.out.splitlines() if line.startswith("+++ ")}
+    done = run_setup(clone, victim, tool)
+    assert done.code == 0, done.err
+    after = snapshot()
+    touched = {path for path in after if after[path] != before.get(path)}
+    assert touched, "the setup wrote nothing"
+    assert {os.path.realpath(p) for p in touched} <= {os.path.realpath(p) for p in listed}

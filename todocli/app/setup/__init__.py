@@ -129,7 +129,11 @@ def _diff(path: str, old: str | None, new: str | None) -> str:
         "/dev/null" if old is None else path,
         "/dev/null" if new is None else path,
     )
-    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+    shown = "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+    if not shown and old != new:  # no line to show: a new empty file, or one emptied
+        what = "a new, empty file" if old is None else "removed" if new is None else "emptied"
+        return f"--- {'/dev/null' if old is None else path}\n+++ {path} ({what})\n"
+    return shown
 
 
 def setup(
