@@ -5,9 +5,11 @@ from __future__ import annotations
 import io
 import os
 import select
+import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Protocol
@@ -59,6 +61,23 @@ def todo_in_process(
     return Run(code, captured.out, captured.err)
 
 
+def default_signals() -> None:
+    """In a child before it runs: SIGINT and SIGQUIT back to their defaults. A shell
+    starts a background job with both ignored, and a child inherits that (Python then
+    never raises KeyboardInterrupt); ``restore_signals`` resets only SIGPIPE, SIGXFZ
+    and SIGXFSZ."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+
+
+def start_todo(*args: str, **options: object) -> subprocess.Popen[bytes]:
+    """Start ``python -m todocli ARGS`` as a running process (``subprocess.Popen``
+    ``options``), with default signal handlers: a test's Ctrl-C reaches it."""
+    return subprocess.Popen(  # type: ignore[call-overload, no-any-return]
+        [sys.executable, "-m", "todocli", *args], preexec_fn=default_signals, **options
+    )
+
+
 def todo_process(
     *args: str,
     stdin: bytes | str | None = None,
@@ -76,12 +95,27 @@ def todo_process(
         cwd=cwd,
         timeout=timeout,
         check=False,
+        preexec_fn=default_signals,
     )
     return Run(
         proc.returncode,
         proc.stdout.decode("utf-8", "replace"),
         proc.stderr.decode("utf-8", "replace"),
     )
+
+
+def wait_until(
+    condition: Callable[[], object], seconds: float = 60, what: str = "the condition"
+) -> None:
+    """Poll ``condition`` until it is true; fail after ``seconds`` (generous: a loaded
+    machine is slow, never wrong). The wait of a test, never a fixed sleep."""
+    deadline = time.monotonic() + seconds
+    pause = 0.001
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"waited {seconds} s for {what}")
+        time.sleep(pause)
+        pause = min(pause * 2, 0.05)
 
 
 def read_until(stream: IO[bytes], text: bytes, seconds: float = 60) -> bytes:

@@ -28,7 +28,7 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
 
-from tests.support_cli import todo_process
+from tests.support_cli import start_todo, todo_process
 from todocli.engine import schema
 from todocli.mcp.mcp_server import ENVELOPE_SCHEMA
 from todocli.storage import paths
@@ -659,8 +659,8 @@ def test_text_that_is_not_utf8_is_answered_not_dropped(home: Path) -> None:
     listing = session_file(home)
     listing.parent.mkdir(parents=True)
     listing.write_bytes(b"# Todos\n- [ ] caf\xe9 \xff\n")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "todocli", "mcp"],
+    process = start_todo(
+        "mcp",
         env=server_env(),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
