@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Protocol
+from typing import IO, Any, Protocol
 
 import pytest
 
@@ -70,10 +70,10 @@ def default_signals() -> None:
     signal.signal(signal.SIGQUIT, signal.SIG_DFL)
 
 
-def start_todo(*args: str, **options: object) -> subprocess.Popen[bytes]:
+def start_todo(*args: str, **options: Any) -> subprocess.Popen[Any]:
     """Start ``python -m todocli ARGS`` as a running process (``subprocess.Popen``
     ``options``), with default signal handlers: a test's Ctrl-C reaches it."""
-    return subprocess.Popen(  # type: ignore[call-overload, no-any-return]
+    return subprocess.Popen(
         [sys.executable, "-m", "todocli", *args], preexec_fn=default_signals, **options
     )
 
