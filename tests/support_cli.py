@@ -9,7 +9,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Protocol
@@ -102,20 +101,6 @@ def todo_process(
         proc.stdout.decode("utf-8", "replace"),
         proc.stderr.decode("utf-8", "replace"),
     )
-
-
-def wait_until(
-    condition: Callable[[], object], seconds: float = 60, what: str = "the condition"
-) -> None:
-    """Poll ``condition`` until it is true; fail after ``seconds`` (generous: a loaded
-    machine is slow, never wrong). The wait of a test, never a fixed sleep."""
-    deadline = time.monotonic() + seconds
-    pause = 0.001
-    while not condition():
-        if time.monotonic() > deadline:
-            pytest.fail(f"waited {seconds} s for {what}")
-        time.sleep(pause)
-        pause = min(pause * 2, 0.05)
 
 
 def read_until(stream: IO[bytes], text: bytes, seconds: float = 60) -> bytes:
