@@ -5,12 +5,13 @@ from __future__ import annotations
 import io
 import os
 import select
+import signal
 import subprocess
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Protocol
+from typing import IO, Any, Protocol
 
 import pytest
 
@@ -59,6 +60,23 @@ def todo_in_process(
     return Run(code, captured.out, captured.err)
 
 
+def default_signals() -> None:
+    """In a child before it runs: SIGINT and SIGQUIT back to their defaults. A shell
+    starts a background job with both ignored, and a child inherits that (Python then
+    never raises KeyboardInterrupt); ``restore_signals`` resets only SIGPIPE, SIGXFZ
+    and SIGXFSZ."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+
+
+def start_todo(*args: str, **options: Any) -> subprocess.Popen[Any]:
+    """Start ``python -m todocli ARGS`` as a running process (``subprocess.Popen``
+    ``options``), with default signal handlers: a test's Ctrl-C reaches it."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "todocli", *args], preexec_fn=default_signals, **options
+    )
+
+
 def todo_process(
     *args: str,
     stdin: bytes | str | None = None,
@@ -76,6 +94,7 @@ def todo_process(
         cwd=cwd,
         timeout=timeout,
         check=False,
+        preexec_fn=default_signals,
     )
     return Run(
         proc.returncode,

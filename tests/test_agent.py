@@ -14,7 +14,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from tests.support_cli import Todo, read_until, todo_process
+from tests.support_cli import Todo, read_until, start_todo, todo_process
 
 from .test_cli import DIALECTS
 
@@ -284,8 +284,11 @@ def test_if_rev_race_between_two_real_processes(tmp_path: Path) -> None:
     env = {"TODOCLI_HOME": str(tmp_path / "h"), "TODOCLI_CONFIG": str(tmp_path / "none.toml")}
     assert todo_process("add", "base", env=env).code == 0
     procs = [
-        subprocess.Popen(
-            [sys.executable, "-m", "todocli", "add", name, "--if-rev", "1"],
+        start_todo(
+            "add",
+            name,
+            "--if-rev",
+            "1",
             env={**os.environ, **env},
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -527,8 +530,8 @@ def _wait_for_end(name: str, seconds: float) -> str:
 def test_watch_off_a_terminal_prints_the_plain_view(tmp_path: Path) -> None:
     env = {"TODOCLI_HOME": str(tmp_path / "h"), "TODOCLI_CONFIG": str(tmp_path / "none.toml")}
     todo_process("add", "A", env=env)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "todocli", "watch"],
+    proc = start_todo(
+        "watch",
         env={**os.environ, **env},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

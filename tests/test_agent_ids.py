@@ -9,18 +9,10 @@ from typing import Any
 
 import pytest
 
-from tests.support_cli import Run, Todo, todo_in_process, todo_process
+from tests.support_cli import Todo, todo_process
 from todocli.errors import StorageError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "agents"
-
-
-@pytest.fixture
-def todo(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Todo:
-    def call(*args: str, stdin: bytes | str | None = None) -> Run:
-        return todo_in_process(capsys, monkeypatch, *args, stdin=stdin)
-
-    return call
 
 
 def apply(todo: Todo, payload: object, *args: str) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import todocli.agents as agents
-from tests.support_cli import Run, Todo, todo_in_process
+from tests.support_cli import Todo
 from tests.test_layers import PACKAGE, imports_of, modules
 
 # -- one module per tool ---------------------------------------------------------------------
@@ -42,14 +42,6 @@ def reply(todo):
 def schema():
     return obj({"probe_list": S}, ["probe_list"])
 """
-
-
-@pytest.fixture
-def todo(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Todo:
-    def call(*args: str, stdin: bytes | str | None = None) -> Run:
-        return todo_in_process(capsys, monkeypatch, *args, stdin=stdin)
-
-    return call
 
 
 @pytest.fixture

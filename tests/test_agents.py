@@ -17,18 +17,10 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import todocli
-from tests.support_cli import Run, Todo, todo_in_process
+from tests.support_cli import Todo
 from todocli.agents import TOOL_NAMES, TOOLS
 
 FIXTURES = Path(__file__).parent / "fixtures" / "agents"
-
-
-@pytest.fixture
-def todo(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Todo:
-    def call(*args: str, stdin: bytes | str | None = None) -> Run:
-        return todo_in_process(capsys, monkeypatch, *args, stdin=stdin)
-
-    return call
 
 
 def fixture(name: str) -> dict[str, Any]:

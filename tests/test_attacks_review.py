@@ -31,7 +31,7 @@ def git(repo: Path, *args: str) -> str:
     return done.stdout.strip()
 
 
-def todo(listing: Path, *args: str) -> Run:
+def todo_at(listing: Path, *args: str) -> Run:
     return todo_process("--file", str(listing), *args, cwd=listing.parent)
 
 
@@ -57,7 +57,7 @@ def test_allow_with_the_shown_digest_never_approves_a_colliding_swap(
     mine = tmp_path / "mine"
     git(tmp_path, "clone", "-q", str(origin), str(mine))
     listing = mine / "TODO.md"
-    shown = todo(listing, "allow")
+    shown = todo_at(listing, "allow")
     found = re.search(r"check not approved \[([0-9a-f]+)\]: (.*)", shown.out)
     assert found is not None, shown.out
     assert found.group(2) == SHOWN  # what the person read, and its digest
@@ -69,11 +69,11 @@ def test_allow_with_the_shown_digest_never_approves_a_colliding_swap(
     git(origin, "commit", "-q", "-am", "tests")
     git(mine, "pull", "-q", "--no-rebase")
     pulled = listing.read_bytes()
-    refused = todo(listing, "allow", "#1", "--digest", found.group(1))
+    refused = todo_at(listing, "allow", "#1", "--digest", found.group(1))
     assert refused.code == CHECK_NOT_ALLOWED, refused.err
     assert f"is now: {SWAPPED}" in refused.err
     assert "it is not the text whose digest you gave" in refused.err
     assert not (home / "state" / "approved-checks").exists()
-    assert todo(listing, "done", "Run tests").code == CHECK_NOT_ALLOWED
+    assert todo_at(listing, "done", "Run tests").code == CHECK_NOT_ALLOWED
     assert not (mine / "PWNED").exists()
     assert listing.read_bytes() == pulled

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support_cli import install_launcher, todo_process
+from tests.support_cli import Run, install_launcher, start_todo, todo_process
 from todocli.document.markdown import parse
 
 TODO = f"{shlex.quote(sys.executable)} -m todocli"  # `todo` as a check runs it
@@ -45,7 +45,7 @@ def repo(tmp_path: Path) -> Path:
     return repo
 
 
-def todo(repo: Path, *args: str, env: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
+def todo_at(repo: Path, *args: str, env: dict[str, str] | None = None) -> Run:
     return todo_process("--file", str(repo / "TODO.md"), *args, cwd=repo, env=env)
 
 
@@ -57,10 +57,10 @@ def line(repo: Path, text: str) -> str:
 
 
 def test_a_check_lives_in_the_metadata_comment_hidden_and_round_trips(repo: Path) -> None:
-    assert todo(repo, "add", "Tests pass", "--check", "pytest -q; echo <done>").code == 0
+    assert todo_at(repo, "add", "Tests pass", "--check", "pytest -q; echo <done>").code == 0
     written = line(repo, "Tests pass")
     assert written == "- [/] Tests pass <!-- check: pytest -q%3B echo %3Cdone%3E -->"
-    shown = todo(repo, "show")
+    shown = todo_at(repo, "show")
     assert "pytest" not in shown.out  # hidden, as the rest of the comment is
     by_hand = "# Plan\n\n- [ ] Ship <!-- id: 4; check: make  test ;  evidence: v1.2 -->\n"
     doc = parse(by_hand)
@@ -70,10 +70,10 @@ def test_a_check_lives_in_the_metadata_comment_hidden_and_round_trips(repo: Path
 
 
 def test_done_runs_a_passing_check_and_records_the_evidence(repo: Path) -> None:
-    todo(repo, "add", "Tests pass", "--check", "echo fine")
+    todo_at(repo, "add", "Tests pass", "--check", "echo fine")
     head = git(repo, "rev-parse", "HEAD")
     (repo / "code.py").write_text("print(2)\n")  # a change not committed: dirty
-    result = todo(repo, "done", "Tests pass")
+    result = todo_at(repo, "done", "Tests pass")
     assert result.code == 0, result.err
     written = line(repo, "Tests pass")
     assert written.startswith("- [x] Tests pass <!-- check: echo fine; checked: passed ")
@@ -88,7 +88,7 @@ def test_done_runs_a_passing_check_and_records_the_evidence(repo: Path) -> None:
 
 
 def test_a_failing_check_keeps_the_task_open_with_its_tail_and_exit_8(repo: Path) -> None:
-    todo(
+    todo_at(
         repo,
         "add",
         "Tests pass",
@@ -96,12 +96,12 @@ def test_a_failing_check_keeps_the_task_open_with_its_tail_and_exit_8(repo: Path
         "echo first; echo 'AssertionError: 2 != 3' >&2; exit 3",
     )
     before = (repo / "TODO.md").read_bytes()
-    result = todo(repo, "done", "Tests pass")
+    result = todo_at(repo, "done", "Tests pass")
     assert result.code == CHECK_FAILED
     assert "failed (exit 3" in result.err
     assert "AssertionError: 2 != 3" in result.err
     assert (repo / "TODO.md").read_bytes() == before  # still in progress, nothing written
-    data = json.loads(todo(repo, "done", "Tests pass", "--json").out)
+    data = json.loads(todo_at(repo, "done", "Tests pass", "--json").out)
     assert data["error"]["code"] == "CHECK_FAILED"
     assert "Tests pass: AssertionError: 2 != 3" in data["error"]["details"]
     # The hint is true as typed: it completes the task, and says no check ran.
@@ -127,8 +127,8 @@ def _alive(pid: int) -> bool:
 def test_a_hanging_check_times_out_and_its_whole_process_group_ends(repo: Path) -> None:
     pidfile = repo / "sleeper.pid"
     check = f"sleep 300 & echo $! > {shlex.quote(str(pidfile))}; echo waiting; wait"
-    todo(repo, "add", "Hangs", "--check", check)
-    result = todo(repo, "done", "Hangs", env={"TODOCLI_CHECK_TIMEOUT": "2"})
+    todo_at(repo, "add", "Hangs", "--check", check)
+    result = todo_at(repo, "done", "Hangs", env={"TODOCLI_CHECK_TIMEOUT": "2"})
     assert result.code == 8
     assert "ran out of time after 2 s" in result.err
     assert "waiting" in result.err
@@ -149,10 +149,13 @@ def test_todo_ended_while_its_check_runs_ends_the_check_too(repo: Path, signal_n
 
     pidfile = repo / "sleeper.pid"
     check = "sleep 300 & echo $! > sleeper.tmp; mv sleeper.tmp sleeper.pid; wait"  # in repo/
-    todo(repo, "add", "Hangs", "--check", check)
+    todo_at(repo, "add", "Hangs", "--check", check)
     before = (repo / "TODO.md").read_bytes()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "todocli", "--file", str(repo / "TODO.md"), "done", "Hangs"],
+    proc = start_todo(
+        "--file",
+        str(repo / "TODO.md"),
+        "done",
+        "Hangs",
         cwd=repo,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
@@ -175,8 +178,8 @@ def test_a_check_that_exits_leaving_a_child_behind_passes_and_the_child_ends(
     repo: Path,
 ) -> None:
     pidfile = repo / "child.pid"
-    todo(repo, "add", "Serve", "--check", f"sleep 300 & echo $! > {pidfile}; echo started")
-    result = todo(repo, "done", "Serve", env={"TODOCLI_CHECK_TIMEOUT": "60"})
+    todo_at(repo, "add", "Serve", "--check", f"sleep 300 & echo $! > {pidfile}; echo started")
+    result = todo_at(repo, "done", "Serve", env={"TODOCLI_CHECK_TIMEOUT": "60"})
     assert result.code == 0, result.err
     assert "checked: passed" in line(repo, "Serve")
     child = int(pidfile.read_text())
@@ -202,8 +205,8 @@ def test_megabytes_of_output_keep_a_bounded_tail(tmp_path: Path) -> None:
 
 
 def test_megabytes_of_output_stay_bounded_in_the_reply(repo: Path) -> None:
-    todo(repo, "add", "Loud", "--check", "head -c 3000000 /dev/zero | tr '\\0' y; exit 1")
-    result = todo(repo, "done", "Loud")
+    todo_at(repo, "add", "Loud", "--check", "head -c 3000000 /dev/zero | tr '\\0' y; exit 1")
+    result = todo_at(repo, "done", "Loud")
     assert result.code == 8
     assert len(result.out) + len(result.err) < 4 * TAIL_BYTES
 
@@ -212,8 +215,8 @@ def test_a_check_that_writes_its_own_list_neither_deadlocks_nor_loses_the_write(
     repo: Path,
 ) -> None:
     listing = shlex.quote(str(repo / "TODO.md"))
-    todo(repo, "add", "Build", "--check", f"{TODO} --file {listing} add 'Written by the check'")
-    result = todo(repo, "done", "Build", env={"TODOCLI_LOCK_TIMEOUT": "20"})
+    todo_at(repo, "add", "Build", "--check", f"{TODO} --file {listing} add 'Written by the check'")
+    result = todo_at(repo, "done", "Build", env={"TODOCLI_LOCK_TIMEOUT": "20"})
     assert result.code == 0, result.err
     text = (repo / "TODO.md").read_text()
     assert "Written by the check" in text  # the check's own write is kept
@@ -223,8 +226,8 @@ def test_a_check_that_writes_its_own_list_neither_deadlocks_nor_loses_the_write(
 def test_a_task_changed_while_its_check_ran_is_not_completed(repo: Path) -> None:
     listing = (repo / "TODO.md").as_posix()
     edit = f"sed -i 's/check: true%3B/check: true%3B echo changed%3B/' {shlex.quote(listing)}"
-    todo(repo, "add", "Moving", "--check", f"true; {edit}")
-    result = todo(repo, "done", "Moving")
+    todo_at(repo, "add", "Moving", "--check", f"true; {edit}")
+    result = todo_at(repo, "done", "Moving")
     assert result.code == CHECK_NOT_ALLOWED  # the check changed: not approved
     assert line(repo, "Moving").startswith("- [/] Moving")
 
@@ -232,13 +235,13 @@ def test_a_task_changed_while_its_check_ran_is_not_completed(repo: Path) -> None
 def test_no_check_completes_and_says_so_and_evidence_is_kept_and_logged(
     repo: Path, home: Path
 ) -> None:
-    todo(repo, "add", "Deploy", "--check", "exit 1")
-    todo(repo, "add", "Write docs")
-    assert todo(repo, "done", "Deploy", "--no-check").code == 0
+    todo_at(repo, "add", "Deploy", "--check", "exit 1")
+    todo_at(repo, "add", "Write docs")
+    assert todo_at(repo, "done", "Deploy", "--no-check").code == 0
     assert "checked: no check ran" in line(repo, "Deploy")
-    assert todo(repo, "done", "Write docs", "--evidence", "commit 1a2b3c; see #12").code == 0
+    assert todo_at(repo, "done", "Write docs", "--evidence", "commit 1a2b3c; see #12").code == 0
     assert "evidence: commit 1a2b3c%3B see #12" in line(repo, "Write docs")
-    shown = json.loads(todo(repo, "show", "--json").out)["data"]["todos"]
+    shown = json.loads(todo_at(repo, "show", "--json").out)["data"]["todos"]
     deploy, docs = shown
     assert deploy["check"] == "exit 1"
     assert deploy["checked"].startswith("no check ran ")
@@ -253,50 +256,50 @@ def test_no_check_completes_and_says_so_and_evidence_is_kept_and_logged(
 
 
 def test_the_gate_fails_on_evidence_a_commit_made_stale(repo: Path) -> None:
-    todo(repo, "add", "Tests pass", "--check", "true")
-    todo(repo, "add", "Other")
-    todo(repo, "done", "Tests pass")
-    todo(repo, "done", "Other")
+    todo_at(repo, "add", "Tests pass", "--check", "true")
+    todo_at(repo, "add", "Other")
+    todo_at(repo, "done", "Tests pass")
+    todo_at(repo, "done", "Other")
     git(repo, "add", "TODO.md")
     git(repo, "commit", "-q", "-m", "the list alone")
-    assert todo(repo, "check").code == 0  # a commit of the list file alone does not count
+    assert todo_at(repo, "check").code == 0  # a commit of the list file alone does not count
     (repo / "TODO.md").write_text((repo / "TODO.md").read_text() + "\nA line by hand.\n")
-    assert todo(repo, "check").code == 0  # nor does a change to it
+    assert todo_at(repo, "check").code == 0  # nor does a change to it
     (repo / "code.py").write_text("print(3)\n")
     git(repo, "commit", "-q", "-am", "code")
-    gate = todo(repo, "check")
+    gate = todo_at(repo, "check")
     assert gate.code == 1
     assert 'Stale evidence: 1 completed task without fresh evidence: "Tests pass"' in gate.out
-    data = json.loads(todo(repo, "check", "--json").out)
+    data = json.loads(todo_at(repo, "check", "--json").out)
     assert data["error"]["code"] == "STALE_EVIDENCE"
     stop = json.dumps({"session_id": "s1", "hook_event_name": "Stop"})
     hooked = todo_process("--file", str(repo / "TODO.md"), "check", "--hook", stdin=stop, cwd=repo)
     assert hooked.code == 1  # the Stop hook's gate stays shut, saying why
     assert 'Stale evidence: 1 completed task without fresh evidence: "Tests pass"' in hooked.out
-    assert todo(repo, "check", "--verify").code == 0  # it passes again: fresh evidence
-    assert todo(repo, "check").code == 0
+    assert todo_at(repo, "check", "--verify").code == 0  # it passes again: fresh evidence
+    assert todo_at(repo, "check").code == 0
 
 
 def test_a_check_a_snapshot_changes_on_a_completed_task_has_no_evidence(repo: Path) -> None:
-    todo(repo, "add", "Tests pass", "--check", "true")
-    assert todo(repo, "done", "Tests pass").code == 0
-    assert todo(repo, "check").code == 0
+    todo_at(repo, "add", "Tests pass", "--check", "true")
+    assert todo_at(repo, "done", "Tests pass").code == 0
+    assert todo_at(repo, "check").code == 0
     snapshot = {"todos": [{"content": "Tests pass", "status": "completed", "check": "exit 0"}]}
     listing = str(repo / "TODO.md")
     assert todo_process("--file", listing, "apply", stdin=json.dumps(snapshot), cwd=repo).code == 0
     assert line(repo, "Tests pass") == "- [x] Tests pass <!-- check: exit 0 -->"
-    gate = todo(repo, "check")
+    gate = todo_at(repo, "check")
     assert gate.code == 1
     assert '"Tests pass": its check never passed' in gate.out
 
 
 def test_verify_reopens_a_task_whose_check_now_fails_with_a_note(repo: Path) -> None:
     (repo / "ok").write_text("")
-    todo(repo, "add", "Feature", "--check", "test -f ok")
-    todo(repo, "done", "Feature")
+    todo_at(repo, "add", "Feature", "--check", "test -f ok")
+    todo_at(repo, "done", "Feature")
     (repo / "ok").unlink()
-    assert todo(repo, "check").code == 1
-    result = todo(repo, "check", "--verify", env={"TODOCLI_NOW": "2026-11-25T23:00:00"})
+    assert todo_at(repo, "check").code == 1
+    result = todo_at(repo, "check", "--verify", env={"TODOCLI_NOW": "2026-11-25T23:00:00"})
     assert result.code == 1
     text = (repo / "TODO.md").read_text()
     assert "- [ ] Feature" in text or "- [/] Feature" in text
@@ -309,10 +312,10 @@ def test_verify_reopens_a_task_whose_check_now_fails_with_a_note(repo: Path) -> 
 def _gate_says_stale(repo: Path, why: str, env: dict[str, str] | None = None) -> None:
     """``todo check`` (text, ``--json`` and the Stop hook's gate) fails, saying the
     task's evidence is stale and why."""
-    gate = todo(repo, "check", env=env)
+    gate = todo_at(repo, "check", env=env)
     assert gate.code == 1, gate.out + gate.err
     assert f'"Tests pass": {why}' in gate.out
-    data = json.loads(todo(repo, "check", "--json", env=env).out)
+    data = json.loads(todo_at(repo, "check", "--json", env=env).out)
     assert data["error"]["code"] == "STALE_EVIDENCE"
     assert any(d.startswith(f"Tests pass: {why}") for d in data["error"]["details"])
     stop = json.dumps({"session_id": "s1", "hook_event_name": "Stop"})
@@ -330,8 +333,8 @@ def test_the_sed_attack_on_a_no_check_record_is_stale_and_verify_runs_the_check(
     repo: Path, tmp_path: Path
 ) -> None:
     marker = tmp_path / "ran"
-    todo(repo, "add", "Tests pass", "--check", f"touch {marker}")
-    assert todo(repo, "done", "Tests pass", "--no-check").code == 0
+    todo_at(repo, "add", "Tests pass", "--check", f"touch {marker}")
+    assert todo_at(repo, "done", "Tests pass", "--no-check").code == 0
     assert "checked: no check ran 20" in line(repo, "Tests pass")
     git(repo, "add", "TODO.md")
     git(repo, "commit", "-q", "-m", "plan")
@@ -350,10 +353,10 @@ def test_the_sed_attack_on_a_no_check_record_is_stale_and_verify_runs_the_check(
     git(repo, "commit", "-q", "-am", "later work")
     _gate_says_stale(repo, NOT_OURS)
     assert not marker.exists()  # the gate itself runs nothing
-    verified = todo(repo, "check", "--verify")
+    verified = todo_at(repo, "check", "--verify")
     assert verified.code == 0, verified.out + verified.err
     assert marker.exists()  # --verify ran the check
-    assert todo(repo, "check").code == 0  # now the record is todo's own
+    assert todo_at(repo, "check").code == 0  # now the record is todo's own
 
 
 def test_a_forged_record_with_the_true_commit_and_tree_is_still_stale(
@@ -363,8 +366,8 @@ def test_a_forged_record_with_the_true_commit_and_tree_is_still_stale(
     records), so the record names the work tree exactly: without this home's
     digest it proves nothing."""
     marker = tmp_path / "ran"
-    todo(repo, "add", "Tests pass", "--check", f"touch {marker}")
-    assert todo(repo, "done", "Tests pass", "--no-check").code == 0
+    todo_at(repo, "add", "Tests pass", "--check", f"touch {marker}")
+    assert todo_at(repo, "done", "Tests pass", "--no-check").code == 0
     head = git(repo, "rev-parse", "HEAD")
     index = tmp_path / "index"
     env = {**os.environ, "GIT_INDEX_FILE": str(index)}
@@ -382,28 +385,28 @@ def test_a_forged_record_with_the_true_commit_and_tree_is_still_stale(
         path.write_text(path.read_text().replace(forged, forged + fake_digest))
         _gate_says_stale(repo, NOT_OURS)
     assert not marker.exists()
-    assert todo(repo, "check", "--verify").code == 0
+    assert todo_at(repo, "check", "--verify").code == 0
     assert marker.exists()
 
 
 def test_evidence_another_home_recorded_is_stale_here(repo: Path, tmp_path: Path) -> None:
     marker = tmp_path / "ran"
     other = {"TODOCLI_HOME": str(tmp_path / "other-home")}
-    todo(repo, "add", "Tests pass", "--check", f"touch {marker}", env=other)
-    assert todo(repo, "done", "Tests pass", env=other).code == 0
-    assert todo(repo, "check", env=other).code == 0  # the home that ran it trusts it
+    todo_at(repo, "add", "Tests pass", "--check", f"touch {marker}", env=other)
+    assert todo_at(repo, "done", "Tests pass", env=other).code == 0
+    assert todo_at(repo, "check", env=other).code == 0  # the home that ran it trusts it
     marker.unlink()
     before = (repo / "TODO.md").read_bytes()
     _gate_says_stale(repo, NOT_OURS)  # this home does not
     assert (repo / "TODO.md").read_bytes() == before
-    assert todo(repo, "check", "--verify").code == 1  # still stale: nothing ran
+    assert todo_at(repo, "check", "--verify").code == 1  # still stale: nothing ran
     assert not marker.exists()  # not approved here: --verify does not run it
-    listed = todo(repo, "allow").out  # the person reads the command and its digest
+    listed = todo_at(repo, "allow").out  # the person reads the command and its digest
     shown = listed.split("check not approved [", 1)[1].split("]", 1)[0]
-    assert todo(repo, "allow", "Tests pass", "--digest", shown).code == 0
-    assert todo(repo, "check", "--verify").code == 0
+    assert todo_at(repo, "allow", "Tests pass", "--digest", shown).code == 0
+    assert todo_at(repo, "check", "--verify").code == 0
     assert marker.exists()  # approved: --verify ran it, and the record is now this home's
-    assert todo(repo, "check").code == 0
+    assert todo_at(repo, "check").code == 0
 
 
 @pytest.mark.parametrize("tamper", ["digit", "when", "other task"])
@@ -411,11 +414,11 @@ def test_a_record_whose_digest_does_not_verify_is_stale(
     repo: Path, tmp_path: Path, tamper: str
 ) -> None:
     marker = tmp_path / "ran"
-    todo(repo, "add", "Tests pass", "--check", f"touch {marker}")
-    todo(repo, "add", "Docs", "--check", "true")
-    assert todo(repo, "done", "Docs").code == 0
-    assert todo(repo, "done", "Tests pass").code == 0
-    assert todo(repo, "check").code == 0
+    todo_at(repo, "add", "Tests pass", "--check", f"touch {marker}")
+    todo_at(repo, "add", "Docs", "--check", "true")
+    assert todo_at(repo, "done", "Docs").code == 0
+    assert todo_at(repo, "done", "Tests pass").code == 0
+    assert todo_at(repo, "check").code == 0
     marker.unlink()
     path = repo / "TODO.md"
     record = line(repo, "Tests pass").split("checked: ")[1].removesuffix(" -->")
@@ -429,7 +432,7 @@ def test_a_record_whose_digest_does_not_verify_is_stale(
     path.write_text(path.read_text().replace(record, forged, 1))
     _gate_says_stale(repo, NOT_OURS)
     assert not marker.exists()
-    assert todo(repo, "check", "--verify").code == 0
+    assert todo_at(repo, "check", "--verify").code == 0
     assert marker.exists()
 
 
@@ -439,9 +442,9 @@ def test_a_record_without_commit_and_tree_is_stale_in_a_git_work_tree(tmp_path: 
     folder = tmp_path / "plain"
     folder.mkdir()
     marker = tmp_path / "ran"
-    todo(folder, "add", "Tests pass", "--check", f"touch {marker}")
-    assert todo(folder, "done", "Tests pass").code == 0
-    assert todo(folder, "check").code == 0  # outside a work tree: nothing to compare
+    todo_at(folder, "add", "Tests pass", "--check", f"touch {marker}")
+    assert todo_at(folder, "done", "Tests pass").code == 0
+    assert todo_at(folder, "check").code == 0  # outside a work tree: nothing to compare
     assert " commit " not in line(folder, "Tests pass")
     marker.unlink()
     git(folder, "init", "-q")
@@ -449,7 +452,7 @@ def test_a_record_without_commit_and_tree_is_stale_in_a_git_work_tree(tmp_path: 
     git(folder, "commit", "-q", "-m", "plan")
     _gate_says_stale(folder, "stale: it names no commit and tree, and this is a git work tree")
     assert not marker.exists()
-    assert todo(folder, "check", "--verify").code == 0
+    assert todo_at(folder, "check", "--verify").code == 0
     assert marker.exists()
 
 
@@ -494,7 +497,7 @@ def test_a_fifo_or_link_at_the_evidence_key_is_refused_without_blocking(
         chosen = tmp_path / "chosen-key"
         chosen.write_text("f" * 64 + "\n")
         key.symlink_to(chosen)
-    todo(repo, "add", "Ship", "--check", "true")
+    todo_at(repo, "add", "Ship", "--check", "true")
     done = subprocess.run(
         [sys.executable, "-m", "todocli", "--file", str(repo / "TODO.md"), "done", "Ship"],
         cwd=repo,
@@ -514,50 +517,50 @@ def test_a_fifo_or_link_at_the_evidence_key_is_refused_without_blocking(
 def test_a_check_added_by_hand_is_not_run_until_allowed(repo: Path) -> None:
     marker = repo / "ran"
     (repo / "TODO.md").write_text(f"- [/] Ship <!-- check: touch {marker} -->\n")
-    refused = todo(repo, "done", "Ship")
+    refused = todo_at(repo, "done", "Ship")
     assert refused.code == 9
     assert not marker.exists()
     digest = hashlib.sha256(f"touch {marker}".encode()).hexdigest()[:32]
-    assert f"check not approved [{digest}]: touch {marker}" in todo(repo, "allow").out
+    assert f"check not approved [{digest}]: touch {marker}" in todo_at(repo, "allow").out
     assert not marker.exists()
-    assert todo(repo, "allow", "Ship").code == 9  # not without the digest of what was read
-    allowed = todo(repo, "allow", "Ship", "--digest", digest)
+    assert todo_at(repo, "allow", "Ship").code == 9  # not without the digest of what was read
+    allowed = todo_at(repo, "allow", "Ship", "--digest", digest)
     assert f'allowed the check of #1 "Ship": touch {marker}' in allowed.out
-    assert todo(repo, "done", "Ship").code == 0
+    assert todo_at(repo, "done", "Ship").code == 0
     assert marker.exists()
 
 
 def test_a_changed_approved_check_is_not_run(repo: Path) -> None:
     marker = repo / "ran"
-    todo(repo, "add", "Ship", "--check", "true")
+    todo_at(repo, "add", "Ship", "--check", "true")
     path = repo / "TODO.md"
     path.write_text(path.read_text().replace("check: true", f"check: touch {marker}"))
-    assert todo(repo, "done", "Ship").code == 9
+    assert todo_at(repo, "done", "Ship").code == 9
     assert not marker.exists()
-    assert todo(repo, "done", "Ship", "--no-check").code == 0  # never blocks the person
+    assert todo_at(repo, "done", "Ship", "--no-check").code == 0  # never blocks the person
 
 
 def test_a_check_that_came_with_a_git_pull_is_not_run(repo: Path, tmp_path: Path) -> None:
-    todo(repo, "add", "Ship", "--check", "true")
+    todo_at(repo, "add", "Ship", "--check", "true")
     git(repo, "add", "TODO.md")
     git(repo, "commit", "-q", "-m", "plan")
     mine = tmp_path / "mine"
     git(tmp_path, "clone", "-q", str(repo), str(mine))
     marker = mine / "ran"
-    assert todo(mine, "done", "Ship").code == 9  # another copy: not approved here
+    assert todo_at(mine, "done", "Ship").code == 9  # another copy: not approved here
     digest = hashlib.sha256(b"true").hexdigest()[:32]
-    assert todo(mine, "allow", "Ship", "--digest", digest).code == 0
+    assert todo_at(mine, "allow", "Ship", "--digest", digest).code == 0
     path = repo / "TODO.md"
     path.write_text(path.read_text().replace("check: true", "check: touch ran"))
     git(repo, "commit", "-q", "-am", "a new check")
     git(mine, "pull", "-q", "--no-rebase")
     assert "check: touch ran" in (mine / "TODO.md").read_text()
-    assert todo(mine, "done", "Ship").code == 9
+    assert todo_at(mine, "done", "Ship").code == 9
     assert not marker.exists()
 
 
 def test_a_snapshot_that_completes_a_task_runs_its_check(repo: Path) -> None:
-    todo(repo, "add", "Tests pass", "--check", "exit 4")
+    todo_at(repo, "add", "Tests pass", "--check", "exit 4")
     payload = json.dumps({"todos": [{"content": "Tests pass", "status": "completed"}]})
     result = todo_process("--file", str(repo / "TODO.md"), "apply", stdin=payload, cwd=repo)
     assert result.code == 8
@@ -580,7 +583,7 @@ def test_ops_carry_a_check_and_evidence(repo: Path) -> None:
     }
     # A payload's check is not approved by the payload: the person reads it first.
     digest = hashlib.sha256(b"echo lint ok").hexdigest()[:32]
-    assert todo(repo, "allow", "Lint", "--digest", digest).code == 0
+    assert todo_at(repo, "allow", "Lint", "--digest", digest).code == 0
     result = todo_process(
         "--file", str(repo / "TODO.md"), "apply", stdin=json.dumps(done), cwd=repo
     )
@@ -616,7 +619,7 @@ def test_mcp_todo_write_runs_checks_and_todo_check_gates_stale_evidence(repo: Pa
     assert refused.data is not None
     assert refused.data["error"]["code"] == "CHECK_NOT_ALLOWED"  # MCP approves nothing
     digest = hashlib.sha256(b"test -f ok").hexdigest()[:32]
-    assert todo(repo, "allow", "Tests pass", "--digest", digest).code == 0
+    assert todo_at(repo, "allow", "Tests pass", "--digest", digest).code == 0
     done = {"ops": [{"op": "done", "task": "Tests pass"}]}
     failed = call("todo_write", done, options)
     assert failed.failed
@@ -639,8 +642,8 @@ def test_mcp_todo_check_verify_through_the_sdk_client(repo: Path) -> None:
     from tests.test_mcp_server import connect, envelope_of, run
 
     (repo / "ok").write_text("")
-    todo(repo, "add", "Feature", "--check", "test -f ok")
-    assert todo(repo, "done", "Feature").code == 0
+    todo_at(repo, "add", "Feature", "--check", "test -f ok")
+    assert todo_at(repo, "done", "Feature").code == 0
     (repo / "ok").unlink()
     (repo / "code.py").write_text("print(5)\n")
 

@@ -8,14 +8,13 @@ import os
 import queue
 import re
 import subprocess
-import sys
 import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.support_cli import ENVELOPE_KEYS, Todo, todo_process
+from tests.support_cli import ENVELOPE_KEYS, Todo, start_todo, todo_process
 
 CLAUDE = json.dumps({"todos": [{"content": "X", "status": "completed"}, {"content": "Y"}]})
 
@@ -128,8 +127,9 @@ def test_remind_never_fails_even_in_json(todo: Todo) -> None:
 def test_watch_json_prints_one_envelope_a_line(tmp_path: Path) -> None:
     env = {**os.environ}
     assert todo_process("add", "X", env=env).code == 0
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "todocli", "watch", "--json"],
+    proc = start_todo(
+        "watch",
+        "--json",
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         env=env,
@@ -152,8 +152,9 @@ def test_mcp_json_replies_carry_the_envelope() -> None:
     """Stdout is the protocol's: every tool result carries the envelope as its
     structured content, --json or not (less its text, which is the content)."""
     pytest.importorskip("mcp")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "todocli", "mcp", "--json"],
+    proc = start_todo(
+        "mcp",
+        "--json",
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,

@@ -28,7 +28,7 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
 
-from tests.support_cli import todo_process
+from tests.support_cli import start_todo, todo_process
 from todocli.engine import schema
 from todocli.mcp.mcp_server import ENVELOPE_SCHEMA
 from todocli.storage import paths
@@ -64,16 +64,19 @@ class Connection:
         return result
 
     async def next_update(self) -> str:
-        """The next update, then a moment for the file to settle: an editor writing
-        in place may be seen twice (emptied, then filled), and the tests count."""
+        """The next update (the tests' edits are whole saves, see ``save``: each
+        change is one update, and the tests count them)."""
         with anyio.fail_after(NOTICE_SECONDS):
-            uri = await self.updates.receive()
-        await anyio.sleep(0.6)
-        while True:
-            try:
-                self.updates.receive_nowait()
-            except anyio.WouldBlock:
-                return uri
+            return await self.updates.receive()
+
+
+def save(path: Path, text: str) -> None:
+    """A person's editor saving ``path`` whole (a new file renamed over it): the
+    server sees one change, never an emptied file on its way to being filled."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fresh = path.with_name(path.name + ".swp")
+    fresh.write_text(text)
+    os.replace(fresh, path)
 
 
 def server_env(extra: dict[str, str] | None = None) -> dict[str, str]:
@@ -550,7 +553,7 @@ def test_a_subscription_hears_of_another_process_and_of_an_editor(
             assert await conn.next_update() == "todo://sessions/later"
 
             # A person's editor writes the file directly (no lock, no todo).
-            session_file(home, "later").write_text("- [x] From a shell\n- [ ] Typed by hand\n")
+            save(session_file(home, "later"), "- [x] From a shell\n- [ ] Typed by hand\n")
             assert await conn.next_update() == "todo://sessions/later"
             read = await conn.session.read_resource("todo://sessions/later")
             content = read.contents[0]
@@ -563,9 +566,8 @@ def test_a_subscription_hears_of_another_process_and_of_an_editor(
 
             # Unsubscribed: silence (a change to the other watched list still arrives).
             await conn.session.unsubscribe_resource("todo://sessions/later")
-            session_file(home, "later").write_text("- [ ] Again\n")
-            session_file(home, "quiet").parent.mkdir(parents=True, exist_ok=True)
-            session_file(home, "quiet").write_text("- [ ] Now\n")
+            save(session_file(home, "later"), "- [ ] Again\n")
+            save(session_file(home, "quiet"), "- [ ] Now\n")
             assert await conn.next_update() == "todo://sessions/quiet"
             with anyio.move_on_after(1):
                 extra = await conn.updates.receive()
@@ -659,8 +661,8 @@ def test_text_that_is_not_utf8_is_answered_not_dropped(home: Path) -> None:
     listing = session_file(home)
     listing.parent.mkdir(parents=True)
     listing.write_bytes(b"# Todos\n- [ ] caf\xe9 \xff\n")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "todocli", "mcp"],
+    process = start_todo(
+        "mcp",
         env=server_env(),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,

@@ -49,13 +49,30 @@ def test_only_private_modules_that_save_3_ms_are_imported() -> None:
     assert unexpected == []
 
 
+def runs_as(path: str, version: str) -> bool:
+    """``path`` is a Python of ``version`` that runs: a pyenv shim on PATH may name a
+    version that is not installed (or not selected), and then fails when run."""
+    try:
+        done = subprocess.run(
+            [path, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    except OSError:
+        return False
+    return done.returncode == 0 and done.stdout.strip() == version
+
+
 def interpreters() -> list[str]:
-    """Every supported Python found on this machine."""
+    """Every supported Python found on this machine, each one run once first."""
     found = []
     for version in SUPPORTED:
         pyenv = Path(os.path.expanduser("~/.pyenv/versions"))
-        candidates = sorted(pyenv.glob(f"{version}.*/bin/python{version}"))
-        path = str(candidates[-1]) if candidates else shutil.which(f"python{version}")
+        builds = sorted(pyenv.glob(f"{version}.*/bin/python{version}"), reverse=True)
+        candidates = [str(path) for path in builds] + [shutil.which(f"python{version}") or ""]
+        path = next((c for c in candidates if c and runs_as(c, version)), None)
         if path is not None:
             found.append(path)
     return found
@@ -99,3 +116,22 @@ def test_each_private_path_and_its_fallback_agree_with_the_public_api(python: st
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("ok")
+
+
+def test_a_python_is_used_only_after_it_ran(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pyenv build and a shim on PATH that name a Python but fail when run (the
+    version is not installed) are passed over: no test is collected for them."""
+    broken = "#!/bin/sh\necho 'pyenv: python3.11: command not found' >&2\nexit 127\n"
+    build = tmp_path / "home" / ".pyenv" / "versions" / "3.11.99" / "bin"
+    shims = tmp_path / "shims"
+    for folder in (build, shims):
+        folder.mkdir(parents=True)
+        for version in SUPPORTED:
+            script = folder / f"python{version}"
+            script.write_text(broken)
+            script.chmod(0o755)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("PATH", str(shims))
+    assert interpreters() == []

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import todocli
-from tests.support_cli import Todo, todo_process
+from tests.support_cli import Todo, start_todo, todo_process
 
 STRESS = os.environ.get("TODOCLI_STRESS") == "1"
 
@@ -162,8 +162,9 @@ def test_writers_killed_at_random_moments_leave_a_whole_file(tmp_path: Path) -> 
     known: set[str | None] = {None}  # no list yet; an empty file is no writer's
     for k in range(1, rounds + 1):
         payload = json.dumps(snapshot(k * 5)).encode()
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "todocli", "apply", "-q"],
+        proc = start_todo(
+            "apply",
+            "-q",
             env=full_env,
             stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL,

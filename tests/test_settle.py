@@ -21,7 +21,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -29,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from tests.support_cli import Todo, todo_process
+from tests.support_cli import Todo, start_todo, todo_process
 from todocli.storage import files
 from todocli.storage import store as store_module
 from todocli.storage.store import Store
@@ -228,8 +227,9 @@ def test_a_real_agent_process_waits_for_a_slow_in_place_save(home: Path) -> None
     save = SlowSave(path, "in-place")
     save.begin()
     lock_file = Context(Options()).loc.lock_file
-    agent = subprocess.Popen(
-        [sys.executable, "-m", "todocli", "add", "agent"],
+    agent = start_todo(
+        "add",
+        "agent",
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -549,8 +549,8 @@ STOPPED: list[subprocess.Popen[str]] = []
 
 def stopped_todo(stop_at: str, *args: str) -> subprocess.Popen[str]:
     """A real ``todo`` process, stopped at the step ``stop_at`` names ("read:1")."""
-    agent = subprocess.Popen(
-        [sys.executable, "-m", "todocli", *args],
+    agent = start_todo(
+        *args,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

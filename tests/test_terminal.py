@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support_cli import start_todo
+
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
 
 
@@ -23,8 +25,8 @@ def on_a_terminal(args: list[str], env: dict[str, str], columns: int = 100) -> s
     import termios
 
     fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "todocli", *args],
+    proc = start_todo(
+        *args,
         stdin=subprocess.DEVNULL,
         stdout=follower,
         stderr=subprocess.PIPE,

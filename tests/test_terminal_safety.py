@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support_cli import Todo, todo_process
+from tests.support_cli import Todo, start_todo, todo_process
 
 # Every class at once: an OSC that retitles the window (ended by BEL), a CSI that
 # clears the screen, backspace, DEL, the C1 CSI U+009B, the raw byte 0x9B (not
@@ -295,8 +295,8 @@ def interrupt_when(proc: subprocess.Popen[bytes], read: int, marker: bytes) -> b
 
 
 def test_watch_plain_prints_no_raw_control(seeded: Seeded) -> None:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "todocli", "watch"],
+    proc = start_todo(
+        "watch",
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -325,8 +325,8 @@ def on_a_terminal(
 
     leader, follower = pty.openpty()
     fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 200, 0, 0))
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "todocli", *args],
+    proc = start_todo(
+        *args,
         stdin=subprocess.DEVNULL,
         stdout=follower,
         stderr=follower,

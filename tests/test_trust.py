@@ -45,7 +45,7 @@ def git(repo: Path, *args: str) -> str:
     return done.stdout.strip()
 
 
-def todo(listing: Path, *args: str, env: dict[str, str] | None = None) -> Run:
+def todo_at(listing: Path, *args: str, env: dict[str, str] | None = None) -> Run:
     return todo_process("--file", str(listing), *args, cwd=listing.parent, env=env)
 
 
@@ -146,20 +146,20 @@ def test_a_check_that_came_through_git_is_not_approved_by_the_next_write(
     listing = mine / "TODO.md"
     assert f"check: touch {marker}" in listing.read_text()
     settled(listing)
-    assert todo(listing, "note", "Write code", "Started on it").code == 0  # an ordinary write
+    assert todo_at(listing, "note", "Write code", "Started on it").code == 0  # an ordinary write
     written = listing.read_bytes()
     assert approvals(home) == b""  # it approved nothing
     for ref in ("Bump deps", "#2"):
-        refused = todo(listing, "done", ref)
+        refused = todo_at(listing, "done", ref)
         assert refused.code == CHECK_NOT_ALLOWED, refused.err
         assert not marker.exists()
         assert listing.read_bytes() == written  # nothing written
         assert f"(touch {marker}, digest {digest(f'touch {marker}')})" in refused.err
         assert "is not approved here" in refused.err
     # The refusal's promise: the command it names approves the check, and then it runs.
-    refused = todo(listing, "done", "#2")
+    refused = todo_at(listing, "done", "#2")
     assert todo_process(*hint(refused.err)).code == 0
-    assert todo(listing, "done", "#2").code == 0
+    assert todo_at(listing, "done", "#2").code == 0
     assert marker.exists()
 
 
@@ -168,20 +168,20 @@ def test_a_hand_edit_with_a_duplicate_text_is_not_approved_by_the_next_write(
 ) -> None:
     marker = tmp_path / "PWNED"
     listing = tmp_path / "TODO.md"
-    assert todo(listing, "add", "Bump deps", "--check", "true").code == 0  # approved: true
+    assert todo_at(listing, "add", "Bump deps", "--check", "true").code == 0  # approved: true
     listing.write_text(
         listing.read_text() + f"- [ ] Bump deps <!-- check: touch {marker} -->\n"
     )  # by hand: a second task of the same text, another check
     settled(listing)
-    assert todo(listing, "add", "Write code").code == 0
-    assert todo(listing, "add", "Write more code").code == 0
+    assert todo_at(listing, "add", "Write code").code == 0
+    assert todo_at(listing, "add", "Write more code").code == 0
     before = listing.read_bytes()
-    refused = todo(listing, "done", "#2")
+    refused = todo_at(listing, "done", "#2")
     assert refused.code == CHECK_NOT_ALLOWED
     assert not marker.exists()
     assert listing.read_bytes() == before
     assert "allow '#2' --digest" in refused.err
-    assert todo(listing, "done", "#1").code == 0  # its own check, approved: it runs
+    assert todo_at(listing, "done", "#1").code == 0  # its own check, approved: it runs
     assert not marker.exists()
 
 
@@ -189,14 +189,14 @@ def test_a_list_written_by_another_home_is_not_approved_here(tmp_path: Path, hom
     marker = tmp_path / "PWNED"
     listing = tmp_path / "TODO.md"
     other = {"TODOCLI_HOME": str(tmp_path / "other-home")}
-    assert todo(listing, "add", "Bump deps", "--check", f"touch {marker}", env=other).code == 0
+    assert todo_at(listing, "add", "Bump deps", "--check", f"touch {marker}", env=other).code == 0
     # A second task of the same text, typed by hand below it.
     listing.write_text(listing.read_text() + "- [ ] Bump deps <!-- check: true -->\n")
     settled(listing)
-    assert todo(listing, "add", "Write code").code == 0  # this home's ordinary write
+    assert todo_at(listing, "add", "Write code").code == 0  # this home's ordinary write
     before = listing.read_bytes()
     for ref in ("Bump deps", "#1"):
-        refused = todo(listing, "done", ref)
+        refused = todo_at(listing, "done", ref)
         assert refused.code == CHECK_NOT_ALLOWED
         assert not marker.exists()
         assert listing.read_bytes() == before
@@ -211,11 +211,11 @@ def test_an_apply_payload_approves_no_check_in_it(dialect: str, tmp_path: Path, 
     marker = tmp_path / "PWNED"
     listing = tmp_path / "TODO.md"
     check = f"touch {marker}"
-    assert todo(listing, "add", "Start").code == 0
+    assert todo_at(listing, "add", "Start").code == 0
     if dialect == "markdown":
         foreign = tmp_path / "FOREIGN.md"
         foreign.write_text(FOREIGN.format(marker=marker))
-        applied = todo(listing, "apply", "--markdown", "-i", str(foreign))
+        applied = todo_at(listing, "apply", "--markdown", "-i", str(foreign))
     else:
         payloads: dict[str, object] = {
             "snapshot": {"todos": [{"content": "Bump deps", "status": "pending", "check": check}]},
@@ -230,7 +230,7 @@ def test_an_apply_payload_approves_no_check_in_it(dialect: str, tmp_path: Path, 
     assert f"check: {check}" in listing.read_text()
     assert approvals(home) == b""
     before = listing.read_bytes()
-    refused = todo(listing, "done", "Bump deps")
+    refused = todo_at(listing, "done", "Bump deps")
     assert refused.code == CHECK_NOT_ALLOWED
     assert not marker.exists()
     assert listing.read_bytes() == before
@@ -263,7 +263,7 @@ def test_mcp_and_a_hook_envelope_approve_no_check(tmp_path: Path, home: Path) ->
     assert hooked.code == 0, hooked.err
     assert f"check: {check}" in listing.read_text()  # the envelope's check is written
     assert approvals(home) == b""  # and approved by neither
-    refused = todo(listing, "done", "Ship it")
+    refused = todo_at(listing, "done", "Ship it")
     assert refused.code == CHECK_NOT_ALLOWED
     assert not marker.exists()
 
@@ -271,7 +271,7 @@ def test_mcp_and_a_hook_envelope_approve_no_check(tmp_path: Path, home: Path) ->
 def test_a_copied_or_renamed_list_is_another_list(tmp_path: Path, home: Path) -> None:
     marker = tmp_path / "PWNED"
     listing = tmp_path / "TODO.md"
-    assert todo(listing, "add", "Bump deps", "--check", f"touch {marker}").code == 0
+    assert todo_at(listing, "add", "Bump deps", "--check", f"touch {marker}").code == 0
     copy = tmp_path / "COPY.md"
     shutil.copyfile(listing, copy)
     renamed = tmp_path / "RENAMED.md"
@@ -281,9 +281,9 @@ def test_a_copied_or_renamed_list_is_another_list(tmp_path: Path, home: Path) ->
         with other.open("a") as handle:
             handle.write("- [ ] Bump deps\n")  # a second task of the text, by hand
         settled(other)
-        assert todo(other, "add", "Write code").code == 0  # an ordinary write
+        assert todo_at(other, "add", "Write code").code == 0  # an ordinary write
         before = other.read_bytes()
-        refused = todo(other, "done", "#1")
+        refused = todo_at(other, "done", "#1")
         assert refused.code == CHECK_NOT_ALLOWED
         assert not marker.exists()
         assert other.read_bytes() == before
@@ -303,15 +303,15 @@ def test_a_list_reached_through_a_symlink_is_the_file_it_names(
     listing = mine / "TODO.md"
     assert listing.is_symlink()
     settled(mine / "deps.md")
-    assert todo(listing, "note", "Write code", "Started on it").code == 0  # an ordinary write
+    assert todo_at(listing, "note", "Write code", "Started on it").code == 0  # an ordinary write
     before = (mine / "deps.md").read_bytes()
-    refused = todo(listing, "done", "Bump deps")
+    refused = todo_at(listing, "done", "Bump deps")
     assert refused.code == CHECK_NOT_ALLOWED
     assert not marker.exists()
     assert (mine / "deps.md").read_bytes() == before
     # Approved through the link, it is approved for the file it names, and only that.
     assert todo_process(*hint(refused.err)).code == 0
-    assert todo(mine / "deps.md", "done", "#2").code == 0
+    assert todo_at(mine / "deps.md", "done", "#2").code == 0
     assert marker.exists()
 
 
@@ -333,7 +333,7 @@ def test_a_near_twin_of_an_approved_check_is_another_text(
     marker = tmp_path / "PWNED"
     listing = tmp_path / "TODO.md"
     approved = f"touch {marker}"
-    assert todo(listing, "add", "Approved", "--check", approved).code == 0
+    assert todo_at(listing, "add", "Approved", "--check", approved).code == 0
     twin = variant.format(m=marker)
     listing.write_text(
         listing.read_text()
@@ -341,9 +341,9 @@ def test_a_near_twin_of_an_approved_check_is_another_text(
         + "- [ ] Bump deps\n"  # and a second task of the text
     )
     settled(listing)
-    assert todo(listing, "add", "Write code").code == 0  # an ordinary write
+    assert todo_at(listing, "add", "Write code").code == 0  # an ordinary write
     before = listing.read_bytes()
-    result = todo(listing, "done", "#2")
+    result = todo_at(listing, "done", "#2")
     assert result.code == CHECK_NOT_ALLOWED
     assert f"digest {digest(twin)}" in result.err
     assert not marker.exists()
@@ -359,10 +359,10 @@ def test_a_check_with_a_control_character_is_refused_where_it_arrives(
 ) -> None:
     marker = tmp_path / "PWNED"
     listing = tmp_path / "TODO.md"
-    assert todo(listing, "add", "Start").code == 0
+    assert todo_at(listing, "add", "Start").code == 0
     before = listing.read_bytes()
     check = f"true{bad}touch {marker}"
-    added = todo(listing, "add", "Bump deps", "--check", check)
+    added = todo_at(listing, "add", "Bump deps", "--check", check)
     assert added.code == 1
     assert "Check contains a newline or control character" in added.err
     assert len(added.err.strip().splitlines()) == 1
@@ -383,14 +383,14 @@ def test_a_list_holding_a_check_with_a_control_character_never_runs_it(
     listing.write_text(f"- [/] Bump deps <!-- check: true%07%3B touch {marker} -->\n")
     settled(listing)
     before = listing.read_bytes()
-    refused = todo(listing, "done", "Bump deps")
+    refused = todo_at(listing, "done", "Bump deps")
     assert refused.code == CHECK_NOT_ALLOWED
     assert "holds a control character (\\x07), so it never runs and cannot be approved" in (
         refused.err
     )
-    listed = todo(listing, "allow")
+    listed = todo_at(listing, "allow")
     assert "check never runs, it holds a control character (\\x07)" in listed.out
-    forced = todo(listing, "allow", "#1", "--digest", digest(f"true\x07; touch {marker}"))
+    forced = todo_at(listing, "allow", "#1", "--digest", digest(f"true\x07; touch {marker}"))
     assert forced.code == CHECK_NOT_ALLOWED
     assert "cannot be approved" in forced.err
     assert not marker.exists()
@@ -417,18 +417,18 @@ def test_a_failing_check_is_never_skipped_for_a_task_sharing_its_text(
     lines: list[str], ref: str, tmp_path: Path, home: Path
 ) -> None:
     listing = tmp_path / "TODO.md"
-    assert todo(listing, "add", "Seed", "--check", "false").code == 0  # approves: false
-    assert todo(listing, "add", "Seed2", "--check", "true").code == 0  # approves: true
+    assert todo_at(listing, "add", "Seed", "--check", "false").code == 0  # approves: false
+    assert todo_at(listing, "add", "Seed2", "--check", "true").code == 0  # approves: true
     listing.write_text("\n".join(lines) + "\n")  # by hand
     settled(listing)
     before = listing.read_bytes()
-    result = todo(listing, "done", ref)
+    result = todo_at(listing, "done", ref)
     assert result.code == CHECK_FAILED, result.out + result.err
     assert "failed (exit 1" in result.err
     assert listing.read_bytes() == before  # the failing task stays open; nothing else moved
     # --no-check completes that very task, and its line says no check ran.
     number = next(n for n, ln in enumerate(lines, 1) if "check: false" in ln)
-    assert todo(listing, "done", f"#{number}", "--no-check").code == 0
+    assert todo_at(listing, "done", f"#{number}", "--no-check").code == 0
     assert "checked: no check ran " in listing.read_text().splitlines()[number - 1]
 
 
@@ -437,7 +437,7 @@ def test_a_batch_that_moves_lines_still_runs_the_check_it_completes(
     above: str, tmp_path: Path, home: Path
 ) -> None:
     listing = tmp_path / "TODO.md"
-    assert todo(listing, "add", "Seed", "--check", "false").code == 0
+    assert todo_at(listing, "add", "Seed", "--check", "false").code == 0
     listing.write_text(f"- [ ] X\n{above}\n- [/] A <!-- check: false -->\n")
     settled(listing)
     # X goes, and #3 (numbered as the batch began) is completed: a completed "A"
@@ -450,7 +450,7 @@ def test_a_batch_that_moves_lines_still_runs_the_check_it_completes(
 
 def test_done_by_id_runs_the_check_of_that_task(tmp_path: Path, home: Path) -> None:
     listing = tmp_path / "TODO.md"
-    assert todo(listing, "add", "Seed", "--check", "false").code == 0
+    assert todo_at(listing, "add", "Seed", "--check", "false").code == 0
     listing.write_text("- [x] A <!-- id: 1 -->\n- [/] A <!-- id: 2; check: false -->\n")
     settled(listing)
     before = listing.read_bytes()
@@ -465,8 +465,8 @@ def test_verify_reopens_the_task_whose_check_failed_not_one_sharing_its_text(
 ) -> None:
     listing = tmp_path / "TODO.md"
     (tmp_path / "ok").write_text("")
-    assert todo(listing, "add", "A", "--check", "test -f ok").code == 0
-    assert todo(listing, "done", "A").code == 0
+    assert todo_at(listing, "add", "A", "--check", "test -f ok").code == 0
+    assert todo_at(listing, "done", "A").code == 0
     listing.write_text(listing.read_text() + "- [x] A\n")  # by hand: a second "A", done
     settled(listing)
     (tmp_path / "ok").unlink()
@@ -474,7 +474,7 @@ def test_verify_reopens_the_task_whose_check_failed_not_one_sharing_its_text(
     record = text.split("checked: ")[1].split(" -->")[0]
     listing.write_text(text.replace(record, "by hand"))  # evidence that proves nothing
     settled(listing)
-    assert todo(listing, "check", "--verify").code == 1
+    assert todo_at(listing, "check", "--verify").code == 1
     lines = listing.read_text().splitlines()
     assert lines[1].startswith(("- [ ] A <!-- check: test -f ok", "- [/] A <!-- check: test"))
     assert "Reopened" in lines[2]
@@ -490,27 +490,27 @@ def test_allow_approves_only_the_text_whose_digest_was_shown(tmp_path: Path, hom
     listing = tmp_path / "TODO.md"
     listing.write_text("- [/] Run tests <!-- check: pytest -q -->\n")
     settled(listing)
-    shown = todo(listing, "allow")
+    shown = todo_at(listing, "allow")
     assert f'#1 "Run tests": check not approved [{digest("pytest -q")}]: pytest -q' in shown.out
     # A pull (or another process) changes the check after the person read it.
     listing.write_text(f"- [/] Run tests <!-- check: touch {marker} -->\n")
     settled(listing)
     before = listing.read_bytes()
-    bare = todo(listing, "allow", "Run tests")  # no digest: refused, with what to run
+    bare = todo_at(listing, "allow", "Run tests")  # no digest: refused, with what to run
     assert bare.code == CHECK_NOT_ALLOWED
     assert f"is now: touch {marker}" in bare.err
     assert "nothing is approved without the digest of the text you read" in bare.err
     assert approvals(home) == b""
-    refused = todo(listing, "allow", "Run tests", "--digest", digest("pytest -q"))
+    refused = todo_at(listing, "allow", "Run tests", "--digest", digest("pytest -q"))
     assert refused.code == CHECK_NOT_ALLOWED
     assert "it is not the text whose digest you gave" in refused.err
     assert approvals(home) == b""
-    assert todo(listing, "done", "Run tests").code == CHECK_NOT_ALLOWED
+    assert todo_at(listing, "done", "Run tests").code == CHECK_NOT_ALLOWED
     assert not marker.exists()
     assert listing.read_bytes() == before
     # The hint is a promise: the command it prints approves the text it printed.
     assert todo_process(*hint(bare.err)).code == 0
-    assert todo(listing, "done", "Run tests").code == 0
+    assert todo_at(listing, "done", "Run tests").code == 0
     assert marker.exists()
 
 
@@ -621,11 +621,11 @@ def test_the_refusal_names_the_list_as_typed(tmp_path: Path, home: Path) -> None
     listing = tmp_path / "TODO.md"
     listing.write_text("- [/] Ship <!-- check: true -->\n")
     settled(listing)
-    refused = todo(listing, "done", "Ship")
+    refused = todo_at(listing, "done", "Ship")
     words = hint(refused.err)
     assert words[:2] == ["--file", str(listing)]
     assert todo_process(*words, cwd=Path(os.sep)).code == 0
-    assert todo(listing, "done", "Ship").code == 0
+    assert todo_at(listing, "done", "Ship").code == 0
 
 
 def test_a_session_check_approved_in_one_folder_does_not_run_in_another(
@@ -664,8 +664,8 @@ def test_a_file_link_in_another_folder_does_not_carry_the_approval(
         git(folder, "init", "-q", "-b", "main")
         (folder / "t.sh").write_text(script)
     listing = mine / "plan.md"
-    assert todo(listing, "add", "Tests pass", "--check", "sh t.sh").code == 0
+    assert todo_at(listing, "add", "Tests pass", "--check", "sh t.sh").code == 0
     os.symlink(listing, theirs / "plan.md")
-    refused = todo(theirs / "plan.md", "done", "Tests pass")
+    refused = todo_at(theirs / "plan.md", "done", "Tests pass")
     assert refused.code == CHECK_NOT_ALLOWED, refused.err
     assert not marker.exists()
