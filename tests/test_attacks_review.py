@@ -8,27 +8,16 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
+from tests.support import git
 from tests.support_cli import Run, todo_process
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
 CHECK_NOT_ALLOWED = 9  # docs/checks.md
-
-
-def git(repo: Path, *args: str) -> str:
-    done = subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return done.stdout.strip()
 
 
 def todo_at(listing: Path, *args: str) -> Run:

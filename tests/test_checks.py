@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import git
 from tests.support_cli import Run, install_launcher, start_todo, todo_process
 from todocli.document.markdown import parse
 
@@ -21,17 +22,6 @@ TODO = f"{shlex.quote(sys.executable)} -m todocli"  # `todo` as a check runs it
 CHECK_FAILED = 8  # the exit codes the README documents
 CHECK_NOT_ALLOWED = 9
 TAIL_BYTES = 4096  # the most of a check's output kept (todocli.app.checks.TAIL_BYTES)
-
-
-def git(repo: Path, *args: str) -> str:
-    done = subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return done.stdout.strip()
 
 
 @pytest.fixture

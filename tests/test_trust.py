@@ -18,7 +18,6 @@ import os
 import re
 import shlex
 import shutil
-import subprocess
 import tempfile
 from pathlib import Path
 
@@ -26,23 +25,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.support import git
 from tests.support_cli import Run, todo_in_process, todo_process
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
 CHECK_NOT_ALLOWED = 9  # the exit codes docs/checks.md documents
 CHECK_FAILED = 8
-
-
-def git(repo: Path, *args: str) -> str:
-    done = subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return done.stdout.strip()
 
 
 def todo_at(listing: Path, *args: str, env: dict[str, str] | None = None) -> Run:
@@ -628,6 +617,17 @@ def test_the_refusal_names_the_list_as_typed(tmp_path: Path, home: Path) -> None
     assert todo_at(listing, "done", "Ship").code == 0
 
 
+def two_clones(tmp_path: Path, marker: Path) -> tuple[Path, Path]:
+    """Two work trees with a ``t.sh`` each: the person's harmless, the other one
+    touching ``marker``."""
+    mine, theirs = tmp_path / "mine", tmp_path / "theirs"
+    for folder, script in ((mine, "true\n"), (theirs, f"touch {marker}\n")):
+        folder.mkdir()
+        git(folder, "init", "-q", "-b", "main")
+        (folder / "t.sh").write_text(script)
+    return mine, theirs
+
+
 def test_a_session_check_approved_in_one_folder_does_not_run_in_another(
     tmp_path: Path, home: Path
 ) -> None:
@@ -635,11 +635,7 @@ def test_a_session_check_approved_in_one_folder_does_not_run_in_another(
     folder: approving ``sh t.sh`` in one clone must not run another clone's
     ``t.sh``. The approval names the folder the check runs in."""
     marker = tmp_path / "PWNED"
-    mine, theirs = tmp_path / "mine", tmp_path / "theirs"
-    for folder, script in ((mine, "true\n"), (theirs, f"touch {marker}\n")):
-        folder.mkdir()
-        git(folder, "init", "-q", "-b", "main")
-        (folder / "t.sh").write_text(script)
+    mine, theirs = two_clones(tmp_path, marker)
     session = ("--session", "s1")
     assert todo_process(*session, "add", "Tests pass", "--check", "sh t.sh", cwd=mine).code == 0
     refused = todo_process(*session, "done", "Tests pass", cwd=theirs)
@@ -658,11 +654,7 @@ def test_a_file_link_in_another_folder_does_not_carry_the_approval(
     the link's folder, so the approval made for the list's own folder does not
     hold there."""
     marker = tmp_path / "PWNED"
-    mine, theirs = tmp_path / "mine", tmp_path / "theirs"
-    for folder, script in ((mine, "true\n"), (theirs, f"touch {marker}\n")):
-        folder.mkdir()
-        git(folder, "init", "-q", "-b", "main")
-        (folder / "t.sh").write_text(script)
+    mine, theirs = two_clones(tmp_path, marker)
     listing = mine / "plan.md"
     assert todo_at(listing, "add", "Tests pass", "--check", "sh t.sh").code == 0
     os.symlink(listing, theirs / "plan.md")
