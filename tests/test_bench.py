@@ -148,7 +148,7 @@ def test_hostile_shapes_are_read_and_written_beside_bare_python() -> None:
     shapes = [row.rsplit("10 KB", 1)[0].strip() for row in rows]
     assert "nested markers" in shapes
     assert "blocked-by list" in shapes
-    assert len(shapes) == 16
+    assert len(shapes) == 18
     for row in rows:
         assert row.count(" ms") == 2, row
 

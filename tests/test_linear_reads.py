@@ -14,6 +14,7 @@ small sizes, keep every byte, and never recurse.
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 import time
@@ -29,39 +30,21 @@ from tests.support_gfm import gfm_task_items
 from todocli.document.markdown import parse
 from todocli.document.model import Status
 
-HEAD = "# Todos\n- [ ] top\n"
 
-
-def fill(unit: str, size: int, head: str = HEAD, tail: str = "") -> str:
-    return head + unit * max(1, (size - len(head) - len(tail)) // len(unit)) + tail
-
-
-def blocked_by(size: int) -> str:
-    ids = ", ".join(str(i) for i in range(2, 2 + size // 7))
-    return f"# Todos\n- [ ] x <!-- id: 1; blocked-by: {ids} -->\n"
+def _bench_shapes() -> dict[str, Callable[[int], str]]:
+    """The shapes bench/hostile.py times (one list of them, for both)."""
+    path = Path(__file__).parent.parent / "bench" / "hostile.py"
+    spec = importlib.util.spec_from_file_location("hostile_bench", path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    shapes: dict[str, Callable[[int], str]] = module.SHAPES
+    return shapes
 
 
 # The shapes, by the size in characters of the file they make.
-SHAPES: dict[str, Callable[[int], str]] = {
-    "nested-markers": lambda n: fill("- ", n, tail="[ ] x\n"),
-    "nested-ordered": lambda n: fill("1. ", n, tail="[ ] x\n"),
-    "quoted-items": lambda n: fill("> - ", n, tail="[ ] x\n"),
-    "quote-markers": lambda n: fill(">", n, tail=" - [ ] x\n"),
-    "deep-item-lazy-lines": lambda n: fill("- ", n // 2, tail="p\n") + "x\n" * (n // 4),
-    "deep-item-blank-lines": lambda n: fill("- ", n // 2, tail="p\n") + "\n" * (n // 2),
-    "deep-item-indented-blank": lambda n: fill("- ", n // 2, tail="p\n") + "  \n" * (n // 6),
-    "blank-lines": lambda n: fill("\n", n),
-    "paragraph-lines": lambda n: fill("x\n", n),
-    "indented-lines": lambda n: fill("  x\n", n),
-    "note-lines": lambda n: fill("  > n\n", n),
-    "blocked-by": blocked_by,
-    "metadata-fields": lambda n: fill("id: 1; ", n, head="# Todos\n- [ ] x <!-- ", tail="-->\n"),
-    "comment-openers": lambda n: fill("<!--", n, head="# Todos\n- [ ] x ", tail=" -->\n"),
-    "long-line": lambda n: fill("word ", n, head="# Todos\n- [ ] ", tail="\n"),
-    "thematic-markers": lambda n: fill("- ", n, tail="-\n"),
-    "unclosed-comments": lambda n: fill("<!-- x\n", n),
-    "fence-lines": lambda n: fill("```\n", n),
-}
+SHAPES = _bench_shapes()
 
 
 def lines_run(call: Callable[[], object], *also: str) -> int:
@@ -173,7 +156,7 @@ def test_a_git_merge_of_a_file_of_equal_lines_runs_lines_in_proportion() -> None
 def test_todo_add_on_a_one_megabyte_hostile_list_keeps_it_and_adds(tmp_path: Path) -> None:
     """A real ``todo`` process: a list of half a million markers nested on one line
     (reading it took hours) takes a task, and every byte of it stays."""
-    text = SHAPES["nested-markers"](1_000_000)
+    text = SHAPES["nested markers"](1_000_000)
     path = tmp_path / "list.md"
     path.write_text(text)
     env = {"TODOCLI_HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"}
