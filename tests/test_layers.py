@@ -18,6 +18,10 @@ inside functions (a circle an import moved into a function hides still runs, onl
 later). Imports under ``if TYPE_CHECKING:`` are left out of that check: they never
 run (mypy alone reads them), so a module may name the types of a module that
 imports it (``app.proof`` names ``commands.Context``) without a circle.
+
+And no room too large to hold in the head: no module over 700 lines, no class over
+650 (the lossless ``Document`` is one job and may stay whole), no function over 80.
+The places still over are named in a list that may only shrink.
 """
 
 from __future__ import annotations
@@ -220,3 +224,73 @@ def test_the_check_sees_a_circle_hidden_in_a_function(tmp_path: Path) -> None:
     graph = import_graph(found)
     assert graph["todocli.app.c"] == set()
     assert circles(graph) == [["todocli.app.a", "todocli.app.b", "todocli.app.a"]]
+
+
+# -- sizes ---------------------------------------------------------------------------------
+
+MAX_MODULE_LINES = 700
+MAX_CLASS_LINES = 650
+MAX_FUNCTION_LINES = 80  # a method or a nested function too; from `def` to its last line
+SIZE_EXEMPT = {"document/markdown.py:Document"}  # the lossless document: one job
+# Places still over their limit, being made smaller: a module by its path, a class
+# or function by its path and qualified name. The list only shrinks (see below).
+STILL_OVER = {
+    "app/commands.py",
+    "app/commands.py:_apply_once",
+    "app/schemas.py:envelope_schema",
+    "app/setup/__init__.py:setup",
+    "document/blocks.py",
+    "document/blocks.py:Scanner._scan_line",
+    "document/markdown.py",
+    "mcp/mcp_server.py:build",
+    "storage/store.py",
+    "storage/store.py:Store",
+    "storage/store.py:Store.commit",
+}
+
+
+def sizes_over(package: Path) -> dict[str, int]:
+    """Each module, class and function of the package over its limit, with its
+    length in lines: ``path`` for a module, ``path:Qualified.name`` for the rest."""
+    over: dict[str, int] = {}
+    for path in sorted(package.rglob("*.py")):
+        name = path.relative_to(package).as_posix()
+        text = path.read_text(encoding="utf-8")
+        if len(text.splitlines()) > MAX_MODULE_LINES:
+            over[name] = len(text.splitlines())
+        waiting: list[tuple[ast.AST, str]] = [(ast.parse(text), "")]
+        while waiting:
+            node, prefix = waiting.pop()
+            for child in ast.iter_child_nodes(node):
+                if not isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                    waiting.append((child, prefix))
+                    continue
+                qualified = prefix + child.name
+                lines = (child.end_lineno or child.lineno) - child.lineno + 1
+                limit = MAX_CLASS_LINES if isinstance(child, ast.ClassDef) else MAX_FUNCTION_LINES
+                key = f"{name}:{qualified}"
+                if lines > limit and key not in SIZE_EXEMPT:
+                    over[key] = lines
+                waiting.append((child, qualified + "."))
+    return over
+
+
+def test_no_module_class_or_function_is_over_its_size() -> None:
+    new = {key: lines for key, lines in sizes_over(PACKAGE).items() if key not in STILL_OVER}
+    assert not new, f"over the size limits (module 700, class 650, function 80 lines): {new}"
+
+
+def test_the_list_of_places_still_over_only_shrinks() -> None:
+    """An entry that is no longer over its limit leaves the list, so that it cannot
+    grow back unnoticed."""
+    stale = STILL_OVER - set(sizes_over(PACKAGE))
+    assert not stale, f"no longer over their limit, remove from STILL_OVER: {sorted(stale)}"
+
+
+def test_the_size_check_sees_a_long_method_and_module(tmp_path: Path) -> None:
+    # The checker itself must be able to fail: a method of 81 lines in a module of 701.
+    body = "".join(f"        x = {i}\n" for i in range(80))
+    module = "class A:\n    def long(self) -> None:\n" + body
+    module += "\n" * (MAX_MODULE_LINES + 1 - len(module.splitlines()))
+    (tmp_path / "probe.py").write_text(module, encoding="utf-8")
+    assert sizes_over(tmp_path) == {"probe.py": 701, "probe.py:A.long": 81}

@@ -3,13 +3,17 @@
 
 This module holds the settings the engine and the store obey, with their
 defaults (reading them from the config file and the environment is
-``storage/config.py``'s job). Here, not in a module of their own, because every
-call reads them and loads this package anyway: a module costs ~0.1 ms to import.
+``storage/config.py``'s job), and ``OpFailure``, the one error every room of the
+engine raises for an op it cannot apply (``ops`` runs the batch; the rest are its
+rooms, and each imports it from here: none imports ``ops`` but for types). Here,
+not in modules of their own, because every call reads the settings and loads this
+package anyway.
 """
 
 from __future__ import annotations
 
 from todocli.document.model import Choice, Value
+from todocli.errors import InvalidParamError
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
@@ -62,3 +66,13 @@ class Settings(Value):
         self.reply = reply
         self.check_timeout = check_timeout
         self.save_pause = save_pause
+
+
+class OpFailure(Exception):
+    """An operation that cannot be applied; the batch records it and goes on."""
+
+    def __init__(self, message: str, code: str = InvalidParamError.code, path: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.path = path

@@ -5,11 +5,17 @@ waits while any task it depends on (``meta.blocked_by``, by id) is still open; a
 dependency on an id no task carries any more (cleared, removed) is no longer
 waited on. The engine (``ops``) uses these to choose what ``claim`` takes and what
 starts by itself; the renderers to say who holds a task and what it waits on.
+
+The ``claim`` op and an agent's ``start`` are here too (``claim``, ``take``):
+they work on the engine's state, and ``ops`` loads this module only for a batch
+with an agent or dependencies.
 """
 
 from __future__ import annotations
 
 from todocli.document.model import Status, id_number
+from todocli.engine import OpFailure
+from todocli.errors import CycleError
 from todocli.escapes import quoted
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
@@ -18,6 +24,7 @@ if TYPE_CHECKING:
 
     from todocli.document.markdown import Document, TaskNode
     from todocli.document.model import Task, TodoList
+    from todocli.engine.ops import Engine, Op
 
 MOST_NAMED = 5  # tasks named per kind in "nothing to claim" before "(+N more)"
 
@@ -256,3 +263,130 @@ def named(contents: Sequence[str]) -> str:
     shown = ", ".join(f'"{c}"' for c in contents[:MOST_NAMED])
     more = len(contents) - MOST_NAMED
     return shown + (f", +{more} more" if more > 0 else "")
+
+
+# -- the claim op, and an agent's start ---------------------------------------------------
+
+
+def claim(engine: Engine, op: Op) -> None:
+    """Take the first pending task that waits on nothing (or the one named) for
+    the batch's agent, after releasing the claims of agents idle too long."""
+    agent = engine.agent
+    if agent is None:
+        raise OpFailure("todo claim needs an agent name: --agent NAME or TODOCLI_AGENT")
+    for node in list(engine.active):
+        owner = node.meta.owner
+        if owner is not None and owner != agent and owner in engine.stale:
+            engine.set_status(node, Status.PENDING)
+            own(engine, node, None)
+            engine.released.append((node.content, owner, engine.stale[owner]))
+    tasks = list(engine.doc.tasks())
+    waits = waiting_on(tasks)
+    held = [t for t in engine.active if t.meta.owner == agent]
+    limit = engine.settings.max_in_progress
+    if op.task is None and limit and len(held) >= limit:
+        # Already holding all it may: the claim is given again (an agent that
+        # lost track of its claim asks again and gets it back).
+        engine.claimed = held[0].content
+        return
+    if op.task is None:
+        node = _first_free(engine, op, tasks, waits)
+    else:
+        node = _named(engine, op, tasks, waits)
+    take(engine, node, agent)
+    engine.claimed = node.content
+
+
+def _first_free(
+    engine: Engine, op: Op, tasks: list[TaskNode], waits: dict[int, list[int]]
+) -> TaskNode:
+    """The first pending task that waits on nothing and no other worktree holds."""
+    elsewhere = dict(op.taken)
+    free = [i for i, t in enumerate(tasks) if t.status is Status.PENDING and i not in waits]
+    found = next((i for i in free if key(tasks[i]) not in elsewhere), None)
+    if found is None and free:
+        names = named([tasks[i].content for i in free])
+        raise OpFailure(f"Nothing to claim: claimed in other worktrees: {names}")
+    if found is None:
+        cycle = dead_end(tasks, waits)
+        if cycle is not None:  # the plan can never drain: a code of its own
+            words = cycle_words(cycle, tasks)
+            raise OpFailure(f"Nothing to claim: {words}", CycleError.code)
+        raise OpFailure(nothing_to_claim(engine.doc, waits))
+    return tasks[found]
+
+
+def _named(engine: Engine, op: Op, tasks: list[TaskNode], waits: dict[int, list[int]]) -> TaskNode:
+    """The task the claim names, if this agent may take it."""
+    node = engine.task(op.task)
+    refuse_held(engine, node)
+    elsewhere = dict(op.taken).get(key(node))
+    if elsewhere is not None:
+        raise OpFailure(
+            f'Task "{node.content}" is claimed by agent "{elsewhere}" in another worktree'
+        )
+    if not node.status.is_open:
+        raise OpFailure(f'Task "{node.content}" is {node.status.value}: nothing to claim')
+    if node.status is Status.BLOCKED:
+        raise OpFailure(f'Task "{node.content}" is blocked (todo unblock it first)')
+    cycle = stuck_cycle(tasks, waits, start=tasks.index(node)) if waits else None
+    if cycle is not None:  # in a cycle or waiting on one
+        words = cycle_words(cycle, tasks)
+        raise OpFailure(f'Task "{node.content}" cannot start: {words}', CycleError.code)
+    refuse_waiting(engine, node, tasks, waits)
+    return node
+
+
+def start(engine: Engine, node: TaskNode, agent: str) -> None:
+    """``start`` for an agent: a task another agent holds, or one that waits, is
+    not taken."""
+    refuse_held(engine, node)
+    refuse_waiting(engine, node)
+    take(engine, node, agent)
+
+
+def take(engine: Engine, node: TaskNode, agent: str) -> None:
+    """Start a task for an agent: the one-in-progress rule is the agent's own,
+    so only its own tasks make room, and the task is marked as its claim."""
+    limit = engine.settings.max_in_progress
+    if limit:
+        mine = [t for t in engine.active if t is not node and t.meta.owner == agent]
+        for other in mine[: max(0, len(mine) - limit + 1)]:
+            engine.set_status(other, Status.PENDING)
+            own(engine, other, None)  # back in the pool, nobody's
+    engine.set_status(node, Status.IN_PROGRESS)
+    own(engine, node, agent)
+
+
+def own(engine: Engine, node: TaskNode, agent: str | None) -> None:
+    meta = node.meta
+    if meta.owner != agent:
+        engine.doc.set_meta(node, meta.replace(owner=agent))
+
+
+def refuse_held(engine: Engine, node: TaskNode) -> None:
+    """Another agent's claim is not taken from it."""
+    held = holder(node)
+    if held is not None and held != engine.agent:
+        raise OpFailure(
+            f'Task "{node.content}" is claimed by agent "{held}" '
+            "(a claim idle for claim_timeout is released by the next todo claim)"
+        )
+
+
+def refuse_waiting(
+    engine: Engine,
+    node: TaskNode,
+    tasks: list[TaskNode] | None = None,
+    waits: dict[int, list[int]] | None = None,
+) -> None:
+    """A task whose dependencies are open is not started by an agent."""
+    if tasks is None or waits is None:
+        if not node.meta.blocked_by:
+            return
+        tasks = list(engine.doc.tasks())
+        waits = waiting_on(tasks)
+    on = waits.get(tasks.index(node))
+    if on:
+        names = ", ".join(f'#{d + 1} "{tasks[d].content}"' for d in on)
+        raise OpFailure(f'Task "{node.content}" is waiting on {names}')

@@ -25,12 +25,17 @@ if TYPE_CHECKING:
 
     from todocli.engine.snapshot import Item
 
+    # Tasks a person added since the base: (position in the file, task, occurrence
+    # of its text), in the file's order.
+    Added = list[tuple[int, Task, int]]
+
 
 def rebase(
     items: Sequence[Item], base: TodoList, current: TodoList, max_in_progress: int
-) -> tuple[list[Item], list[Merged]]:
-    """The snapshot's items with the person's edits since ``base`` put back in, and
-    what was merged. ``current`` is the list as it is in the file now.
+) -> tuple[list[Item], Added, list[Merged]]:
+    """The snapshot's items with the person's edits since ``base`` put back in, the
+    tasks a person added (for ``snapshot`` to place among them), and what was
+    merged. ``current`` is the list as it is in the file now.
 
     Where a person copied the line of a task since the base, the agent's task is
     the line most like the base's (see ``_agents_occurrence``); every other line of
@@ -86,7 +91,7 @@ def rebase(
         added.append((n, task, k))
         merged.append(Merged(Merged.ADDED, task.content, task.status))
     _keep_added_within(out, added, merged, max_in_progress)
-    return _place(out, added, current), merged
+    return out, added, merged
 
 
 def _keep_added_within(
@@ -220,34 +225,6 @@ def _keep_in_progress_within(
             merged[:] = [m for m in merged if m.content != item.content]
             merged.append(Merged(Merged.CONFLICT, item.content, items[i].status))
             started.remove(i)
-
-
-def _place(items: list[Item], added: list[tuple[int, Task, int]], current: TodoList) -> list[Item]:
-    """Put each task added by hand where it stands in the file: before the first
-    snapshot task that comes after it there (one pass over both). ``added`` holds
-    (position in the file, task, occurrence of its text), in the file's order."""
-    if not added:
-        return items
-    from todocli.engine.snapshot import Item
-
-    def kept(task: Task, occurrence: int) -> Item:
-        return Item(task.content, task.status, keep_active_form=True, occurrence=occurrence)
-
-    where: dict[tuple[str, int], int] = {}
-    seen: dict[str, int] = {}
-    for n, (_, task) in enumerate(current.tasks()):
-        seen[task.content] = seen.get(task.content, -1) + 1
-        where[task.content, seen[task.content]] = n
-    out: list[Item] = []
-    k = 0
-    for item in items:
-        at = where.get((item.content, item.occurrence))
-        while at is not None and k < len(added) and added[k][0] < at:
-            out.append(kept(added[k][1], added[k][2]))
-            k += 1
-        out.append(item)
-    out += [kept(task, occurrence) for _, task, occurrence in added[k:]]
-    return out
 
 
 def news(merged: Sequence[Merged], last: TodoList, current: TodoList) -> list[Merged]:

@@ -6,16 +6,37 @@ has edited is reconciled in place: tasks the snapshot keeps keep their lines (an
 their bullet, indentation and notes) and get only their marker, active form or
 notes changed; tasks it drops lose their own lines; new tasks are written next to
 the task before them in the snapshot, in that task's style.
+
+The ops that write a whole list are here too (``op_write``: a full snapshot, or
+updates that name the tasks they change; ``op_init``): a write's items are checked
+as any op's texts are, merged with the list (an update changes only the fields it
+gives; a snapshot keeps the metadata an item leaves out), rebased on what the agent
+last saw so that what others added since stays (``merge``), then written over the
+document. ``ops`` loads this module only for a batch with one of them.
 """
 
 from __future__ import annotations
 
 from todocli.document.markdown import Document, TaskNode, parse, render_canonical
-from todocli.document.model import DEFAULT_PHASE, Meta, Phase, Status, Task, TodoList, Value
+from todocli.document.model import (
+    DEFAULT_PHASE,
+    Meta,
+    Phase,
+    Status,
+    Task,
+    TodoList,
+    Value,
+    id_number,
+)
+from todocli.engine import OpFailure, edits
+from todocli.errors import InvalidParamError
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Collection, Sequence
+
+    from todocli.engine import Settings
+    from todocli.engine.ops import Engine, Op
 
 
 class Item(Value):
@@ -272,3 +293,360 @@ def view_of(items: Sequence[Item], summary: str | None, doc: Document) -> TodoLi
         summary=doc.summary if summary is None else summary,
         phases=tuple(Phase(name, tuple(tasks)) for name, tasks in phases.items()),
     )
+
+
+# -- the ops that write a whole list ------------------------------------------------
+
+
+def op_init(engine: Engine, op: Op) -> None:
+    """A new list of phases and their tasks over the old one."""
+    if not op.phases:
+        raise OpFailure("Missing list for init operation")
+    settings = engine.settings
+    items: list[Item] = []
+    names: set[str] = set()
+    for k, group in enumerate(op.phases):
+        where = f"list[{k}]"
+        name = edits.phase_name(settings, group.phase, path=edits.at(op, f"{where}.phase"))
+        if name in names:
+            raise OpFailure(f'Duplicate phase "{name}"', path=f"{op.path}.list[{k}].phase")
+        names.add(name)
+        if not group.items:
+            raise OpFailure(f'Missing items for phase "{name}"')
+        items += [
+            Item(
+                edits.content(settings, c, edits.at(op, f"{where}.items[{j}]")),
+                phase=name,
+                notes=(),
+            )
+            for j, c in enumerate(group.items)
+        ]
+    check_duplicates(items)
+    replace(engine, items, edits.summary(settings, op))
+
+
+def op_write(engine: Engine, op: Op) -> None:
+    """A full snapshot (the agent's whole list), or updates (``op.merge``)."""
+    if op.todos is None:
+        raise OpFailure("Missing todos for write operation")
+    settings = engine.settings
+    todos: Sequence[Item] = op.todos
+    for item in todos:  # a check the payload gives is refused as an op's is
+        check = item.meta.check if item.meta is not None else None
+        if check is not None and (item.given is None or "check" in item.given):
+            limit = settings.max_field_bytes
+            edits.text(check, "Check", limit, "Missing check", item.at("check"))
+    if engine.echo is not None:
+        # The list as the agent last saw it: what todo last wrote (or --base).
+        seen = engine.merge_base if engine.merge_base is not None else engine.doc.model()
+        todos = engine.echo(seen, todos, op.merge)
+    todos = merged(engine, todos) if op.merge else kept_meta(engine, todos)
+    items = [_checked(settings, item) for item in todos]
+    check_duplicates(items)
+    sent = list(items)
+    base, items = _rebased(engine, op, items)
+    _refuse_too_many_started(engine, items)
+    summary = given = edits.summary(settings, op)
+    if base is not None and summary == base.summary:
+        summary = None  # sent back as it was: a summary a person changed stays
+    replace(engine, items, summary)
+    if not op.merge:
+        engine.view = view_of(sent, given, engine.doc)
+
+
+def _checked(settings: Settings, item: Item) -> Item:
+    """An item with its texts checked as an op's are."""
+    content = edits.content(settings, item.content, item.at(item.key))
+    active = item.active_form
+    if active is not None:
+        limit = settings.max_field_bytes
+        active = edits.text(active, "Active form", limit, "", item.at(item.active_key))
+    phase = (
+        None
+        if item.phase is None
+        else edits.phase_name(settings, item.phase, path=item.at("phase"))
+    )
+    notes = None
+    if item.notes is not None:
+        notes = tuple(
+            edits.note(settings, n, item.at(f"notes[{i}]")) for i, n in enumerate(item.notes)
+        )
+    return Item(
+        content,
+        item.status,
+        active or None,
+        phase,
+        notes,
+        item.keep_active_form,
+        item.path,
+        item.key,
+        meta=item.meta,
+    )
+
+
+def _rebased(engine: Engine, op: Op, items: list[Item]) -> tuple[TodoList | None, list[Item]]:
+    """The items with what others changed since the agent's view put back in, and
+    the list they were merged against (None: none).
+
+    A full snapshot is the agent's whole view: it is merged against the last one
+    the agent sent, so that what others added since stays until the agent's own
+    snapshot holds it. An update (merge) names only what it changes."""
+    base = engine.merge_base
+    if engine.view_base is not None and not op.merge:
+        base = engine.view_base
+    elif engine.unseen and not op.merge:
+        # No view on record: the agent has seen the tasks it sends and no other,
+        # each as todo last wrote it (a status set by hand since still stays).
+        base = TodoList(phases=grouped(_named_by(items, engine.last_written)))
+    if base is not None:
+        from todocli.engine.merge import news, rebase
+
+        before = engine.doc.model()
+        items, added, changes = rebase(items, base, before, engine.settings.max_in_progress)
+        items = _place(items, added, before)
+        if base is not engine.merge_base:  # what an earlier write told of already is no news
+            changes = news(changes, engine.last_written, before)
+        engine.merged += changes
+        _note_left(engine, base, before, items)
+    elif not op.merge:
+        # The agent's view is the list as todo last wrote it, and the file: it
+        # has seen every task there.
+        kept = {item.content for item in items}
+        if any(not n.status.is_open and n.content not in kept for n in engine.doc.tasks()):
+            before = engine.doc.model()
+            _note_left(engine, before, before, items)
+    return base, items
+
+
+def _refuse_too_many_started(engine: Engine, items: Sequence[Item]) -> None:
+    """A snapshot over ``max_in_progress`` is refused (``start`` alone makes room)."""
+    limit = engine.settings.max_in_progress
+    started = [i.content for i in items if i.status is Status.IN_PROGRESS]
+    if engine.agent is not None:
+        # The rule is each agent's own: another agent's claim, carried in the
+        # snapshot as it is in the file, does not count against this one.
+        started = [c for c in started if _holder(engine, c) in (None, engine.agent)]
+    if limit and len(started) > limit:
+        names = ", ".join(f'"{c}"' for c in started)
+        what = "Only one task" if limit == 1 else f"At most {limit} tasks"
+        raise OpFailure(f"{what} can be in_progress at a time (got {len(started)}: {names})")
+
+
+def _note_left(engine: Engine, base: TodoList, current: TodoList, items: Sequence[Item]) -> None:
+    """Closed tasks the agent had seen (``base``) that its snapshot leaves out:
+    they leave the list now, and go to the completion log."""
+    seen = {t.content for _, t in base.tasks()}
+    texts, ids = _names(items)
+    engine.left += [
+        (p, t)
+        for p, t in current.tasks()
+        if not t.status.is_open
+        and t.content in seen
+        and t.content not in texts
+        and t.meta.id not in ids
+    ]
+
+
+def _holder(engine: Engine, content: str) -> str | None:
+    """The agent whose claim the task of this text is in the file, if any."""
+    node = engine.doc.find(content)
+    if node is None or node.status is not Status.IN_PROGRESS:
+        return None
+    return node.meta.owner
+
+
+def kept_meta(engine: Engine, items: Sequence[Item]) -> Sequence[Item]:
+    """Metadata an item leaves out is kept from the task it names (by id,
+    else by text): a priority or dependencies are not lost by omission."""
+
+    if not any(item.meta is not None for item in items):
+        return items
+    doc = engine.doc
+    by_id = {n.meta.id: n for n in doc.tasks() if n.meta.id}
+    out = []
+    for item in items:
+        meta = item.meta
+        if meta is not None and item.given is not None:
+            node = by_id.get(meta.id) if meta.id else None
+            if node is None:
+                node = doc.find(item.content)
+                if node is not None and meta.id and node.meta.id not in (None, meta.id):
+                    node = None  # the same text, but another task (as ``matches``)
+            if node is not None and node.meta:
+                old = node.meta
+                meta = old.replace(
+                    id=meta.id or old.id,
+                    priority=meta.priority if "priority" in item.given else old.priority,
+                    blocked_by=meta.blocked_by if "blocked_by" in item.given else old.blocked_by,
+                    check=meta.check if "check" in item.given else old.check,
+                )
+                meta = _new_check_unproved(meta, old)
+                item = item.with_meta(meta)
+        out.append(item)
+    return out
+
+
+def merged(engine: Engine, patches: Sequence[Item]) -> list[Item]:
+    """The whole list after these updates: each names a task by id (else by
+    text) and changes only the fields it gives; an unknown one is added."""
+    nodes = list(engine.doc.tasks())
+    items: list[Item | None] = [
+        Item(n.content, n.status, n.active_form, None, None, True, meta=n.meta) for n in nodes
+    ]
+    by_id = {n.meta.id: i for i, n in enumerate(nodes) if n.meta.id}
+    by_text = {n.content: i for i, n in enumerate(nodes)}
+    numbers = [n for n in (id_number(t.meta.id) for t in nodes) if n is not None]
+    for patch in patches:
+        given = patch.given or frozenset()
+        meta = patch.meta or Meta()
+        if "new_id" in given:
+            meta = meta.replace(id=str(max(numbers, default=0) + 1))
+            numbers.append(int(meta.id or 0))
+        index = by_id.get(meta.id) if meta.id else None
+        if index is None and "content" in given and not meta.id:
+            index = by_text.get(patch.content)
+        if index is None:
+            if "delete" in given or "content" not in given:
+                raise OpFailure(
+                    f'No task has id "{meta.id}" ({_id_list(by_id)})',
+                    InvalidParamError.code,
+                    patch.at("id"),
+                )
+            items.append(patch.with_meta(meta))
+            if meta.id:
+                by_id[meta.id] = len(items) - 1
+            continue
+        current = items[index]
+        if current is None:
+            continue
+        if "delete" in given:
+            items[index] = None
+            engine.deleted.add(current.content)
+            continue
+        items[index] = _patched(current, patch, meta)
+    return [item for item in items if item is not None]
+
+
+def _patched(current: Item, patch: Item, meta: Meta) -> Item:
+    """A task changed in the fields an update gives (``meta``: the update's)."""
+    given = patch.given or frozenset()
+    old = current.meta or Meta()
+    blocked = meta.blocked_by if "blocked_by" in given else old.blocked_by
+    if "add_blocked_by" in given:
+        had = set(old.blocked_by)  # a tuple searched per new id was quadratic
+        blocked = old.blocked_by + tuple(d for d in meta.blocked_by if d not in had)
+    return Item(
+        patch.content if "content" in given else current.content,
+        patch.status if "status" in given else current.status,
+        patch.active_form if "active_form" in given else current.active_form,
+        patch.phase,
+        patch.notes if "notes" in given else None,
+        "active_form" not in given,
+        patch.path,
+        patch.key,
+        meta=_new_check_unproved(
+            old.replace(
+                id=old.id or meta.id,
+                priority=meta.priority if "priority" in given else old.priority,
+                blocked_by=blocked,
+                owner=meta.owner if "owner" in given else old.owner,
+                check=meta.check if "check" in given else old.check,
+            ),
+            old,
+        ),
+    )
+
+
+def check_duplicates(items: Sequence[Item]) -> None:
+    """Texts are unique, but for tasks told apart by distinct ids."""
+    seen: dict[str, set[str | None]] = {}
+    for item in items:
+        task_id = item.meta.id if item.meta is not None else None
+        ids = seen.setdefault(item.content, set())
+        if ids and (task_id is None or task_id in ids or None in ids):
+            raise OpFailure(f'Duplicate task "{item.content}"', path=item.at(item.key))
+        ids.add(task_id)
+
+
+def replace(engine: Engine, items: Sequence[Item], summary: str | None) -> None:
+    """Write the items over the document, keeping the engine's books: renames,
+    open tasks dropped, the numbering and the tasks in progress."""
+    renamed = engine.renamed
+    for was, now in rename_by_id(engine.doc, items):
+        first = next((i for i, (_, n) in enumerate(renamed) if n == was), None)
+        if first is None:
+            renamed.append((was, now))
+        else:  # renamed twice in one batch: from the first text to the last
+            renamed[first] = (renamed[first][0], now)
+    wanted = {item.content for item in items}
+    for node in engine.doc.tasks():
+        if node.status.is_open and node.content not in wanted | engine.deleted:
+            engine.dropped_open.append(node.content)
+
+    written = write_snapshot(engine.doc, items, summary)
+    if written is not engine.doc:  # a document read anew from its text, not edited since
+        engine.read_back = (written.text(), written.model())
+    engine.doc = doc = written
+    # The document may have been written anew: follow the numbered tasks by content.
+    engine.numbering = [doc.find(t.content) if t is not None else None for t in engine.numbering]
+    engine.active = {t: None for t in doc.tasks() if t.status is Status.IN_PROGRESS}
+
+
+def _new_check_unproved(meta: Meta, old: Meta) -> Meta:
+    """A task whose check a write changed has no record of a run of it."""
+    return meta.replace(checked=None) if meta.check != old.check else meta
+
+
+def _id_list(ids: Collection[str], most: int = 10) -> str:
+    """The ids a list has, for an error that names one it has not."""
+    if not ids:
+        return "no task in this list has an id"
+    shown = ", ".join(list(ids)[:most])
+    return f"this list's ids: {shown}{', ...' if len(ids) > most else ''}"
+
+
+def _names(items: Sequence[Item]) -> tuple[set[str], set[str | None]]:
+    """The texts and the ids snapshot items name tasks by."""
+    ids: set[str | None] = {item.meta.id for item in items if item.meta and item.meta.id}
+    return {item.content for item in items}, ids
+
+
+def _named_by(items: Sequence[Item], todo: TodoList) -> list[tuple[Phase, Task]]:
+    """The tasks of ``todo`` that snapshot items name: by text, or by id."""
+    texts, ids = _names(items)
+    return [(p, t) for p, t in todo.tasks() if t.content in texts or t.meta.id in ids]
+
+
+def grouped(tasks: Sequence[tuple[Phase, Task]]) -> tuple[Phase, ...]:
+    """Tasks (each with its phase) as phases, in the order they come."""
+    phases: dict[str, list[Task]] = {}
+    for phase, task in tasks:
+        phases.setdefault(phase.name, []).append(task)
+    return tuple(Phase(name, tuple(group)) for name, group in phases.items())
+
+
+def _place(items: list[Item], added: list[tuple[int, Task, int]], current: TodoList) -> list[Item]:
+    """Put each task added by hand where it stands in the file: before the first
+    snapshot task that comes after it there (one pass over both). ``added`` holds
+    (position in the file, task, occurrence of its text), in the file's order."""
+    if not added:
+        return items
+
+    def kept(task: Task, occurrence: int) -> Item:
+        return Item(task.content, task.status, keep_active_form=True, occurrence=occurrence)
+
+    where: dict[tuple[str, int], int] = {}
+    seen: dict[str, int] = {}
+    for n, (_, task) in enumerate(current.tasks()):
+        seen[task.content] = seen.get(task.content, -1) + 1
+        where[task.content, seen[task.content]] = n
+    out: list[Item] = []
+    k = 0
+    for item in items:
+        at = where.get((item.content, item.occurrence))
+        while at is not None and k < len(added) and added[k][0] < at:
+            out.append(kept(added[k][1], added[k][2]))
+            k += 1
+        out.append(item)
+    out += [kept(task, occurrence) for _, task, occurrence in added[k:]]
+    return out
