@@ -34,6 +34,8 @@ TYPE_CHECKING    ``typing``    41 M, 14 ms  none needed: False at run     test_s
 ``read_simple_   ``tomllib``   70 M, 24 ms  ``tomllib`` for anything      test_config,
 toml``                                      beyond ``key = value`` lines  test_startup (tomllib)
 (config.py)
+``ListLock``     filelock      200 M, 69 ms filelock itself where         test_locking,
+(store.py)                                  ``fcntl`` is missing          test_startup (fcntl)
 ``exit_now``     ``sys.exit``  9.5 M, 3 ms  ``sys.exit`` when an atexit   test_exit_now
 (here)           teardown                   callback or a thread is owed
 ================ ============= ============ ============================= ======================
@@ -42,7 +44,7 @@ toml``                                      beyond ``key = value`` lines  test_s
 are used first (``document/model.py``, ``storage/paths.py``, ``storage/config.py``);
 they come here as they are, into this module, not one of their own: every call
 loads all of them, and a module costs about 0.5 M instructions (1% of a call) to
-find and load.
+find and load. ``ListLock`` stays with the store that takes it (only a write does).
 """
 
 from __future__ import annotations
