@@ -13,7 +13,7 @@ tests must run after each move (tests/test_startup.py, bench/run.py --instructio
 from __future__ import annotations
 
 import argparse
-import re
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -23,7 +23,6 @@ sys.path.insert(0, str(ROOT))
 
 from tests.test_layers import import_rule_breaches, modules  # noqa: E402
 
-OWN = re.compile(r"^TYPE_CHECKING = False\b.*\n", re.MULTILINE)
 IMPORT = "from todocli.base import TYPE_CHECKING\n"
 
 
@@ -38,14 +37,38 @@ def breaches() -> int:
     return count
 
 
+def _with_imported_types(text: str) -> str | None:
+    """The file's text importing TYPE_CHECKING after its leading imports, its own
+    definition gone; None when it defines none."""
+    tree = ast.parse(text)
+    own = [
+        node
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == "TYPE_CHECKING" for t in node.targets)
+    ]
+    if not own:
+        return None
+    lines = text.splitlines(keepends=True)
+    after = 0  # the line after the leading docstring and imports
+    for node in tree.body:
+        docstring = isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+        if not (docstring or isinstance(node, ast.Import | ast.ImportFrom)):
+            break
+        after = node.end_lineno or after
+    for node in reversed(own):
+        del lines[node.lineno - 1 : node.end_lineno]
+    lines.insert(after, IMPORT)
+    return "".join(lines)
+
+
 def import_types(paths: list[Path]) -> None:
-    """Replace each file's ``TYPE_CHECKING = False`` line with the import, then let
-    ruff sort the imports (the line moves into the file's import block)."""
+    """Import TYPE_CHECKING from todocli.base in each file that defines its own,
+    then let ruff sort the imports and format the files."""
     changed = []
     for path in paths:
-        text = path.read_text(encoding="utf-8")
-        new, replaced = OWN.subn(IMPORT, text, count=1)
-        if replaced:
+        new = _with_imported_types(path.read_text(encoding="utf-8"))
+        if new is not None:
             path.write_text(new, encoding="utf-8")
             changed.append(str(path))
     if changed:
