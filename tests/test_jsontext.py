@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from todocli import jsontext
 from todocli.app.render import json_text
+from todocli.base import jsontext
 from todocli.document.model import Status
 from todocli.escapes import json_safe
 
@@ -76,7 +76,7 @@ def test_no_json_import(tmp_path: object) -> None:
     import sys
 
     code = (
-        "import sys; from todocli import jsontext; "
+        "import sys; from todocli.base import jsontext; "
         "jsontext.dumps({'a': [1, 2.5, None, 'é\\x1b']}); print('json' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

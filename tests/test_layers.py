@@ -8,7 +8,8 @@
       agents/       one module per agent tool (its payload, words, reply, schema)
       engine/       operations, snapshots, merges, JSON input
       document/     the task model and the lossless markdown reader and writer
-    errors, escapes, jsontext   the base every layer may use
+    base/, errors, escapes      the base every layer may use: TYPE_CHECKING, the
+                                start-up idioms (todocli/base/__init__.py)
 
 Every import counts, including those inside functions and under ``TYPE_CHECKING``:
 a type-only import upward is still a dependency a reader has to follow.
@@ -31,11 +32,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_startup import KEPT_OFF
+
 PACKAGE = Path(__file__).resolve().parent.parent / "todocli"
 
 # Rank of each layer: a module may import from its own rank and below. The two
 # front ends share a rank but may not import each other (see FRONT_ENDS).
 RANK = {
+    "base": 0,
     "errors": 0,
     "escapes": 0,
     "jsontext": 0,
@@ -294,3 +298,151 @@ def test_the_size_check_sees_a_long_method_and_module(tmp_path: Path) -> None:
     module += "\n" * (MAX_MODULE_LINES + 1 - len(module.splitlines()))
     (tmp_path / "probe.py").write_text(module, encoding="utf-8")
     assert sizes_over(tmp_path) == {"probe.py": 701, "probe.py:A.long": 81}
+
+
+# -- one rule for imports (written in todocli/base/__init__.py) -------------------------
+#
+# An import inside a function names a module of KEPT_OFF (tests/test_startup.py checks
+# that the forms keeping it off load none of it); every other import is at the top.
+# ``TYPE_CHECKING`` is defined once, in todocli.base, and imported from there.
+
+# Modules whose every import waits, for a reason other than start-up's table.
+LATE = {
+    # run() turns the collector off before it imports the command line: where no
+    # launcher did (python -m todocli, the todocli script) the collector would
+    # otherwise rescan what those imports make, 3.6 M instructions.
+    "todocli/__main__.py": "after gc.disable()",
+}
+# Files still to convert (tools/imports.py lists and rewrites them): each with the
+# imports inside its functions that KEPT_OFF does not name, and "TYPE_CHECKING" where it
+# defines its own. Only shrinks: an entry no longer needed fails.
+TO_CONVERT: dict[str, set[str]] = {
+    "todocli/agents/__init__.py": {"TYPE_CHECKING"},
+    "todocli/agents/amp.py": {"TYPE_CHECKING"},
+    "todocli/agents/augment.py": {"TYPE_CHECKING"},
+    "todocli/agents/claude_tasks.py": {"TYPE_CHECKING"},
+    "todocli/agents/claude_todowrite.py": {"TYPE_CHECKING"},
+    "todocli/agents/cline.py": {"TYPE_CHECKING"},
+    "todocli/agents/codex.py": {"TYPE_CHECKING"},
+    "todocli/agents/common.py": {"TYPE_CHECKING"},
+    "todocli/agents/continue_.py": {"TYPE_CHECKING"},
+    "todocli/agents/copilot.py": {"TYPE_CHECKING"},
+    "todocli/agents/crush.py": {"TYPE_CHECKING"},
+    "todocli/agents/cursor.py": {"TYPE_CHECKING"},
+    "todocli/agents/droid.py": {"TYPE_CHECKING"},
+    "todocli/agents/echo.py": {"TYPE_CHECKING"},
+    "todocli/agents/envelope.py": {"TYPE_CHECKING"},
+    "todocli/agents/gemini.py": {"TYPE_CHECKING"},
+    "todocli/agents/gemini_tracker.py": {"TYPE_CHECKING"},
+    "todocli/agents/goose.py": {"TYPE_CHECKING"},
+    "todocli/agents/kilo.py": {"TYPE_CHECKING"},
+    "todocli/agents/kimi.py": {"TYPE_CHECKING"},
+    "todocli/agents/numbering.py": {"TYPE_CHECKING"},
+    "todocli/agents/oh_my_pi.py": {"TYPE_CHECKING"},
+    "todocli/agents/opencode.py": {"TYPE_CHECKING"},
+    "todocli/agents/openhands.py": {"TYPE_CHECKING"},
+    "todocli/agents/qwen.py": {"TYPE_CHECKING"},
+    "todocli/agents/request.py": {"TYPE_CHECKING"},
+    "todocli/agents/roo.py": {"TYPE_CHECKING"},
+    "todocli/agents/zed.py": {"TYPE_CHECKING"},
+    "todocli/app/commands.py": {"TYPE_CHECKING", "todocli.storage.store"},
+    "todocli/app/doctor.py": {"TYPE_CHECKING"},
+    "todocli/app/hooks.py": {"TYPE_CHECKING"},
+    "todocli/app/proof.py": {"TYPE_CHECKING"},
+    "todocli/app/schemas.py": {"TYPE_CHECKING"},
+    "todocli/app/setup/__init__.py": {"TYPE_CHECKING"},
+    "todocli/app/setup/edits.py": {"TYPE_CHECKING"},
+    "todocli/app/setup/jsonedit.py": {"TYPE_CHECKING"},
+    "todocli/app/shared_claims.py": {"TYPE_CHECKING"},
+    "todocli/document/blocks.py": {"TYPE_CHECKING"},
+    "todocli/document/markdown.py": {"TYPE_CHECKING"},
+    "todocli/document/model.py": {"TYPE_CHECKING"},
+    "todocli/mcp/mcp_server.py": {"gc"},
+    "todocli/storage/config.py": {"TYPE_CHECKING"},
+    "todocli/storage/files.py": {"TYPE_CHECKING"},
+    "todocli/storage/memory.py": {"TYPE_CHECKING"},
+    "todocli/storage/paths.py": {"TYPE_CHECKING"},
+    "todocli/storage/store.py": {"TYPE_CHECKING"},
+    "todocli/storage/swap.py": {"TYPE_CHECKING"},
+    "todocli/storage/worktrees.py": {"TYPE_CHECKING"},
+}
+
+
+def _kept_off(name: str) -> bool:
+    return any(name == entry or name.startswith(entry + ".") for entry in KEPT_OFF)
+
+
+def late_imports(path: Path, package: str) -> set[str]:
+    """The modules imported inside this file's functions that KEPT_OFF does not name
+    (for ``from a import b``, the module ``a.b`` when there is one, else ``a``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    known = {name for name, _ in modules()}
+    found: set[str] = set()
+    functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    for function in functions:
+        for node in ast.walk(function):
+            if isinstance(node, ast.Import):
+                found.update(a.name for a in node.names if not _kept_off(a.name))
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    stem = ".".join([*base, node.module] if node.module else base)
+                else:
+                    stem = node.module or ""
+                for alias in node.names:
+                    full = f"{stem}.{alias.name}"
+                    if not (_kept_off(stem) or _kept_off(full)):
+                        found.add(full if full in known else stem)
+    return found
+
+
+def own_type_checking(path: Path) -> bool:
+    """Whether the file assigns ``TYPE_CHECKING`` itself."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return any(
+        isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == "TYPE_CHECKING" for t in node.targets)
+        for node in ast.walk(tree)
+    )
+
+
+def import_rule_breaches(name: str, path: Path) -> set[str]:
+    relative = path.relative_to(PACKAGE.parent).as_posix()
+    found = set() if relative in LATE else late_imports(path, package_of(name, path))
+    if own_type_checking(path) and relative != "todocli/base/__init__.py":
+        found.add("TYPE_CHECKING")
+    return found
+
+
+@pytest.mark.parametrize(("name", "path"), modules(), ids=[name for name, _ in modules()])
+def test_imports_inside_functions_only_for_what_start_up_keeps_off(name: str, path: Path) -> None:
+    relative = path.relative_to(PACKAGE.parent).as_posix()
+    found = import_rule_breaches(name, path)
+    waiting = TO_CONVERT.get(relative, set())
+    assert found <= waiting, (
+        f"{relative}: imports inside functions of modules start-up does not keep off "
+        f"(move them to the top, or name the module in KEPT_OFF with its reason): "
+        f"{sorted(found - waiting)}"
+    )
+    assert waiting <= found, (
+        f"{relative} no longer needs its TO_CONVERT entries {sorted(waiting - found)}"
+    )
+
+
+def test_the_to_convert_list_names_real_files() -> None:
+    files = {path.relative_to(PACKAGE.parent).as_posix() for _, path in modules()}
+    assert set(TO_CONVERT) <= files, sorted(set(TO_CONVERT) - files)
+
+
+def test_the_import_rule_sees_an_import_inside_a_function(tmp_path: Path) -> None:
+    # The checker itself must be able to fail: a module imported late with no entry,
+    # beside one the table names, and a TYPE_CHECKING of the file's own.
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "TYPE_CHECKING = False\n"
+        "def later():\n    import csv\n    from rich.console import Console\n"
+        "    from todocli.app import history\n",
+        encoding="utf-8",
+    )
+    assert late_imports(probe, "todocli.app") == {"csv"}
+    assert own_type_checking(probe)

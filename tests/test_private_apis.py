@@ -93,7 +93,7 @@ reference = (
 )
 
 def run():
-    from todocli.jsontext import dumps
+    from todocli.base.jsontext import dumps
     from todocli.engine.dialects import loads_json
     from todocli.storage.paths import path_key
     return (dumps(data), loads_json(text), [path_key(p) for p in paths])

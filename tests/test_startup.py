@@ -14,22 +14,119 @@ import pytest
 
 from tests.support_cli import install_launcher
 
-# Each costs milliseconds of every call: json and re (with enum, functools...),
-# dataclasses (with inspect), typing, pathlib, hashlib (OpenSSL), unicodedata.
+# Which forms keep a module off, each named by what those forms do not do.
+EVERY = "every agent-path form"
+READS = "a read (show)"
+NO_LIST = "a form that prints no list"
+PLAIN = "a form with plain output (no --json, no hook reply)"
+NO_JSON = "a form with no JSON in or out"
+NO_INPUT = "a form that reads no input (show, done, add)"
+NO_ENVELOPE = "a form without a hook's envelope or a tool's payload"
+NO_HOOK = "a form without a tool's list payload or a hook event"
+NO_TODOS = "a form without a TodoWrite"
+
+# The one table of the modules kept off a path: an import inside a function names
+# one of these and no other (tests/test_layers.py), each entry is checked here on the
+# forms that keep it off, and every other import sits at the top of its module.
+# Module: (the forms that load none of it, why).
+_SLOW = "milliseconds of every call, replaced by a stand-in in todocli.base"
+_COMMAND = "the body of a command no agent-path form runs, loaded when it runs"
+_EXTRA = "an optional extra's library, for a person at a terminal or `todo mcp`"
+KEPT_OFF: dict[str, tuple[str, str]] = {
+    # json and re (with enum, functools...), dataclasses (with inspect), typing,
+    # pathlib, hashlib (OpenSSL), unicodedata, tomllib: each costs milliseconds.
+    "dataclasses": (EVERY, _SLOW),
+    "enum": (EVERY, _SLOW),
+    "hashlib": (EVERY, _SLOW + " (path_key; a check's digest)"),
+    "inspect": (EVERY, _SLOW),
+    "json": (EVERY, _SLOW + " (jsontext; an input the light reader refuses)"),
+    "pathlib": (EVERY, _SLOW),
+    "re": (EVERY, _SLOW),
+    "typing": (EVERY, _SLOW + " (TYPE_CHECKING)"),
+    "unicodedata": (EVERY, "only text with combining or wide characters needs it"),
+    "tomllib": (EVERY, _SLOW + " (read_simple_toml; a config beyond key = value)"),
+    "difflib": (EVERY, "only a mistyped word's suggestion or a merge needs it"),
+    "traceback": (EVERY, "only an unexpected error's report needs it"),
+    "datetime": (EVERY, "only an agent's state and a dated reply need it"),
+    "shlex": (EVERY, "only a check's command line needs it"),
+    "shutil": (EVERY, "only git and a check's command need it"),
+    "signal": (EVERY, "only a check that outlives its time needs it"),
+    "importlib.metadata": (EVERY, "only the version of a package needs it (slow to import)"),
+    "platformdirs": (EVERY, "only a platform without /tmp needs it"),
+    "filelock": (EVERY, "only a platform without fcntl needs it"),
+    # What only a write needs: the engine's ops, the input's dialects, the lock (fcntl,
+    # and SHA-256 for its file's name). A read pays for none of them.
+    "todocli.engine.ops": (READS, "only a write needs the operations"),
+    "fcntl": (READS, "only a write takes the lock"),
+    "_sha2": (READS, "only a write names its lock file (3.12 on)"),
+    "_sha256": (READS, "only a write names its lock file (3.11)"),
+    "todocli.engine.dialects": (NO_INPUT, "only a form that reads input decodes it"),
+    "_json": (NO_JSON, "only JSON in or out needs its C scanner and encoder"),
+    "todocli.base.jsontext": (PLAIN, "only JSON output needs it"),
+    "todocli.jsontext": (PLAIN, "only JSON output needs it"),
+    "todocli.app.render": (NO_LIST, "for output: a form that prints no list needs none"),
+    "todocli.agents": (NO_INPUT, "only an agent's input needs the registry"),
+    "todocli.agents.request": (NO_INPUT, "only an agent's input is read into ops"),
+    "todocli.agents.envelope": (NO_ENVELOPE, "only a hook's stdin is an envelope"),
+    "todocli.app.hooks": (NO_HOOK, "only a hook event or a tool's list is answered so"),
+    "todocli.agents.echo": (NO_TODOS, "only a tool's own list is echoed back"),
+    "todocli.engine.snapshot": (NO_TODOS, "only a tool's whole list is a snapshot"),
+    "todocli.engine.merge": (NO_TODOS, "only a snapshot is merged"),
+    # What only several agents or dependencies need: a list with neither pays for none of it.
+    "todocli.engine.claims": (EVERY, "only several agents or dependencies need claims"),
+    # What only a rare batch needs: the careful pass (an edit that would make the file
+    # read differently) and the proofs (a completed task with a check).
+    "todocli.engine.careful": (EVERY, "only an edit that would make the file read differently"),
+    "todocli.engine.proofs": (EVERY, "only a completed task with a check needs its proof"),
+    "todocli.app.agent_state": (EVERY, "only several agents need their state"),
+    "todocli.app.shared_claims": (EVERY, "only several agents share claims"),
+    "todocli.storage.worktrees": (EVERY, "only a list shared by worktrees needs the ledger"),
+    "todocli.agents.numbering": (EVERY, "only a tool's numbered list needs it"),
+    # What only a list a person edits by hand needs: the swap that catches a save racing
+    # the write (through ctypes). A list no one edits by hand pays for none of it.
+    "todocli.storage.swap": (EVERY, "only a list a person edits by hand needs it"),
+    "ctypes": (EVERY, "only a list a person edits by hand needs it"),
+    "_ctypes": (EVERY, "only a list a person edits by hand needs it"),
+    "todocli.storage.memory": (EVERY, "only a list kept in memory (the MCP server's) needs it"),
+    # Checks and their evidence: only a task with a check runs one.
+    "todocli.app.checks": (EVERY, "only a task with a check runs one"),
+    "todocli.app.proof": (EVERY, "only a task with a check proves it"),
+    "todocli.app.approvals": (EVERY, "only a task with a check needs its approval"),
+    # The other commands' bodies, each loaded when its command runs.
+    "todocli.app.allow": (EVERY, _COMMAND),
+    "todocli.app.completion": (EVERY, _COMMAND),
+    "todocli.app.configuration": (EVERY, _COMMAND),
+    "todocli.app.doctor": (EVERY, _COMMAND),
+    "todocli.app.edit": (EVERY, _COMMAND),
+    "todocli.app.gate": (EVERY, _COMMAND),
+    "todocli.app.gitmerge": (EVERY, _COMMAND),
+    "todocli.app.gitrepo": (EVERY, _COMMAND),
+    "todocli.app.history": (EVERY, _COMMAND),
+    "todocli.app.logs": (EVERY, _COMMAND),
+    "todocli.app.schemas": (EVERY, _COMMAND),
+    "todocli.app.sessions": (EVERY, _COMMAND),
+    "todocli.app.setup": (EVERY, _COMMAND),
+    "todocli.engine.schema": (EVERY, _COMMAND + " (todo schema, the MCP tools)"),
+    "todocli.engine.filemerge": (EVERY, _COMMAND + " (git's merge driver)"),
+    "todocli.cli.watch": (EVERY, _COMMAND),
+    "todocli.cli.typer_app": (EVERY, "help, usage errors and people's commands: not the fast path"),
+    "todocli.cli.render_rich": (EVERY, "rich output, for a person at a terminal"),
+    "todocli.mcp.serve": (EVERY, _COMMAND + " (todo mcp)"),
+    "todocli.mcp.mcp_server": (EVERY, _COMMAND + " (todo mcp)"),
+    # Optional extras: a command that needs one loads it.
+    "typer": (EVERY, _EXTRA),
+    "click": (EVERY, _EXTRA),
+    "rich": (EVERY, _EXTRA),
+    "mcp": (EVERY, _EXTRA),
+}
+# The sets the start-up budget was first written with, now rows of the table.
 AVOIDED = {
     "dataclasses", "enum", "hashlib", "inspect", "json", "pathlib", "re", "typing",
     "unicodedata",
 }  # fmt: skip
-# What only a write needs: the engine's ops, the input's dialects, the lock (fcntl,
-# and SHA-256 for its file's name). A read pays for none of them.
 WRITE_ONLY = {"todocli.engine.ops", "todocli.engine.dialects", "fcntl", "_sha2", "_sha256"}
-# What only several agents or dependencies need: a list with neither pays for none of it.
 AGENTS_ONLY = {"todocli.engine.claims", "todocli.app.agent_state"}
-# What only a rare batch needs: the careful pass (an edit that would make the file
-# read differently) and the proofs (a completed task with a check). Neither here.
 RARE_ROOMS = {"todocli.engine.careful", "todocli.engine.proofs"}
-# What only a list a person edits by hand needs: the swap that catches a save racing
-# the write (through ctypes). A list no one edits by hand pays for none of it.
 PERSON_ONLY = {"todocli.storage.swap", "_ctypes", "ctypes"}
 TODO_WRITE = {
     "todos": [
@@ -65,6 +162,32 @@ def run(args: list[str], stdin: bytes, home: Path) -> subprocess.CompletedProces
     )
 
 
+def keeps_off(forms: str, args: list[str], stdin: bytes) -> bool:
+    """Whether the form ``args`` with ``stdin`` is one of ``forms``."""
+    return {
+        EVERY: True,
+        READS: args[0] == "show",
+        NO_LIST: (args, stdin) in SILENT,
+        PLAIN: "--json" not in args and args[0] != "hook",
+        NO_JSON: "--json" not in args and not stdin,
+        NO_INPUT: not stdin,
+        NO_ENVELOPE: not stdin or b'"ops"' in stdin,
+        NO_HOOK: b'"todos"' not in stdin and args[0] != "hook",
+        NO_TODOS: b'"todos"' not in stdin,
+    }[forms]
+
+
+def loaded_against_the_table(args: list[str], stdin: bytes, modules: set[str]) -> list[str]:
+    """The modules of KEPT_OFF this form loaded though it is one that keeps them off
+    (a package's entry counts for its modules: ``rich`` for ``rich.console``)."""
+    return sorted(
+        f"{name} ({why})"
+        for name in modules
+        for entry, (forms, why) in KEPT_OFF.items()
+        if (name == entry or name.startswith(entry + ".")) and keeps_off(forms, args, stdin)
+    )
+
+
 @pytest.mark.parametrize("claude", [False, True], ids=["plain list", "Claude Code list"])
 @pytest.mark.parametrize(
     ("args", "stdin"), FORMS, ids=[" ".join(a) + f" ({len(s)} bytes in)" for a, s in FORMS]
@@ -89,6 +212,7 @@ def test_the_agent_path_loads_none_of_what_the_stand_ins_replace(
     assert not modules & AGENTS_ONLY, sorted(modules & AGENTS_ONLY)
     assert not modules & RARE_ROOMS, sorted(modules & RARE_ROOMS)
     assert not modules & PERSON_ONLY, sorted(modules & PERSON_ONLY)
+    assert not loaded_against_the_table(args, stdin, modules)
     if args[0] == "show":
         assert not modules & WRITE_ONLY, sorted(modules & WRITE_ONLY)
     else:
@@ -163,3 +287,4 @@ def test_a_form_that_prints_no_list_loads_no_renderer(
     assert b"task 3" not in proc.stdout  # no list printed
     modules = set(proc.stderr.decode().split("MODULES ", 1)[1].split())
     assert "todocli.app.render" not in modules
+    assert not loaded_against_the_table(args, stdin, modules)

@@ -6,9 +6,9 @@ next ``todo claim`` of another agent.
 
 from __future__ import annotations
 
+from todocli.base import TYPE_CHECKING
 from todocli.document.model import Status
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from datetime import datetime

@@ -7,10 +7,11 @@ approved here, each with its digest.
 from __future__ import annotations
 
 from todocli.app.commands import Context, Outcome, show
+from todocli.app.report import Report
+from todocli.base import TYPE_CHECKING
 from todocli.errors import CheckNotAllowedError, InvalidParamError, NotFoundError, UsageError
 from todocli.escapes import one_line, quoted
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
@@ -24,7 +25,6 @@ def allow(ctx: Context, tasks: Sequence[str], digests: Sequence[str] = ()) -> Re
     approve each task's check, if its text is the one whose digest is given (what
     the person was shown); with no digest, or another, nothing is approved."""
     from todocli.app import approvals, checks
-    from todocli.app.report import Report
 
     home, list_file = ctx.loc.home, ctx.loc.list_file
     listing = show(ctx, seen=False)
@@ -90,7 +90,6 @@ def allow(ctx: Context, tasks: Sequence[str], digests: Sequence[str] = ()) -> Re
 def _waiting(ctx: Context, listing: Outcome, listed: list[Task]) -> Report:
     """The checks of this list not approved here, each with its digest."""
     from todocli.app import approvals, checks
-    from todocli.app.report import Report
 
     home, list_file = ctx.loc.home, ctx.loc.list_file
     where = checks.work_dir(list_file, ctx.loc.is_session)

@@ -22,6 +22,8 @@ from __future__ import annotations
 import hashlib
 import os
 
+from todocli.escapes import first_unsafe
+
 FILE_NAME = "approved-checks"
 
 
@@ -55,8 +57,6 @@ def unsafe(command: str) -> str | None:
     """The first character of a check that makes it one never run nor approved: a
     control character (tab and newline too), a format character (Unicode Cf: bidi
     overrides, zero-width ones), a line separator, a byte that is not UTF-8."""
-    from todocli.escapes import first_unsafe
-
     return first_unsafe(command)
 
 

@@ -22,11 +22,24 @@ before records were signed does not verify here, and proves nothing (``is_stale`
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import hmac
 import os
+import secrets
+import selectors
+import shutil
+import signal
+import stat
 import subprocess
+import tempfile
+import threading
 import time
+from itertools import pairwise
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+from todocli.base import TYPE_CHECKING
+from todocli.errors import StorageError
+
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
@@ -96,9 +109,6 @@ SIGNALS = ("SIGTERM", "SIGHUP", "SIGINT")
 def _end_with_todo(pid: int) -> Callable[[], None]:
     """Until the returned function is called, a signal that ends todo ends the
     check's process group first, then todo as the signal would have."""
-    import signal
-    import threading
-
     if threading.current_thread() is not threading.main_thread():
         return lambda: None  # only the main thread may handle signals
     previous: dict[int, Any] = {}
@@ -123,7 +133,6 @@ def _wait(proc: subprocess.Popen[bytes], timeout: float, began: float) -> Run:
     assert proc.stdout is not None
     tail = bytearray()
     timed_out = False
-    import selectors
 
     with selectors.DefaultSelector() as selector:
         selector.register(proc.stdout, selectors.EVENT_READ)
@@ -154,9 +163,6 @@ def _wait(proc: subprocess.Popen[bytes], timeout: float, began: float) -> Run:
 
 
 def _kill_group(pid: int) -> None:
-    import contextlib
-    import signal
-
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
 
@@ -210,9 +216,6 @@ def _work_tree(top: str, leave_out: str | None) -> str | None:
     """The id of a tree of every file of the work tree (untracked ones too, ignored
     ones not) but the list file: written through a copy of the index, so the
     real one is left as it is."""
-    import shutil
-    import tempfile
-
     index = _git(top, "rev-parse", "--path-format=absolute", "--git-path", "index")
     with tempfile.TemporaryDirectory(prefix="todo-check-") as scratch:
         copy = os.path.join(scratch, "index")
@@ -284,10 +287,6 @@ def home_key(home: str) -> bytes | None:
     """This home's secret for signing records; None when it has none yet. Only a
     regular file is read: a symlink, a FIFO or a device at its name is refused
     (opened without following or blocking, so nothing hangs)."""
-    import stat
-
-    from todocli.errors import StorageError
-
     path = _key_path(home)
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
@@ -316,11 +315,6 @@ def make_home_key(home: str) -> bytes:
     """This home's secret, made now if it has none: written whole to a file of
     its own (O_EXCL, 0600) and then linked into place, so a todo reading the key
     never sees half of one; when another todo placed one first, that one is used."""
-    import contextlib
-    import secrets
-
-    from todocli.errors import StorageError
-
     key = home_key(home)
     if key is not None:
         return key
@@ -350,9 +344,6 @@ def make_home_key(home: str) -> bytes:
 
 
 def _digest(key: bytes, list_file: str, content: str, command: str, words: str) -> str:
-    import hashlib
-    import hmac
-
     signed = "\0".join((os.path.realpath(list_file), content, command, words))
     mac = hmac.new(key, signed.encode("utf-8", "surrogateescape"), hashlib.sha256)
     return mac.hexdigest()[:DIGEST_DIGITS]
@@ -393,8 +384,6 @@ class Evidence:
 
     def recorded_here(self, key: bytes | None, list_file: str, content: str, command: str) -> bool:
         """Whether this home's todo wrote this record, for this task and check."""
-        import hmac
-
         if key is None or self.digest is None:
             return False
         mine = _digest(key, list_file, content, command, self.signed)
@@ -414,7 +403,6 @@ def read_record(text: str | None) -> Evidence | None:
     if len(words) > 2 and words[-2] == DIGEST:
         digest = words[-1]
         words = words[:-2]
-    from itertools import pairwise
 
     pairs = dict(pairwise(words))
     return Evidence(

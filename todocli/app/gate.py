@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from todocli.app.commands import Context, Outcome, run_batch, show
 from todocli.app.render import cycle_line, describe_diff
+from todocli.app.report import Report
+from todocli.base import TYPE_CHECKING
 from todocli.document.markdown import parse
 from todocli.document.model import Diff, Status, TodoList
 from todocli.errors import OpenTasksError, StaleEvidenceError
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from todocli.app.report import Report
     from todocli.engine.ops import Proof
@@ -142,8 +143,6 @@ def verify_checks(ctx: Context) -> None:
 def remind(ctx: Context, every: int | None = None) -> Report:
     """Count one round and say what to tell the agent (often nothing). ``every``:
     nag every that many rounds (default: the setting ``remind_every``)."""
-    from todocli.app.report import Report
-
     lines = _count_round(ctx, ctx.settings.remind_every if every is None else every)
     text = "\n".join(lines) + "\n" if lines else ""
     data = {"reminders": lines[:-1], "recap": lines[-1] if lines else None}

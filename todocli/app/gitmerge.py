@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from todocli.app.report import Report
 from todocli.errors import StorageError
+from todocli.escapes import one_line
 
 
 def _read(path: str) -> str:
@@ -41,7 +42,6 @@ def merge_driver(
         raise StorageError(f"merge-driver: cannot write {ours}: {exc.strerror}") from None
     # A branch's text reaches the person's terminal here: its control characters
     # (ESC sequences that retitle the window or erase lines) are shown as escapes.
-    from todocli.escapes import one_line
 
     name = one_line(path or "the list")
     messages = [

@@ -14,9 +14,10 @@ import os
 import subprocess
 
 from todocli.app.commands import Context, init
+from todocli.app.report import Report
+from todocli.base import TYPE_CHECKING
 from todocli.errors import UsageError
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
@@ -79,7 +80,6 @@ def init_project(
     when there is none; replaced by ``tasks`` when some are given), and the
     repository wired for it (``todo setup git``). With tasks, the list is the
     answer (the wiring among its notices); without, a report."""
-    from todocli.app.report import Report
     from todocli.app.setup import setup
 
     if options.file is not None:

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import sys
 
+from todocli.base import TYPE_CHECKING
 from todocli.errors import StorageError
 from todocli.escapes import one_line, safe
 from todocli.storage.files import reason
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from typing import TextIO
 

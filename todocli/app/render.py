@@ -13,6 +13,7 @@ of phases, the notes of the task in progress, and the recap.
 from __future__ import annotations
 
 from todocli.app.commands import Outcome
+from todocli.base import TYPE_CHECKING
 from todocli.document.model import (
     BLOCK_NOTE,
     Diff,
@@ -27,7 +28,6 @@ from todocli.document.model import (
 from todocli.errors import UsageError
 from todocli.escapes import json_safe, one_line, safe
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from typing import Any
 
@@ -640,6 +640,6 @@ def json_text(value: object) -> str:
     """A JSON document on one line, with the characters ``escapes`` guards against
     written as ``\\uXXXX`` escapes inside its strings (never raw: see ``json_safe``).
     Written without importing ``json`` (see ``jsontext``)."""
-    from todocli.jsontext import dumps  # --json only: plain output needs none of it
+    from todocli.base.jsontext import dumps  # --json only: plain output needs none of it
 
     return json_safe(dumps(value)) + "\n"

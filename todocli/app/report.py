@@ -4,7 +4,8 @@ need not load it.)"""
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+from todocli.base import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Any
 

@@ -26,12 +26,12 @@ import sys
 from todocli.app import commands
 from todocli.app.commands import Context, Outcome
 from todocli.app.output import STDERR, OutputError, failure_message, write
+from todocli.base import TYPE_CHECKING
 from todocli.cli.command_table import NEVER_FAILS, PROTOCOL, REPORT
 from todocli.document.model import Status, TodoList
 from todocli.errors import InternalError, StorageError, TodoError, UsageError
 from todocli.escapes import one_line, quoted, shown_as
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from collections.abc import Callable
 

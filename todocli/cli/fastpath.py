@@ -16,12 +16,12 @@ table. A differential test runs many forms through both and compares.
 from __future__ import annotations
 
 from todocli.app.commands import Options
+from todocli.base import TYPE_CHECKING
 from todocli.cli.command_table import BY_NAME, DEFAULT_COMMAND, GLOBAL_OPTIONS
 from todocli.cli.dispatch import Call, Output, guard, plain_output
 from todocli.cli.dispatch import run as dispatch
 from todocli.errors import UsageError
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from collections.abc import Sequence
 

@@ -4,6 +4,7 @@ view again after each change, or with --json one envelope a line (JSON Lines).""
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 
@@ -43,8 +44,6 @@ def watch(
     """Re-render on every change. Returns the exit status (0 on Ctrl-C). ``rich``:
     the live view for a terminal (else plain text, or JSON Lines with ``json``);
     ``color``: whether it may use colour (the caller reads the output options)."""
-    import gc
-
     gc.enable()  # this one runs on: collect the cycles each re-render leaves
     try:
         if rich:

@@ -12,10 +12,10 @@ package anyway.
 
 from __future__ import annotations
 
+from todocli.base import TYPE_CHECKING
 from todocli.document.model import Choice, Value
 from todocli.errors import InvalidParamError
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from typing import ClassVar
 

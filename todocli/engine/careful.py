@@ -15,11 +15,11 @@ edit, and only it loads this module.
 
 from __future__ import annotations
 
+from todocli.base import TYPE_CHECKING
 from todocli.document.markdown import TaskNode, parse
 from todocli.engine import OpFailure
 from todocli.errors import InternalError
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from collections.abc import Callable
 

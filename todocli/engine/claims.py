@@ -13,12 +13,12 @@ with an agent or dependencies.
 
 from __future__ import annotations
 
+from todocli.base import TYPE_CHECKING
 from todocli.document.model import Status, id_number
 from todocli.engine import OpFailure
 from todocli.errors import CycleError
 from todocli.escapes import quoted
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
 

@@ -7,12 +7,12 @@ knowledge (``todocli.agents``); this module knows none of them.
 
 from __future__ import annotations
 
+from todocli.base import TYPE_CHECKING
 from todocli.document.markdown import parse
 from todocli.document.model import Value
 from todocli.engine.ops import Op, OpKind
 from todocli.errors import InvalidParamError
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from typing import Any
 

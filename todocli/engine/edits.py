@@ -14,12 +14,12 @@ takes it as its handler; an agent's ``start`` is ``claims``'s.
 
 from __future__ import annotations
 
+from todocli.base import TYPE_CHECKING
 from todocli.document.model import BLOCK_NOTE, DEFAULT_PHASE, NUMBER_DIGITS, Meta, Status
 from todocli.engine import OpFailure
 from todocli.errors import NotFoundError
 from todocli.escapes import first_unsafe, one_line, quoted
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from collections.abc import Sequence
 

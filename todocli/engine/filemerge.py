@@ -28,11 +28,11 @@ loosely (``_renamed_apart``), so that it conflicts instead of coming twice.
 
 from __future__ import annotations
 
+from todocli.base import TYPE_CHECKING
 from todocli.document.blocks import eol_of, strip_eol
 from todocli.document.markdown import Document, TaskNode, parse
 from todocli.document.model import id_number
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from collections.abc import Sequence
 

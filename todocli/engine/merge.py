@@ -17,9 +17,9 @@ Tasks are matched by their text, the task's identity in the file.
 
 from __future__ import annotations
 
+from todocli.base import TYPE_CHECKING
 from todocli.document.model import Merged, Status, Task, TodoList
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 

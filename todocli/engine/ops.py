@@ -22,6 +22,7 @@ of in-progress tasks is kept up to date rather than searched for.
 
 from __future__ import annotations
 
+from todocli.base import TYPE_CHECKING
 from todocli.document.markdown import Document, TaskNode, parse
 from todocli.document.model import (
     Choice,
@@ -39,7 +40,6 @@ from todocli.engine import DropPolicy, OpFailure, Settings, edits
 from todocli.engine.edits import task_number
 from todocli.errors import InternalError
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Sequence
     from typing import ClassVar

@@ -8,9 +8,9 @@ has a check.
 
 from __future__ import annotations
 
+from todocli.base import TYPE_CHECKING
 from todocli.document.model import Status
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from todocli.document.markdown import TaskNode
     from todocli.document.model import TodoList

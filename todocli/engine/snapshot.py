@@ -17,6 +17,7 @@ document. ``ops`` loads this module only for a batch with one of them.
 
 from __future__ import annotations
 
+from todocli.base import TYPE_CHECKING
 from todocli.document.markdown import Document, TaskNode, parse, render_canonical
 from todocli.document.model import (
     DEFAULT_PHASE,
@@ -31,7 +32,6 @@ from todocli.document.model import (
 from todocli.engine import OpFailure, edits
 from todocli.errors import InvalidParamError
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from collections.abc import Collection, Sequence
 

@@ -17,6 +17,7 @@ from todocli.app import commands
 from todocli.app.commands import Context, Options, Outcome
 from todocli.app.output import failure_message
 from todocli.app.render import check_text, envelope, plain
+from todocli.base import TYPE_CHECKING
 from todocli.document.model import TodoList
 from todocli.errors import (
     InternalError,
@@ -29,7 +30,6 @@ from todocli.storage import paths
 from todocli.storage.files import read_text
 from todocli.storage.store import DEFAULT_MAX_FILE_BYTES
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import Any

@@ -10,11 +10,11 @@ from __future__ import annotations
 import sys
 
 from todocli.app.output import STDERR, OutputError, write
+from todocli.base import TYPE_CHECKING
 from todocli.errors import TodoError, UsageError
 from todocli.mcp.mcp_tools import default_resource
 from todocli.storage.files import reason
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from todocli.app.commands import Options
 
