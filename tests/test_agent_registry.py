@@ -18,6 +18,7 @@ import pytest
 
 import todocli.agents as agents
 from tests.support_cli import Todo
+from todocli.agents.descriptors import TABLES, register
 from tests.test_layers import PACKAGE, imports_of, modules
 
 # -- one module per tool ---------------------------------------------------------------------
@@ -26,6 +27,14 @@ PROBE_TOOL = """
 from todocli.agents.common import S, checklist, obj
 from todocli.agents.checklist import CHECKLIST, lines
 from todocli.document.model import Status
+
+NAME = "probe"
+CALLS = ("probe_write",)
+KEYS = ("probe_list",)
+
+
+def score(value, tool):
+    return 1.0 if "probe_list" in value else 0.0
 
 
 def detect(value, tool):
@@ -52,14 +61,11 @@ def probe_tool(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     (folder / "__init__.py").write_text("", encoding="utf-8")
     (folder / "probe_agent_tool.py").write_text(PROBE_TOOL, encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(agents, "TOOLS", dict(agents.TOOLS))
-    monkeypatch.setattr(agents, "DETECTORS", list(agents.DETECTORS))
+    for table in (*TABLES, "TOOL_NAMES"):  # each put back after the test
+        monkeypatch.setattr(agents, table, getattr(agents, table))
     for name in ("probe_tools", "probe_tools.probe_agent_tool"):
         monkeypatch.delitem(sys.modules, name, raising=False)
-    module = "probe_tools.probe_agent_tool"
-    agents.register(
-        "probe", module, ("probe_write",), agents.Detector("probe", module, ("probe_list",))
-    )
+    register("probe_tools.probe_agent_tool")
     return "probe"
 
 
@@ -100,14 +106,11 @@ def test_every_listed_tool_has_its_module_with_reply_and_schema(tool: str) -> No
     assert callable(found.schema), f"{tool}: no schema in its module"
 
 
-@pytest.mark.parametrize(
-    "detector", agents.DETECTORS, ids=[f"{d.tool}.{d.function}" for d in agents.DETECTORS]
-)
-def test_every_reader_the_registry_asks_is_in_its_tools_module(
-    detector: agents.Detector,
-) -> None:
-    found = import_module(f"todocli.agents.{detector.module}")
-    assert callable(getattr(found, detector.function, None))
+@pytest.mark.parametrize("reader", agents.READERS)
+def test_every_reader_the_registry_asks_is_in_its_tools_module(reader: str) -> None:
+    found = import_module(f"todocli.agents.{reader}")
+    assert callable(getattr(found, "detect", None))
+    assert callable(getattr(found, "score", None))
 
 
 # -- start-up: a payload loads only the module of the tool it is --------------------------------
