@@ -263,7 +263,7 @@ def ranked(value: dict[str, Any], tool: str | None, *, readers: bool) -> list[Mo
     if readers and tool in CALL_MODULES:
         names.add(CALL_MODULES[str(tool)])
     todos = value.get("todos")
-    if not readers and isinstance(todos, list) and todos and isinstance(todos[0], dict):
+    if isinstance(todos, list) and todos and isinstance(todos[0], dict):
         for key in todos[0]:
             names.update(ITEMS.get(key, ()))
         for one in todos:

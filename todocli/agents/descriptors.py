@@ -132,7 +132,12 @@ def problems(module: ModuleType) -> list[str]:
 def register(name: str) -> None:
     """Add the tool of module ``name`` (a full dotted name) to the registry, its
     readers asked after the others that score the same."""
-    new = tables([agents.module(name)])
+    add(tables([agents.module(name)]))
+
+
+def add(new: dict[str, Any]) -> None:
+    """Add tables made by ``tables`` to the registry (as the generated ones are
+    read: the modules they name are imported only when a payload asks)."""
     for table, value in new.items():
         old = getattr(agents, table)
         if isinstance(old, dict):
