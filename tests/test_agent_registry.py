@@ -393,3 +393,26 @@ def test_the_generator_lists_a_new_tool_from_its_descriptor(
     assert made["TOOLS"]["tasklet"] == ("tasklet_tools.tasklet", ("tasklet_write",))
     assert list(made["TOOLS"])[-1] == "tasklet"  # listed by its rank
     assert made["READERS"][-1] == "tasklet_tools.tasklet"  # asked last at equal scores
+
+
+def test_setup_doctor_hooks_and_completions_read_the_descriptors() -> None:
+    """todo setup's targets, todo hook's harnesses and the words their help and
+    completions name are the registry's, made from the agent modules. (The
+    command table, loaded by every call, keeps them as words: importing the
+    registry there costs 0.8M instructions, 2% of every call.)"""
+    from todocli.app import hooks
+    from todocli.app.setup import TARGETS, target
+    from todocli.cli import command_table
+
+    assert list(TARGETS) == [*agents.TARGETS, "git"]
+    for name in agents.TARGETS:
+        assert target(name).LABEL  # each agent's setup module is there
+    commands = {c.name: c for c in command_table.COMMANDS}
+    hook_help = commands["hook"].arguments[0].help
+    assert hook_help == f"The harness: {', '.join(agents.HOOKS)}."
+    assert commands["hook"].arguments[0].complete == tuple(agents.HOOKS)
+    assert commands["setup"].arguments[0].complete == (*agents.TARGETS, "git")
+    assert commands["setup"].arguments[0].help == f"{', '.join(agents.TARGETS)}; git."
+    assert agents.HOOKS["gemini"][0] == "deny"  # its stop gate's word
+    assert hooks.NO_QUIRKS == ("block", "")
+    assert set(agents.PROGRAMS) == set(agents.TARGETS)

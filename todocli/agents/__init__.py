@@ -198,8 +198,8 @@ RESULT_IDS: dict[str, tuple[str, str, str]] = {
 }
 # todo hook NAME → its stop decision, how the session reaches its shell
 HOOKS: dict[str, tuple[str, str]] = {
-    "claude": ("block", "env-file"),
-    "codex": ("block", "reply-env"),
+    "claude": ("block", "CLAUDE_ENV_FILE"),
+    "codex": ("block", "reply"),
     "gemini": ("deny", ""),
     "qwen": ("block", ""),
 }

@@ -20,7 +20,7 @@ CALLS = ("TodoWrite", "TodoRead")
 READS = ("TodoRead",)
 DEFAULT = True  # the reply of a payload no other tool claims
 SETUP = 1
-HOOK = ("block", "env-file")  # its stop answer; the session passed in CLAUDE_ENV_FILE
+HOOK = ("block", "CLAUDE_ENV_FILE")  # its stop answer; the file its shell runs first
 
 
 def reply(todo: TodoList) -> dict[str, Any]:

@@ -17,7 +17,7 @@ RANK = 3
 SHARED = ("update_plan",)
 KEYS = ("plan",)
 SETUP = 2
-HOOK = ("block", "reply-env")  # the session passed in the SessionStart reply's env
+HOOK = ("block", "reply")  # the session passed in the SessionStart reply's env
 
 
 def reply(todo: TodoList) -> dict[str, Any]:

@@ -20,7 +20,8 @@ A module's descriptor is a few constants and one function:
 - ``SETUP`` (its place among ``todo setup``'s targets, a module of the same name
   in ``todocli.app.setup``), ``PROGRAM`` (its command, when not its name: ``todo
   doctor`` looks for it), ``HOOK`` (``todo hook NAME``: its stop gate's decision,
-  and how the session reaches its shell: ``env-file``, ``reply-env`` or "");
+  and how the session reaches its shell: the variable naming a file its shell
+  runs first, ``reply`` (the SessionStart reply's ``env``), or "");
 - ``RESULT_IDS``, ``created``, ``ONE_A_CALL``: ids its calls' results give.
 """
 

@@ -18,6 +18,7 @@ import json
 import os
 import sys
 
+from todocli import agents
 from todocli.app.report import Report
 from todocli.app.setup import files
 from todocli.errors import UsageError
@@ -28,23 +29,14 @@ if TYPE_CHECKING:
 
     from todocli.app.setup.edits import Edit
 
-# name → module of todocli.app.setup (or a full dotted name). Each has LABEL (its
+# name → module of todocli.app.setup (or a full dotted name): the agents whose
+# descriptor names them a setup target (``SETUP``), then git. Each has LABEL (its
 # name for people) and edits(base, user) -> list[Edit] (what goes in which file,
 # under ``base``: the project, or the user's home); optionally FOLDER (its folder
 # in a home: ``todo doctor`` finds the agent by it), mcp(base, user) (the MCP
 # server's registration, for ``--mcp``), NOTE (a line said after writing) and
 # root(base) (the folder a project setup stays in, when not ``base`` itself).
-TARGETS: dict[str, str] = {
-    "claude": "claude",
-    "codex": "codex",
-    "gemini": "gemini",
-    "cursor": "cursor",
-    "copilot": "copilot",
-    "qwen": "qwen",
-    "opencode": "opencode",
-    "cline": "cline",
-    "git": "git",
-}
+TARGETS: dict[str, str] = {name: name for name in agents.TARGETS} | {"git": "git"}
 
 
 def target(name: str) -> ModuleType:
