@@ -98,11 +98,36 @@ def _spellings(options: list[Option]) -> str:
 # -- bash ---------------------------------------------------------------------------------
 
 
-def bash(s: Spec) -> str:
-    command_names = " ".join(c.name for c in s.commands)
-    global_words = " ".join(n for o in s.global_options for n in o.names)
-    valued = s.value_options()
-    arms = []  # what a shell offers for an option's value, by what the table says
+# The bash script's head: its helpers (no word of it comes from the table).
+BASH_HELPERS = """# bash completion for todo                                    -*- shell-script -*-
+# Generated from the command line by tools/generate.py: do not edit by hand.
+# Install: source this file, or copy it to ~/.local/share/bash-completion/completions/todo
+
+_todo_candidates() {
+    # One candidate a line, from the fast path, for the list the line names.
+    todo "${_todo_scope[@]}" __complete "$1" 2>/dev/null
+}
+
+_todo_offer() {
+    # Offer the candidates of kind $1 that start with what is typed. Never through
+    # compgen -W, which would run a $(...) in a task's text; each is inserted
+    # quoted (printf %q), so the command line it lands in runs nothing either.
+    local line quoted
+    COMPREPLY=()
+    while IFS= read -r line; do
+        if [[ "$line" == "$cur"* ]]; then
+            printf -v quoted '%q' "$line"
+            COMPREPLY+=("$quoted")
+        fi
+    done < <(_todo_candidates "$1")
+}
+
+"""
+
+
+def _bash_value_arms(valued: list[Option]) -> str:
+    """What a shell offers for an option's value, by what the table says."""
+    arms = []
     for kind in ("sessions", "files", "phases", "tasks"):
         names = _spellings([o for o in valued if o.complete == kind])
         if not names:
@@ -113,7 +138,14 @@ def bash(s: Spec) -> str:
             else f"_todo_offer {kind}"
         )
         arms.append(f"        {names})\n            {offer}; return ;;")
-    value_arms = "\n".join(arms)
+    return "\n".join(arms)
+
+
+def bash(s: Spec) -> str:
+    command_names = " ".join(c.name for c in s.commands)
+    global_words = " ".join(n for o in s.global_options for n in o.names)
+    valued = s.value_options()
+    value_arms = _bash_value_arms(valued)
     plain_values = _spellings([o for o in valued if o.complete is None])
     cases = []
     for c in s.commands:
@@ -130,30 +162,9 @@ def bash(s: Spec) -> str:
         for c in s.commands
         if c.choices
     )
-    return f"""# bash completion for todo                                    -*- shell-script -*-
-# Generated from the command line by tools/generate.py: do not edit by hand.
-# Install: source this file, or copy it to ~/.local/share/bash-completion/completions/todo
-
-_todo_candidates() {{
-    # One candidate a line, from the fast path, for the list the line names.
-    todo "${{_todo_scope[@]}}" __complete "$1" 2>/dev/null
-}}
-
-_todo_offer() {{
-    # Offer the candidates of kind $1 that start with what is typed. Never through
-    # compgen -W, which would run a $(...) in a task's text; each is inserted
-    # quoted (printf %q), so the command line it lands in runs nothing either.
-    local line quoted
-    COMPREPLY=()
-    while IFS= read -r line; do
-        if [[ "$line" == "$cur"* ]]; then
-            printf -v quoted '%q' "$line"
-            COMPREPLY+=("$quoted")
-        fi
-    done < <(_todo_candidates "$1")
-}}
-
-_todo() {{
+    return (
+        BASH_HELPERS
+        + f"""_todo() {{
     local cur prev cmd="" opts="" i word
     cur="${{COMP_WORDS[COMP_CWORD]}}"
     prev="${{COMP_WORDS[COMP_CWORD-1]}}"
@@ -201,6 +212,7 @@ _todo() {{
 }}
 complete -F _todo todo
 """
+    )
 
 
 # -- zsh ----------------------------------------------------------------------------------
@@ -376,6 +388,113 @@ def _option_item(o: Option) -> str:
     return f".TP\n{names}{value}\n{_roff(o.help)}"
 
 
+# The man page's sections after the options: none of it comes from the table.
+MAN_TAIL = [
+    ".SH FILE FORMAT",
+    "A list is a markdown file. Task markers: \\fB[ ]\\fR pending, \\fB[/]\\fR in progress,",
+    "\\fB[x]\\fR completed, \\fB[\\-]\\fR abandoned, \\fB[!]\\fR blocked. A phase is an ATX",
+    "heading with tasks directly under it; the first \\fB#\\fR heading with no task under",
+    "it is the summary. Notes are block\\-quote lines indented under a task; the active",
+    "form is a trailing \\fB<!\\-\\- active: ... \\-\\->\\fR.",
+    ".SH FILES",
+    ".TP",
+    "\\fI<home>/sessions/<session>.md\\fR",
+    "A session's list. The home is \\fB$XDG_DATA_HOME/todocli\\fR or",
+    "\\fB~/.local/share/todocli\\fR (platformdirs' user data directory).",
+    ".TP",
+    "\\fI<home>/memory/todos/todoList\\-YYYYMMDD\\-HHMMSS.md\\fR",
+    "The session's completion log: a block is appended each time the list is finished.",
+    ".TP",
+    "\\fI<home>/state/\\fR",
+    "Revisions, state and counters; nothing is written beside a \\fB\\-\\-file\\fR list.",
+    ".TP",
+    "\\fI/tmp/todocli\\-UID/locks/\\fR",
+    "The lists' locks, keyed by each list's real path (\\fI$TODOCLI_LOCK_DIR/locks/\\fR when",
+    "that is set).",
+    ".TP",
+    "\\fI~/.config/todocli/config.toml\\fR",
+    "Settings (platformdirs' user config directory): \\fBmax_tasks\\fR,",
+    "\\fBmax_field_bytes\\fR, \\fBmax_note_bytes\\fR, \\fBmax_input_bytes\\fR, \\fBmax_file_bytes\\fR,",
+    "\\fBmax_in_progress\\fR, \\fBsnapshot_drop\\fR, \\fBwipe_on_complete\\fR,",
+    "\\fBclear_delay\\fR, \\fBlock_timeout\\fR, \\fBremind_every\\fR, \\fBclaim_timeout\\fR,",
+    "\\fBcheck_timeout\\fR, \\fBsave_pause\\fR, \\fBreply\\fR (\\fBlean\\fR or \\fBfull\\fR: what a",
+    "write prints);",
+    "and \\fBhome\\fR,",
+    "\\fBsession\\fR, \\fBmemory_dir\\fR. \\fBtodo config\\fR prints them all.",
+    ".SH ENVIRONMENT",
+    ".TP",
+    "\\fBTODOCLI_HOME\\fR, \\fBTODOCLI_SESSION\\fR, \\fBTODOCLI_FILE\\fR, \\fBTODOCLI_MEMORY_DIR\\fR",
+    "Where lists live, as the global options of the same names.",
+    ".TP",
+    "\\fBTODOCLI_LOCK_DIR\\fR",
+    "Where the locks live (default \\fI/tmp/todocli-UID\\fR); every process writing one list must agree.",
+    ".TP",
+    "\\fBTODOCLI_CONFIG\\fR",
+    "The config file to read.",
+    ".TP",
+    "\\fBTODOCLI_AGENT\\fR",
+    "The agent a call works for, as \\fB\\-\\-agent\\fR (claims, owners).",
+    ".TP",
+    "\\fBTODOCLI_\\fR\\fIKEY\\fR",
+    "Any config key, in upper case (e.g. \\fBTODOCLI_MAX_TASKS\\fR).",
+    ".TP",
+    "\\fBNO_COLOR\\fR, \\fBTERM=dumb\\fR",
+    "No colour on a terminal.",
+    ".TP",
+    "\\fBVISUAL\\fR, \\fBEDITOR\\fR",
+    "The editor \\fBtodo edit\\fR runs (split like a shell would, run without one).",
+    ".TP",
+    "\\fBTODOCLI_DEBUG=1\\fR",
+    "Print a traceback for an internal error.",
+    ".TP",
+    "\\fBTODOCLI_NOW\\fR",
+    "An ISO 8601 time to use instead of the clock (for tests and replays).",
+    ".SH EXIT STATUS",
+    ".TP\n\\fB0\\fR\nSuccess.",
+    ".TP\n\\fB1\\fR\nThe request was rejected (\\fBINVALID_PARAM\\fR, \\fBNOT_FOUND\\fR); "
+    "\\fBtodo check\\fR: tasks are open, or evidence is stale (\\fBSTALE_EVIDENCE\\fR).",
+    ".TP\n\\fB2\\fR\nUsage error: unknown command or option, an argument that is not UTF\\-8 "
+    "(a path may hold any bytes), bad session name, malformed config.",
+    ".TP\n\\fB3\\fR\nUnexpected internal error.",
+    ".TP\n\\fB4\\fR\n\\fBCONFLICT\\fR: \\fB\\-\\-if\\-rev\\fR named a revision the list is no longer at.",
+    ".TP\n\\fB5\\fR\n\\fBBUSY\\fR: the list's lock was not free in time.",
+    ".TP\n\\fB6\\fR\n\\fBSTORAGE\\fR: a file could not be read or written.",
+    ".TP\n\\fB7\\fR\n\\fBCYCLE\\fR: \\fBtodo claim\\fR found no pending task that can ever "
+    "start: they wait on a dependency cycle.",
+    ".TP\n\\fB8\\fR\n\\fBCHECK_FAILED\\fR: a task's check failed or ran out of time; "
+    "the task stays open.",
+    ".TP\n\\fB9\\fR\n\\fBCHECK_NOT_ALLOWED\\fR: a task's check is not approved here "
+    "(see \\fBtodo allow\\fR).",
+    ".SH EXAMPLES",
+    "For an agent, one call per step:",
+    ".PP",
+    ".nf",
+    ".RS",
+    'todo init \\-\\-summary "Fix the bug" Reproduce Patch "Add a test"',
+    "todo done Reproduce",
+    'todo note Patch "off\\-by\\-one at the range end"',
+    'echo \'{"ops": [{"op": "done", "task": "Patch"}, {"op": "start", "task": "Add a test"}]}\' '
+    "| todo apply",
+    'todo check || echo "tasks are still open"',
+    ".RE",
+    ".fi",
+    ".PP",
+    "For a person:",
+    ".PP",
+    ".nf",
+    ".RS",
+    "todo                      # show the list",
+    "todo watch                # a live view while an agent works",
+    "todo edit                 # edit it in $EDITOR, checked on save",
+    "todo \\-\\-file TODO.md done '#3'   # any markdown file works",
+    "todo undo                 # take the last write back",
+    ".RE",
+    ".fi",
+    ".SH SEE ALSO",
+    "The README of todocli, and \\fBtodo schema\\fR for the JSON accepted by \\fBtodo apply\\fR.",
+]
+
+
 def man(s: Spec, version: str, date: str) -> str:
     parts = [
         f'.TH TODO 1 "{date}" "todocli {version}" "User Commands"',
@@ -403,110 +522,7 @@ def man(s: Spec, version: str, date: str) -> str:
             parts.append(".RE")
     parts.append(".SH GLOBAL OPTIONS")
     parts += [_option_item(o) for o in s.global_options]
-    parts += [
-        ".SH FILE FORMAT",
-        "A list is a markdown file. Task markers: \\fB[ ]\\fR pending, \\fB[/]\\fR in progress,",
-        "\\fB[x]\\fR completed, \\fB[\\-]\\fR abandoned, \\fB[!]\\fR blocked. A phase is an ATX",
-        "heading with tasks directly under it; the first \\fB#\\fR heading with no task under",
-        "it is the summary. Notes are block\\-quote lines indented under a task; the active",
-        "form is a trailing \\fB<!\\-\\- active: ... \\-\\->\\fR.",
-        ".SH FILES",
-        ".TP",
-        "\\fI<home>/sessions/<session>.md\\fR",
-        "A session's list. The home is \\fB$XDG_DATA_HOME/todocli\\fR or",
-        "\\fB~/.local/share/todocli\\fR (platformdirs' user data directory).",
-        ".TP",
-        "\\fI<home>/memory/todos/todoList\\-YYYYMMDD\\-HHMMSS.md\\fR",
-        "The session's completion log: a block is appended each time the list is finished.",
-        ".TP",
-        "\\fI<home>/state/\\fR",
-        "Revisions, state and counters; nothing is written beside a \\fB\\-\\-file\\fR list.",
-        ".TP",
-        "\\fI/tmp/todocli\\-UID/locks/\\fR",
-        "The lists' locks, keyed by each list's real path (\\fI$TODOCLI_LOCK_DIR/locks/\\fR when",
-        "that is set).",
-        ".TP",
-        "\\fI~/.config/todocli/config.toml\\fR",
-        "Settings (platformdirs' user config directory): \\fBmax_tasks\\fR,",
-        "\\fBmax_field_bytes\\fR, \\fBmax_note_bytes\\fR, \\fBmax_input_bytes\\fR, \\fBmax_file_bytes\\fR,",
-        "\\fBmax_in_progress\\fR, \\fBsnapshot_drop\\fR, \\fBwipe_on_complete\\fR,",
-        "\\fBclear_delay\\fR, \\fBlock_timeout\\fR, \\fBremind_every\\fR, \\fBclaim_timeout\\fR,",
-        "\\fBcheck_timeout\\fR, \\fBsave_pause\\fR, \\fBreply\\fR (\\fBlean\\fR or \\fBfull\\fR: what a",
-        "write prints);",
-        "and \\fBhome\\fR,",
-        "\\fBsession\\fR, \\fBmemory_dir\\fR. \\fBtodo config\\fR prints them all.",
-        ".SH ENVIRONMENT",
-        ".TP",
-        "\\fBTODOCLI_HOME\\fR, \\fBTODOCLI_SESSION\\fR, \\fBTODOCLI_FILE\\fR, \\fBTODOCLI_MEMORY_DIR\\fR",
-        "Where lists live, as the global options of the same names.",
-        ".TP",
-        "\\fBTODOCLI_LOCK_DIR\\fR",
-        "Where the locks live (default \\fI/tmp/todocli-UID\\fR); every process writing one list must agree.",
-        ".TP",
-        "\\fBTODOCLI_CONFIG\\fR",
-        "The config file to read.",
-        ".TP",
-        "\\fBTODOCLI_AGENT\\fR",
-        "The agent a call works for, as \\fB\\-\\-agent\\fR (claims, owners).",
-        ".TP",
-        "\\fBTODOCLI_\\fR\\fIKEY\\fR",
-        "Any config key, in upper case (e.g. \\fBTODOCLI_MAX_TASKS\\fR).",
-        ".TP",
-        "\\fBNO_COLOR\\fR, \\fBTERM=dumb\\fR",
-        "No colour on a terminal.",
-        ".TP",
-        "\\fBVISUAL\\fR, \\fBEDITOR\\fR",
-        "The editor \\fBtodo edit\\fR runs (split like a shell would, run without one).",
-        ".TP",
-        "\\fBTODOCLI_DEBUG=1\\fR",
-        "Print a traceback for an internal error.",
-        ".TP",
-        "\\fBTODOCLI_NOW\\fR",
-        "An ISO 8601 time to use instead of the clock (for tests and replays).",
-        ".SH EXIT STATUS",
-        ".TP\n\\fB0\\fR\nSuccess.",
-        ".TP\n\\fB1\\fR\nThe request was rejected (\\fBINVALID_PARAM\\fR, \\fBNOT_FOUND\\fR); "
-        "\\fBtodo check\\fR: tasks are open, or evidence is stale (\\fBSTALE_EVIDENCE\\fR).",
-        ".TP\n\\fB2\\fR\nUsage error: unknown command or option, an argument that is not UTF\\-8 "
-        "(a path may hold any bytes), bad session name, malformed config.",
-        ".TP\n\\fB3\\fR\nUnexpected internal error.",
-        ".TP\n\\fB4\\fR\n\\fBCONFLICT\\fR: \\fB\\-\\-if\\-rev\\fR named a revision the list is no longer at.",
-        ".TP\n\\fB5\\fR\n\\fBBUSY\\fR: the list's lock was not free in time.",
-        ".TP\n\\fB6\\fR\n\\fBSTORAGE\\fR: a file could not be read or written.",
-        ".TP\n\\fB7\\fR\n\\fBCYCLE\\fR: \\fBtodo claim\\fR found no pending task that can ever "
-        "start: they wait on a dependency cycle.",
-        ".TP\n\\fB8\\fR\n\\fBCHECK_FAILED\\fR: a task's check failed or ran out of time; "
-        "the task stays open.",
-        ".TP\n\\fB9\\fR\n\\fBCHECK_NOT_ALLOWED\\fR: a task's check is not approved here "
-        "(see \\fBtodo allow\\fR).",
-        ".SH EXAMPLES",
-        "For an agent, one call per step:",
-        ".PP",
-        ".nf",
-        ".RS",
-        'todo init \\-\\-summary "Fix the bug" Reproduce Patch "Add a test"',
-        "todo done Reproduce",
-        'todo note Patch "off\\-by\\-one at the range end"',
-        'echo \'{"ops": [{"op": "done", "task": "Patch"}, {"op": "start", "task": "Add a test"}]}\' '
-        "| todo apply",
-        'todo check || echo "tasks are still open"',
-        ".RE",
-        ".fi",
-        ".PP",
-        "For a person:",
-        ".PP",
-        ".nf",
-        ".RS",
-        "todo                      # show the list",
-        "todo watch                # a live view while an agent works",
-        "todo edit                 # edit it in $EDITOR, checked on save",
-        "todo \\-\\-file TODO.md done '#3'   # any markdown file works",
-        "todo undo                 # take the last write back",
-        ".RE",
-        ".fi",
-        ".SH SEE ALSO",
-        "The README of todocli, and \\fBtodo schema\\fR for the JSON accepted by \\fBtodo apply\\fR.",
-    ]
+    parts += MAN_TAIL
     return "\n".join(parts) + "\n"
 
 
