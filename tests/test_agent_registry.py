@@ -13,12 +13,14 @@ import subprocess
 import sys
 from importlib import import_module
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import todocli.agents as agents
 from tests.support_cli import Todo
 from tests.test_layers import PACKAGE, imports_of, modules
+from todocli.agents.descriptors import TABLES, register
 
 # -- one module per tool ---------------------------------------------------------------------
 
@@ -26,6 +28,14 @@ PROBE_TOOL = """
 from todocli.agents.common import S, checklist, obj
 from todocli.agents.checklist import CHECKLIST, lines
 from todocli.document.model import Status
+
+NAME = "probe"
+CALLS = ("probe_write",)
+KEYS = ("probe_list",)
+
+
+def score(value, tool):
+    return 1.0 if "probe_list" in value else 0.0
 
 
 def detect(value, tool):
@@ -52,14 +62,11 @@ def probe_tool(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     (folder / "__init__.py").write_text("", encoding="utf-8")
     (folder / "probe_agent_tool.py").write_text(PROBE_TOOL, encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(agents, "TOOLS", dict(agents.TOOLS))
-    monkeypatch.setattr(agents, "DETECTORS", list(agents.DETECTORS))
+    for table in (*TABLES, "TOOL_NAMES"):  # each put back after the test
+        monkeypatch.setattr(agents, table, getattr(agents, table))
     for name in ("probe_tools", "probe_tools.probe_agent_tool"):
         monkeypatch.delitem(sys.modules, name, raising=False)
-    module = "probe_tools.probe_agent_tool"
-    agents.register(
-        "probe", module, ("probe_write",), agents.Detector("probe", module, ("probe_list",))
-    )
+    register("probe_tools.probe_agent_tool")
     return "probe"
 
 
@@ -100,14 +107,11 @@ def test_every_listed_tool_has_its_module_with_reply_and_schema(tool: str) -> No
     assert callable(found.schema), f"{tool}: no schema in its module"
 
 
-@pytest.mark.parametrize(
-    "detector", agents.DETECTORS, ids=[f"{d.tool}.{d.function}" for d in agents.DETECTORS]
-)
-def test_every_reader_the_registry_asks_is_in_its_tools_module(
-    detector: agents.Detector,
-) -> None:
-    found = import_module(f"todocli.agents.{detector.module}")
-    assert callable(getattr(found, detector.function, None))
+@pytest.mark.parametrize("reader", agents.READERS)
+def test_every_reader_the_registry_asks_is_in_its_tools_module(reader: str) -> None:
+    found = import_module(f"todocli.agents.{reader}")
+    assert callable(getattr(found, "detect", None))
+    assert callable(getattr(found, "score", None))
 
 
 # -- start-up: a payload loads only the module of the tool it is --------------------------------
@@ -259,3 +263,156 @@ def test_a_request_is_made_once_and_never_changed(monkeypatch: pytest.MonkeyPatc
     assert roo.dialect == "roo"
     assert roo.warnings
     assert from_markdown("# Todos\n- [ ] a\n").ops
+
+
+# -- the registry: generated from the modules' descriptors --------------------------------------
+
+
+def test_the_generated_registry_is_current() -> None:
+    """The tables in todocli/agents/__init__.py are what the modules' descriptors
+    make now (python tools/generate.py writes them)."""
+    from todocli.agents.descriptors import package_modules, tables
+
+    made = tables(package_modules())
+    assert set(made) == set(TABLES)
+    for table, value in made.items():
+        assert getattr(agents, table) == value, f"{table} is stale: run tools/generate.py"
+
+
+def test_every_agent_module_describes_itself_whole() -> None:
+    from todocli.agents.descriptors import package_modules, problems
+
+    found = package_modules()
+    assert len(found) == 22  # 21 tools answered as themselves, and Gemini's tracker
+    assert [line for one in found for line in problems(one)] == []
+
+
+# A tool whose payload is a todos array, as one module: its items carry an
+# "estimate" (no other tool's do), which it reads and todocli does not keep.
+TASKLET_TOOL = """
+from todocli.agents.common import S, array, marks, obj, tasks
+from todocli.agents.request import Parsed, snapshot_items
+
+NAME = "tasklet"
+RANK = 99
+CALLS = ("tasklet_write",)
+ITEM_KEYS = ("estimate",)
+
+
+def score(value, tool):
+    return 0.95 if "estimate" in marks(value)[0] else 0.0
+
+
+def detect(value, tool):
+    todos = [{k: v for k, v in t.items() if k != "estimate"} for t in value["todos"]]
+    return Parsed("tasklet", snapshot_items(todos, "todos"))
+
+
+def reply(todo):
+    return {"todos": [{"content": t.content, "estimate": "?"} for t in tasks(todo)]}
+
+
+def schema():
+    item = obj({"content": S, "estimate": S}, ["content"])
+    return obj({"todos": array(item)}, ["todos"])
+"""
+TASKLET_PROBE = (
+    "import sys\n"
+    "from todocli.agents.descriptors import add\n"
+    "add({tables})\n"
+    "sys.argv = ['todo', *sys.argv[1:]]\n"
+    "from todocli.__main__ import main\n"
+    "try:\n    main()\nexcept SystemExit:\n    pass\n"
+    "sys.stderr.write('\\nMODULES ' + ' '.join(sorted(sys.modules)))\n"
+)
+
+
+def test_a_todos_array_tool_is_one_module_and_a_todowrite_loads_only_claudes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tool's module, its tables made here (as tools/generate.py makes the
+    package's) and added to the registry in a fresh process."""
+    from todocli.agents.descriptors import tables
+
+    folder = tmp_path / "lib" / "tasklet_tools"
+    folder.mkdir(parents=True)
+    (folder / "__init__.py").write_text("", encoding="utf-8")
+    (folder / "tasklet.py").write_text(TASKLET_TOOL, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path / "lib"))
+    for name in ("tasklet_tools", "tasklet_tools.tasklet"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    probe = TASKLET_PROBE.format(tables=repr(tables([import_module("tasklet_tools.tasklet")])))
+    env = {**os.environ, "TODOCLI_HOME": str(tmp_path), "TODOCLI_CONFIG": str(tmp_path / "c")}
+    env["PYTHONPATH"] = str(tmp_path / "lib")
+
+    def run(payload: object) -> tuple[dict[str, Any], set[str]]:
+        done = subprocess.run(
+            [sys.executable, "-c", probe, "apply", "--json"],
+            input=json.dumps(payload).encode(),
+            capture_output=True,
+            env=env,
+            check=False,
+            timeout=60,
+        )
+        assert done.returncode == 0, done.stderr
+        names = done.stderr.decode().rsplit("MODULES ", 1)[1].split()
+        return json.loads(done.stdout)["data"], set(names)
+
+    # its payload: detected by its score, answered in its shape
+    mine = {"todos": [{"content": "a", "status": "pending", "estimate": "2h"}]}
+    data, loaded = run(mine)
+    assert data["reply_tool"] == "tasklet"
+    assert data["reply"] == {"todos": [{"content": "a", "estimate": "?"}]}
+    assert [t["content"] for t in data["todos"]] == ["a"]
+    assert "tasklet_tools.tasklet" in loaded
+    # a Claude Code TodoWrite: its module is not even imported
+    todo_write = {"todos": [{"content": "a", "status": "pending", "activeForm": "Doing a"}]}
+    data, loaded = run(todo_write)
+    assert data["reply_tool"] == "claude"
+    assert "tasklet_tools.tasklet" not in loaded
+    tools = {n for n in loaded if n.startswith("todocli.agents")} - SHARED
+    assert tools == {"todocli.agents.claude_todowrite", "todocli.agents.descriptors"}
+
+
+def test_the_generator_lists_a_new_tool_from_its_descriptor(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regenerated with the new module among the package's, the registry names it
+    as a candidate for items with its key, and lists it to answer as."""
+    from todocli.agents.descriptors import package_modules, tables
+
+    folder = tmp_path / "tasklet_tools"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("", encoding="utf-8")
+    (folder / "tasklet.py").write_text(TASKLET_TOOL, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in ("tasklet_tools", "tasklet_tools.tasklet"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    made = tables([*package_modules(), import_module("tasklet_tools.tasklet")])
+    assert made["ITEMS"]["estimate"] == ("tasklet_tools.tasklet",)
+    assert made["TOOLS"]["tasklet"] == ("tasklet_tools.tasklet", ("tasklet_write",))
+    assert list(made["TOOLS"])[-1] == "tasklet"  # listed by its rank
+    assert made["READERS"][-1] == "tasklet_tools.tasklet"  # asked last at equal scores
+
+
+def test_setup_doctor_hooks_and_completions_read_the_descriptors() -> None:
+    """todo setup's targets, todo hook's harnesses and the words their help and
+    completions name are the registry's, made from the agent modules. (The
+    command table, loaded by every call, keeps them as words: importing the
+    registry there costs 0.8M instructions, 2% of every call.)"""
+    from todocli.app import hooks
+    from todocli.app.setup import TARGETS, target
+    from todocli.cli import command_table
+
+    assert list(TARGETS) == [*agents.TARGETS, "git"]
+    for name in agents.TARGETS:
+        assert target(name).LABEL  # each agent's setup module is there
+    commands = {c.name: c for c in command_table.COMMANDS}
+    hook_help = commands["hook"].arguments[0].help
+    assert hook_help == f"The harness: {', '.join(agents.HOOKS)}."
+    assert commands["hook"].arguments[0].complete == tuple(agents.HOOKS)
+    assert commands["setup"].arguments[0].complete == (*agents.TARGETS, "git")
+    assert commands["setup"].arguments[0].help == f"{', '.join(agents.TARGETS)}; git."
+    assert agents.HOOKS["gemini"][0] == "deny"  # its stop gate's word
+    assert hooks.NO_QUIRKS == ("block", "")
+    assert set(agents.PROGRAMS) == set(agents.TARGETS)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Generate the shell completions and the man page from the command table.
+"""Generate the shell completions and the man page from the command table, and
+the agents' registry from their modules.
 
-    python tools/generate.py          # write completions/ and man/todo.1
+    python tools/generate.py          # write completions/, man/todo.1, the registry
     python tools/generate.py --check  # exit 1 if a checked-in file is out of date
 
 Commands, arguments, options, their help and what a shell offers for each come
@@ -9,11 +10,15 @@ from ``todocli/cli/command_table.py``, the table the command line itself is buil
 from, so the files cannot drift from it (tests/test_ecosystem.py runs --check).
 Completion of session names and task contents calls ``todo __complete``, which the
 fast path serves without importing Typer, so a TAB press stays quick.
+The agents' registry (the tables in ``todocli/agents/__init__.py``) comes from each
+agent module's descriptor (``todocli/agents/descriptors.py``), as pygments
+generates its ``_mapping.py`` from its lexers.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from dataclasses import dataclass, field
@@ -93,11 +98,36 @@ def _spellings(options: list[Option]) -> str:
 # -- bash ---------------------------------------------------------------------------------
 
 
-def bash(s: Spec) -> str:
-    command_names = " ".join(c.name for c in s.commands)
-    global_words = " ".join(n for o in s.global_options for n in o.names)
-    valued = s.value_options()
-    arms = []  # what a shell offers for an option's value, by what the table says
+# The bash script's head: its helpers (no word of it comes from the table).
+BASH_HELPERS = """# bash completion for todo                                    -*- shell-script -*-
+# Generated from the command line by tools/generate.py: do not edit by hand.
+# Install: source this file, or copy it to ~/.local/share/bash-completion/completions/todo
+
+_todo_candidates() {
+    # One candidate a line, from the fast path, for the list the line names.
+    todo "${_todo_scope[@]}" __complete "$1" 2>/dev/null
+}
+
+_todo_offer() {
+    # Offer the candidates of kind $1 that start with what is typed. Never through
+    # compgen -W, which would run a $(...) in a task's text; each is inserted
+    # quoted (printf %q), so the command line it lands in runs nothing either.
+    local line quoted
+    COMPREPLY=()
+    while IFS= read -r line; do
+        if [[ "$line" == "$cur"* ]]; then
+            printf -v quoted '%q' "$line"
+            COMPREPLY+=("$quoted")
+        fi
+    done < <(_todo_candidates "$1")
+}
+
+"""
+
+
+def _bash_value_arms(valued: list[Option]) -> str:
+    """What a shell offers for an option's value, by what the table says."""
+    arms = []
     for kind in ("sessions", "files", "phases", "tasks"):
         names = _spellings([o for o in valued if o.complete == kind])
         if not names:
@@ -108,7 +138,14 @@ def bash(s: Spec) -> str:
             else f"_todo_offer {kind}"
         )
         arms.append(f"        {names})\n            {offer}; return ;;")
-    value_arms = "\n".join(arms)
+    return "\n".join(arms)
+
+
+def bash(s: Spec) -> str:
+    command_names = " ".join(c.name for c in s.commands)
+    global_words = " ".join(n for o in s.global_options for n in o.names)
+    valued = s.value_options()
+    value_arms = _bash_value_arms(valued)
     plain_values = _spellings([o for o in valued if o.complete is None])
     cases = []
     for c in s.commands:
@@ -125,30 +162,9 @@ def bash(s: Spec) -> str:
         for c in s.commands
         if c.choices
     )
-    return f"""# bash completion for todo                                    -*- shell-script -*-
-# Generated from the command line by tools/generate.py: do not edit by hand.
-# Install: source this file, or copy it to ~/.local/share/bash-completion/completions/todo
-
-_todo_candidates() {{
-    # One candidate a line, from the fast path, for the list the line names.
-    todo "${{_todo_scope[@]}}" __complete "$1" 2>/dev/null
-}}
-
-_todo_offer() {{
-    # Offer the candidates of kind $1 that start with what is typed. Never through
-    # compgen -W, which would run a $(...) in a task's text; each is inserted
-    # quoted (printf %q), so the command line it lands in runs nothing either.
-    local line quoted
-    COMPREPLY=()
-    while IFS= read -r line; do
-        if [[ "$line" == "$cur"* ]]; then
-            printf -v quoted '%q' "$line"
-            COMPREPLY+=("$quoted")
-        fi
-    done < <(_todo_candidates "$1")
-}}
-
-_todo() {{
+    return (
+        BASH_HELPERS
+        + f"""_todo() {{
     local cur prev cmd="" opts="" i word
     cur="${{COMP_WORDS[COMP_CWORD]}}"
     prev="${{COMP_WORDS[COMP_CWORD-1]}}"
@@ -196,6 +212,7 @@ _todo() {{
 }}
 complete -F _todo todo
 """
+    )
 
 
 # -- zsh ----------------------------------------------------------------------------------
@@ -371,6 +388,113 @@ def _option_item(o: Option) -> str:
     return f".TP\n{names}{value}\n{_roff(o.help)}"
 
 
+# The man page's sections after the options: none of it comes from the table.
+MAN_TAIL = [
+    ".SH FILE FORMAT",
+    "A list is a markdown file. Task markers: \\fB[ ]\\fR pending, \\fB[/]\\fR in progress,",
+    "\\fB[x]\\fR completed, \\fB[\\-]\\fR abandoned, \\fB[!]\\fR blocked. A phase is an ATX",
+    "heading with tasks directly under it; the first \\fB#\\fR heading with no task under",
+    "it is the summary. Notes are block\\-quote lines indented under a task; the active",
+    "form is a trailing \\fB<!\\-\\- active: ... \\-\\->\\fR.",
+    ".SH FILES",
+    ".TP",
+    "\\fI<home>/sessions/<session>.md\\fR",
+    "A session's list. The home is \\fB$XDG_DATA_HOME/todocli\\fR or",
+    "\\fB~/.local/share/todocli\\fR (platformdirs' user data directory).",
+    ".TP",
+    "\\fI<home>/memory/todos/todoList\\-YYYYMMDD\\-HHMMSS.md\\fR",
+    "The session's completion log: a block is appended each time the list is finished.",
+    ".TP",
+    "\\fI<home>/state/\\fR",
+    "Revisions, state and counters; nothing is written beside a \\fB\\-\\-file\\fR list.",
+    ".TP",
+    "\\fI/tmp/todocli\\-UID/locks/\\fR",
+    "The lists' locks, keyed by each list's real path (\\fI$TODOCLI_LOCK_DIR/locks/\\fR when",
+    "that is set).",
+    ".TP",
+    "\\fI~/.config/todocli/config.toml\\fR",
+    "Settings (platformdirs' user config directory): \\fBmax_tasks\\fR,",
+    "\\fBmax_field_bytes\\fR, \\fBmax_note_bytes\\fR, \\fBmax_input_bytes\\fR, \\fBmax_file_bytes\\fR,",
+    "\\fBmax_in_progress\\fR, \\fBsnapshot_drop\\fR, \\fBwipe_on_complete\\fR,",
+    "\\fBclear_delay\\fR, \\fBlock_timeout\\fR, \\fBremind_every\\fR, \\fBclaim_timeout\\fR,",
+    "\\fBcheck_timeout\\fR, \\fBsave_pause\\fR, \\fBreply\\fR (\\fBlean\\fR or \\fBfull\\fR: what a",
+    "write prints);",
+    "and \\fBhome\\fR,",
+    "\\fBsession\\fR, \\fBmemory_dir\\fR. \\fBtodo config\\fR prints them all.",
+    ".SH ENVIRONMENT",
+    ".TP",
+    "\\fBTODOCLI_HOME\\fR, \\fBTODOCLI_SESSION\\fR, \\fBTODOCLI_FILE\\fR, \\fBTODOCLI_MEMORY_DIR\\fR",
+    "Where lists live, as the global options of the same names.",
+    ".TP",
+    "\\fBTODOCLI_LOCK_DIR\\fR",
+    "Where the locks live (default \\fI/tmp/todocli-UID\\fR); every process writing one list must agree.",
+    ".TP",
+    "\\fBTODOCLI_CONFIG\\fR",
+    "The config file to read.",
+    ".TP",
+    "\\fBTODOCLI_AGENT\\fR",
+    "The agent a call works for, as \\fB\\-\\-agent\\fR (claims, owners).",
+    ".TP",
+    "\\fBTODOCLI_\\fR\\fIKEY\\fR",
+    "Any config key, in upper case (e.g. \\fBTODOCLI_MAX_TASKS\\fR).",
+    ".TP",
+    "\\fBNO_COLOR\\fR, \\fBTERM=dumb\\fR",
+    "No colour on a terminal.",
+    ".TP",
+    "\\fBVISUAL\\fR, \\fBEDITOR\\fR",
+    "The editor \\fBtodo edit\\fR runs (split like a shell would, run without one).",
+    ".TP",
+    "\\fBTODOCLI_DEBUG=1\\fR",
+    "Print a traceback for an internal error.",
+    ".TP",
+    "\\fBTODOCLI_NOW\\fR",
+    "An ISO 8601 time to use instead of the clock (for tests and replays).",
+    ".SH EXIT STATUS",
+    ".TP\n\\fB0\\fR\nSuccess.",
+    ".TP\n\\fB1\\fR\nThe request was rejected (\\fBINVALID_PARAM\\fR, \\fBNOT_FOUND\\fR); "
+    "\\fBtodo check\\fR: tasks are open, or evidence is stale (\\fBSTALE_EVIDENCE\\fR).",
+    ".TP\n\\fB2\\fR\nUsage error: unknown command or option, an argument that is not UTF\\-8 "
+    "(a path may hold any bytes), bad session name, malformed config.",
+    ".TP\n\\fB3\\fR\nUnexpected internal error.",
+    ".TP\n\\fB4\\fR\n\\fBCONFLICT\\fR: \\fB\\-\\-if\\-rev\\fR named a revision the list is no longer at.",
+    ".TP\n\\fB5\\fR\n\\fBBUSY\\fR: the list's lock was not free in time.",
+    ".TP\n\\fB6\\fR\n\\fBSTORAGE\\fR: a file could not be read or written.",
+    ".TP\n\\fB7\\fR\n\\fBCYCLE\\fR: \\fBtodo claim\\fR found no pending task that can ever "
+    "start: they wait on a dependency cycle.",
+    ".TP\n\\fB8\\fR\n\\fBCHECK_FAILED\\fR: a task's check failed or ran out of time; "
+    "the task stays open.",
+    ".TP\n\\fB9\\fR\n\\fBCHECK_NOT_ALLOWED\\fR: a task's check is not approved here "
+    "(see \\fBtodo allow\\fR).",
+    ".SH EXAMPLES",
+    "For an agent, one call per step:",
+    ".PP",
+    ".nf",
+    ".RS",
+    'todo init \\-\\-summary "Fix the bug" Reproduce Patch "Add a test"',
+    "todo done Reproduce",
+    'todo note Patch "off\\-by\\-one at the range end"',
+    'echo \'{"ops": [{"op": "done", "task": "Patch"}, {"op": "start", "task": "Add a test"}]}\' '
+    "| todo apply",
+    'todo check || echo "tasks are still open"',
+    ".RE",
+    ".fi",
+    ".PP",
+    "For a person:",
+    ".PP",
+    ".nf",
+    ".RS",
+    "todo                      # show the list",
+    "todo watch                # a live view while an agent works",
+    "todo edit                 # edit it in $EDITOR, checked on save",
+    "todo \\-\\-file TODO.md done '#3'   # any markdown file works",
+    "todo undo                 # take the last write back",
+    ".RE",
+    ".fi",
+    ".SH SEE ALSO",
+    "The README of todocli, and \\fBtodo schema\\fR for the JSON accepted by \\fBtodo apply\\fR.",
+]
+
+
 def man(s: Spec, version: str, date: str) -> str:
     parts = [
         f'.TH TODO 1 "{date}" "todocli {version}" "User Commands"',
@@ -398,111 +522,123 @@ def man(s: Spec, version: str, date: str) -> str:
             parts.append(".RE")
     parts.append(".SH GLOBAL OPTIONS")
     parts += [_option_item(o) for o in s.global_options]
-    parts += [
-        ".SH FILE FORMAT",
-        "A list is a markdown file. Task markers: \\fB[ ]\\fR pending, \\fB[/]\\fR in progress,",
-        "\\fB[x]\\fR completed, \\fB[\\-]\\fR abandoned, \\fB[!]\\fR blocked. A phase is an ATX",
-        "heading with tasks directly under it; the first \\fB#\\fR heading with no task under",
-        "it is the summary. Notes are block\\-quote lines indented under a task; the active",
-        "form is a trailing \\fB<!\\-\\- active: ... \\-\\->\\fR.",
-        ".SH FILES",
-        ".TP",
-        "\\fI<home>/sessions/<session>.md\\fR",
-        "A session's list. The home is \\fB$XDG_DATA_HOME/todocli\\fR or",
-        "\\fB~/.local/share/todocli\\fR (platformdirs' user data directory).",
-        ".TP",
-        "\\fI<home>/memory/todos/todoList\\-YYYYMMDD\\-HHMMSS.md\\fR",
-        "The session's completion log: a block is appended each time the list is finished.",
-        ".TP",
-        "\\fI<home>/state/\\fR",
-        "Revisions, state and counters; nothing is written beside a \\fB\\-\\-file\\fR list.",
-        ".TP",
-        "\\fI/tmp/todocli\\-UID/locks/\\fR",
-        "The lists' locks, keyed by each list's real path (\\fI$TODOCLI_LOCK_DIR/locks/\\fR when",
-        "that is set).",
-        ".TP",
-        "\\fI~/.config/todocli/config.toml\\fR",
-        "Settings (platformdirs' user config directory): \\fBmax_tasks\\fR,",
-        "\\fBmax_field_bytes\\fR, \\fBmax_note_bytes\\fR, \\fBmax_input_bytes\\fR, \\fBmax_file_bytes\\fR,",
-        "\\fBmax_in_progress\\fR, \\fBsnapshot_drop\\fR, \\fBwipe_on_complete\\fR,",
-        "\\fBclear_delay\\fR, \\fBlock_timeout\\fR, \\fBremind_every\\fR, \\fBclaim_timeout\\fR,",
-        "\\fBcheck_timeout\\fR, \\fBsave_pause\\fR, \\fBreply\\fR (\\fBlean\\fR or \\fBfull\\fR: what a",
-        "write prints);",
-        "and \\fBhome\\fR,",
-        "\\fBsession\\fR, \\fBmemory_dir\\fR. \\fBtodo config\\fR prints them all.",
-        ".SH ENVIRONMENT",
-        ".TP",
-        "\\fBTODOCLI_HOME\\fR, \\fBTODOCLI_SESSION\\fR, \\fBTODOCLI_FILE\\fR, \\fBTODOCLI_MEMORY_DIR\\fR",
-        "Where lists live, as the global options of the same names.",
-        ".TP",
-        "\\fBTODOCLI_LOCK_DIR\\fR",
-        "Where the locks live (default \\fI/tmp/todocli-UID\\fR); every process writing one list must agree.",
-        ".TP",
-        "\\fBTODOCLI_CONFIG\\fR",
-        "The config file to read.",
-        ".TP",
-        "\\fBTODOCLI_AGENT\\fR",
-        "The agent a call works for, as \\fB\\-\\-agent\\fR (claims, owners).",
-        ".TP",
-        "\\fBTODOCLI_\\fR\\fIKEY\\fR",
-        "Any config key, in upper case (e.g. \\fBTODOCLI_MAX_TASKS\\fR).",
-        ".TP",
-        "\\fBNO_COLOR\\fR, \\fBTERM=dumb\\fR",
-        "No colour on a terminal.",
-        ".TP",
-        "\\fBVISUAL\\fR, \\fBEDITOR\\fR",
-        "The editor \\fBtodo edit\\fR runs (split like a shell would, run without one).",
-        ".TP",
-        "\\fBTODOCLI_DEBUG=1\\fR",
-        "Print a traceback for an internal error.",
-        ".TP",
-        "\\fBTODOCLI_NOW\\fR",
-        "An ISO 8601 time to use instead of the clock (for tests and replays).",
-        ".SH EXIT STATUS",
-        ".TP\n\\fB0\\fR\nSuccess.",
-        ".TP\n\\fB1\\fR\nThe request was rejected (\\fBINVALID_PARAM\\fR, \\fBNOT_FOUND\\fR); "
-        "\\fBtodo check\\fR: tasks are open, or evidence is stale (\\fBSTALE_EVIDENCE\\fR).",
-        ".TP\n\\fB2\\fR\nUsage error: unknown command or option, an argument that is not UTF\\-8 "
-        "(a path may hold any bytes), bad session name, malformed config.",
-        ".TP\n\\fB3\\fR\nUnexpected internal error.",
-        ".TP\n\\fB4\\fR\n\\fBCONFLICT\\fR: \\fB\\-\\-if\\-rev\\fR named a revision the list is no longer at.",
-        ".TP\n\\fB5\\fR\n\\fBBUSY\\fR: the list's lock was not free in time.",
-        ".TP\n\\fB6\\fR\n\\fBSTORAGE\\fR: a file could not be read or written.",
-        ".TP\n\\fB7\\fR\n\\fBCYCLE\\fR: \\fBtodo claim\\fR found no pending task that can ever "
-        "start: they wait on a dependency cycle.",
-        ".TP\n\\fB8\\fR\n\\fBCHECK_FAILED\\fR: a task's check failed or ran out of time; "
-        "the task stays open.",
-        ".TP\n\\fB9\\fR\n\\fBCHECK_NOT_ALLOWED\\fR: a task's check is not approved here "
-        "(see \\fBtodo allow\\fR).",
-        ".SH EXAMPLES",
-        "For an agent, one call per step:",
-        ".PP",
-        ".nf",
-        ".RS",
-        'todo init \\-\\-summary "Fix the bug" Reproduce Patch "Add a test"',
-        "todo done Reproduce",
-        'todo note Patch "off\\-by\\-one at the range end"',
-        'echo \'{"ops": [{"op": "done", "task": "Patch"}, {"op": "start", "task": "Add a test"}]}\' '
-        "| todo apply",
-        'todo check || echo "tasks are still open"',
-        ".RE",
-        ".fi",
-        ".PP",
-        "For a person:",
-        ".PP",
-        ".nf",
-        ".RS",
-        "todo                      # show the list",
-        "todo watch                # a live view while an agent works",
-        "todo edit                 # edit it in $EDITOR, checked on save",
-        "todo \\-\\-file TODO.md done '#3'   # any markdown file works",
-        "todo undo                 # take the last write back",
-        ".RE",
-        ".fi",
-        ".SH SEE ALSO",
-        "The README of todocli, and \\fBtodo schema\\fR for the JSON accepted by \\fBtodo apply\\fR.",
-    ]
+    parts += MAN_TAIL
     return "\n".join(parts) + "\n"
+
+
+# -- the agents' registry --------------------------------------------------------------------
+
+REGISTRY = ROOT / "todocli" / "agents" / "__init__.py"
+BEGIN = "# -- the registry: generated by tools/generate.py from the modules' descriptors --\n"
+END = "# -- end of the generated registry --\n"
+# Each table: its type, and what it says.
+TABLE_TYPES = {
+    "TOOLS": (
+        "dict[str, tuple[str, tuple[str, ...]]]",
+        "tool → (module, the hook calls that name it alone), listed in this order",
+    ),
+    "DEFAULT": ("str", "the tool a payload no other claims is answered as"),
+    "REPLY_AS": (
+        "dict[str, str]",
+        "a reader's payloads → the tool they are answered as, where not its own",
+    ),
+    "READERS": (
+        "tuple[str, ...]",
+        "modules that read their payload, asked in this order when they score the same",
+    ),
+    "CALL_MODULES": ("dict[str, str]", "hook call → the module that declares it"),
+    "KEYS": ("dict[str, tuple[str, ...]]", "payload key → the candidates it names"),
+    "STRINGS": (
+        "dict[str, tuple[str, ...]]",
+        "payload key holding a string → the candidates it names",
+    ),
+    "ITEMS": (
+        "dict[str, tuple[str, ...]]",
+        "key of a todos array's first item → the candidates it names",
+    ),
+    "STATUSES": (
+        "dict[str, tuple[str, ...]]",
+        "status word of a todos item → the candidates it names",
+    ),
+    "SHARED": ("tuple[str, ...]", "hook calls several tools share: the payload tells which"),
+    "READS": ("frozenset[str]", "hook calls that only read the list"),
+    "CREATES": ("dict[str, str]", "hook call → the module that reads the ids its result gives"),
+    "RESULT_IDS": (
+        "dict[str, tuple[str, str, str]]",
+        "tool whose ids todo cannot make up → who makes them, the call, the hook event",
+    ),
+    "HOOKS": (
+        "dict[str, tuple[str, str]]",
+        "todo hook NAME → its stop decision, how the session reaches its shell",
+    ),
+    "TARGETS": (
+        "tuple[str, ...]",
+        "todo setup's agents, in this order (todocli/app/setup/NAME.py)",
+    ),
+    "PROGRAMS": ("dict[str, str]", "todo setup's agents → the command todo doctor looks for"),
+}
+
+
+def _flat(value: object) -> str:
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, frozenset):
+        return "frozenset({" + ", ".join(map(_flat, sorted(value))) + "})"
+    if isinstance(value, tuple):
+        inner = ", ".join(map(_flat, value))
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_flat(k)}: {_flat(v)}" for k, v in value.items()) + "}"
+    return repr(value)
+
+
+def _literal(value: object, indent: int, lead: int) -> str:
+    """``value`` as Python source at ``indent``, its first line after ``lead`` characters,
+    broken one element a line where it would pass 99 columns."""
+    flat = _flat(value)
+    if lead + len(flat) < 100 and not (isinstance(value, dict) and value):
+        return flat
+    inner = " " * (indent + 4)
+    if isinstance(value, dict):
+        rows = [
+            f"{inner}{_flat(k)}: {_literal(v, indent + 4, indent + 6 + len(_flat(k)))},"
+            for k, v in value.items()
+        ]
+        return "{\n" + "\n".join(rows) + "\n" + " " * indent + "}"
+    if isinstance(value, frozenset):
+        rows = [f"{inner}{_flat(v)}," for v in sorted(value)]
+        return (
+            "frozenset(\n"
+            + inner
+            + "{\n"
+            + "\n".join("    " + r for r in rows)
+            + "\n"
+            + inner
+            + "}\n"
+            + " " * indent
+            + ")"
+        )
+    if isinstance(value, tuple):
+        rows = [f"{inner}{_literal(v, indent + 4, indent + 4)}," for v in value]
+        return "(\n" + "\n".join(rows) + "\n" + " " * indent + ")"
+    return flat
+
+
+def registry_block(tables: dict[str, object]) -> str:
+    out = [BEGIN]
+    for name, value in tables.items():
+        kind, says = TABLE_TYPES[name]
+        head = f"{name}: {kind} = "
+        out.append(f"# {says}\n{head}{_literal(value, 0, len(head))}\n")
+    return "".join(out) + END
+
+
+def registry() -> str:
+    from todocli.agents.descriptors import package_modules, tables
+
+    text = REGISTRY.read_text(encoding="utf-8")
+    start, end = text.index(BEGIN), text.index(END) + len(END)
+    return text[:start] + registry_block(tables(package_modules())) + text[end:]
 
 
 # -- driver ---------------------------------------------------------------------------------
@@ -519,11 +655,14 @@ def outputs() -> dict[Path, str]:
         ROOT / "completions" / "_todo": zsh(s),
         ROOT / "completions" / "todo.fish": fish(s),
         ROOT / "man" / "todo.1": man(s, version("todocli-md"), date),
+        REGISTRY: registry(),
     }
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description="Generate completions and the man page.")
+    parser = argparse.ArgumentParser(
+        description="Generate completions, the man page and the agents' registry."
+    )
     parser.add_argument("--check", action="store_true", help="fail if a file is out of date")
     args = parser.parse_args()
     stale = []

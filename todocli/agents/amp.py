@@ -3,13 +3,20 @@
 
 from __future__ import annotations
 
-from todocli.agents.common import S, array, enum, ids, obj, tasks, words
+from todocli.agents.common import S, array, enum, ids, marks, obj, tasks, words
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from typing import Any
 
     from todocli.document.model import TodoList
+
+# What it is: read into the registry by tools/generate.py.
+NAME = "amp"
+RANK = 9
+SHARED = ("todo_write", "todo_read")
+READS = ("todo_read",)
+ITEM_STATUSES = ("todo", "in-progress")
 
 STATUSES = words(pending="todo", in_progress="in-progress", blocked="todo")
 
@@ -34,3 +41,8 @@ def schema() -> dict[str, Any]:
         ["id", "content", "status"],
     )
     return obj({"todos": array(item)}, ["todos"])
+
+
+def score(value: dict[str, Any], tool: str | None) -> float:
+    """Items in its status words (``todo``, ``in-progress``)."""
+    return 0.6 if marks(value)[1] & {"todo", "in-progress"} else 0.0

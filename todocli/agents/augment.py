@@ -16,15 +16,32 @@ if TYPE_CHECKING:
 
     from todocli.document.model import TodoList
 
+# What it is: read into the registry by tools/generate.py.
+NAME = "augment"
+RANK = 19
+PRIORITY = 50
+CALLS = ("add_tasks", "update_tasks", "view_tasklist", "reorganize_tasklist")
+READS = ("view_tasklist",)
+KEYS = ("markdown", "tasks")
+
 MARKERS = {" ": Status.PENDING, "x": Status.COMPLETED, "/": Status.IN_PROGRESS}
 MARKERS |= {"-": Status.ABANDONED}
 ROOT = "Root task for conversation"
 
 
-def detect_tree(value: dict[str, Any], tool: str | None) -> Parsed | None:
+def score(value: dict[str, Any], tool: str | None) -> float:
+    return 1.0 if "markdown" in value or "tasks" in value else 0.0
+
+
+def detect(value: dict[str, Any], tool: str | None) -> Parsed | None:
+    """Its task tree (``markdown``), or its ``tasks``."""
+    if "markdown" in value:
+        return _tree(value)
+    return _tasks(value, tool)
+
+
+def _tree(value: dict[str, Any]) -> Parsed | None:
     """``reorganize_tasklist``: the root (no dash) is the conversation's, not a task."""
-    if "markdown" not in value:
-        return None
     from todocli.engine.snapshot import Item
 
     only(value, {"markdown"}, "todo_write")
@@ -65,7 +82,7 @@ def detect_tree(value: dict[str, Any], tool: str | None) -> Parsed | None:
     return Parsed("augment", items)
 
 
-def detect_tasks(value: dict[str, Any], tool: str | None) -> Parsed | None:
+def _tasks(value: dict[str, Any], tool: str | None) -> Parsed | None:
     """``add_tasks`` / ``update_tasks``; tasks that all have a ``subject`` are
     Claude Code's TaskList output (not Augment's: asked next)."""
     if "tasks" not in value:

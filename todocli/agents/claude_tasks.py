@@ -18,9 +18,29 @@ if TYPE_CHECKING:
 
     from todocli.document.model import TodoList
 
+# What it is: read into the registry by tools/generate.py.
+NAME = "claude-tasks"
+RANK = 2
+PRIORITY = 120
+CALLS = ("TaskCreate", "TaskUpdate", "TaskList", "TaskGet")
+READS = ("TaskList", "TaskGet")
+KEYS = ("subject", "description", "activeForm", "metadata", "taskId", "tasks")
+
 CREATE = {"subject", "description", "activeForm", "metadata"}
 UPDATE = CREATE | {"taskId", "status", "addBlocks", "addBlockedBy", "owner"}
 TASK_LIST_KEYS = {"id", "subject", "description", "activeForm", "status", "owner", "blockedBy"}
+
+
+def score(value: dict[str, Any], tool: str | None) -> float:
+    """A call of its own, or a payload in the shape of one; TaskList's output
+    (``tasks`` that all have a ``subject``) less surely: Augment's ``tasks``,
+    which checks its shape, is asked first."""
+    keys = set(value)
+    if tool in ("TaskCreate", "TaskUpdate") or (keys and keys <= CREATE and "subject" in keys):
+        return 1.0
+    if "taskId" in keys:
+        return 1.0
+    return 0.5 if _is_task_list(value.get("tasks")) else 0.0
 
 
 def detect(value: dict[str, Any], tool: str | None) -> Parsed | None:
@@ -31,20 +51,19 @@ def detect(value: dict[str, Any], tool: str | None) -> Parsed | None:
         return _update(value)
     if keys == {"taskId"}:  # TaskGet
         return Parsed("claude-tasks")
-    return None
-
-
-def detect_list(value: dict[str, Any], tool: str | None) -> Parsed | None:
-    """``{"tasks": [...]}`` whose every task has a ``subject``: TaskList's output
-    (asked after the tools whose ``tasks`` checks the shape)."""
     tasks = value.get("tasks")
-    if (
-        isinstance(tasks, list)
-        and tasks
-        and all(isinstance(t, dict) and "subject" in t for t in tasks)
-    ):
+    if _is_task_list(tasks):  # TaskList's output
+        assert isinstance(tasks, list)
         return _task_list(tasks)
     return None
+
+
+def _is_task_list(tasks: object) -> bool:
+    return (
+        isinstance(tasks, list)
+        and bool(tasks)
+        and all(isinstance(t, dict) and "subject" in t for t in tasks)
+    )
 
 
 def _create(value: dict[str, Any]) -> Parsed:

@@ -13,6 +13,15 @@ if TYPE_CHECKING:
 
     from todocli.document.model import TodoList
 
+# What it is: read into the registry by tools/generate.py.
+NAME = "claude"
+RANK = 1
+CALLS = ("TodoWrite", "TodoRead")
+READS = ("TodoRead",)
+DEFAULT = True  # the reply of a payload no other tool claims
+SETUP = 1
+HOOK = ("block", "CLAUDE_ENV_FILE")  # its stop answer; the file its shell runs first
+
 
 def reply(todo: TodoList) -> dict[str, Any]:
     return {

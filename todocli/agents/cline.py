@@ -14,6 +14,13 @@ if TYPE_CHECKING:
 
     from todocli.document.model import TodoList
 
+# What it is: read into the registry by tools/generate.py.
+NAME = "cline"
+RANK = 13
+PRIORITY = 110
+KEYS = ("task_progress",)
+SETUP = 8
+
 
 def detect(value: dict[str, Any], tool: str | None) -> Parsed | None:
     if "task_progress" not in value:
@@ -32,3 +39,7 @@ def reply(todo: TodoList) -> dict[str, Any]:
 
 def schema() -> dict[str, Any]:
     return obj({"task_progress": S}, ["task_progress"])
+
+
+def score(value: dict[str, Any], tool: str | None) -> float:
+    return 1.0 if "task_progress" in value else 0.0

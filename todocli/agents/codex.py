@@ -11,6 +11,14 @@ if TYPE_CHECKING:
 
     from todocli.document.model import TodoList
 
+# What it is: read into the registry by tools/generate.py.
+NAME = "codex"
+RANK = 3
+SHARED = ("update_plan",)
+KEYS = ("plan",)
+SETUP = 2
+HOOK = ("block", "reply")  # the session passed in the SessionStart reply's env
+
 
 def reply(todo: TodoList) -> dict[str, Any]:
     plan = [{"step": t.content, "status": BASIC[t.status]} for t in tasks(todo)]
@@ -20,3 +28,7 @@ def reply(todo: TodoList) -> dict[str, Any]:
 def schema() -> dict[str, Any]:
     step = obj({"step": S, "status": BASIC3}, ["step", "status"])
     return obj({"explanation": S, "plan": array(step)}, ["plan"])
+
+
+def score(value: dict[str, Any], tool: str | None) -> float:
+    return 1.0 if "plan" in value else 0.0

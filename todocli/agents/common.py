@@ -59,6 +59,19 @@ def checklist(todo: TodoList, marks: dict[Status, str], bullet: str = "- ") -> s
     return "\n".join(f"{bullet}[{marks[t.status]}] {t.content}" for t in tasks(todo))
 
 
+# -- scores: the marks of a todos array --------------------------------------------------------
+
+
+def marks(value: dict[str, Any]) -> tuple[set[str], set[str]]:
+    """A ``todos`` array's marks: its first item's keys (none when that is not an
+    object), and its items' statuses in lower case."""
+    todos = value.get("todos")
+    if not isinstance(todos, list) or not todos or not isinstance(todos[0], dict):
+        return set(), set()
+    statuses = {str(t.get("status", "")).lower() for t in todos if isinstance(t, dict)}
+    return set(todos[0]), statuses
+
+
 # -- schemas: the pieces of the tools' published input schemas ---------------------------------
 
 

@@ -16,19 +16,28 @@ if TYPE_CHECKING:
 
     from todocli.document.model import TodoList
 
+# What it is: read into the registry by tools/generate.py.
+NAME = "continue"
+RANK = 18
+PRIORITY = 60
+CALLS = ("Checklist",)
+SHARED = ("todo_write",)
+KEYS = ("checklist", "markdown")
+
 MARKERS = {" ": Status.PENDING, "x": Status.COMPLETED, "X": Status.COMPLETED}
 MARKERS |= {"*": Status.IN_PROGRESS, "~": Status.ABANDONED}
 
 
+def score(value: dict[str, Any], tool: str | None) -> float:
+    return 1.0 if "checklist" in value or "markdown" in value else 0.0
+
+
 def detect(value: dict[str, Any], tool: str | None) -> Parsed | None:
+    """``{"checklist": ...}``, or ``{"markdown": ...}`` unless it is Augment's task
+    tree (asked next)."""
     if "checklist" in value:
         only(value, {"checklist"}, "Checklist")
         return lines(string(value, "checklist") or "", "checklist", CHECKLIST, "continue")
-    return None
-
-
-def detect_markdown(value: dict[str, Any], tool: str | None) -> Parsed | None:
-    """``{"markdown": ...}``, unless it is Augment's task tree (asked next)."""
     if "markdown" not in value:
         return None
     only(value, {"markdown"}, "todo_write")

@@ -13,6 +13,15 @@ if TYPE_CHECKING:
 
     from todocli.document.model import TodoList
 
+# What it is: read into the registry by tools/generate.py.
+NAME = "copilot"
+RANK = 8
+PRIORITY = 100
+CALLS = ("manage_todo_list",)
+KEYS = ("todoList", "operation")
+SETUP = 5
+PROGRAM = "code"  # VS Code's command
+
 STATUSES = words(pending="not-started", in_progress="in-progress", blocked="not-started")
 STATUSES |= {Status.COMPLETED: "completed", Status.ABANDONED: "completed"}
 
@@ -46,3 +55,7 @@ def schema() -> dict[str, Any]:
         ["id", "title", "status"],
     )
     return obj({"operation": enum("write", "read"), "todoList": array(item)}, [])
+
+
+def score(value: dict[str, Any], tool: str | None) -> float:
+    return 1.0 if "todoList" in value or "operation" in value else 0.0

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-from todocli.agents.common import BASIC, BASIC3, S, array, obj, tasks
+from todocli.agents.common import BASIC, BASIC3, S, array, marks, obj, tasks
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from typing import Any
 
     from todocli.document.model import TodoList
+
+# What it is: read into the registry by tools/generate.py.
+NAME = "crush"
+RANK = 16
+CALLS = ("todos",)
+ITEM_KEYS = ("active_form",)
 
 
 def reply(todo: TodoList) -> dict[str, Any]:
@@ -29,3 +35,8 @@ def schema() -> dict[str, Any]:
         {"content": S, "status": BASIC3, "active_form": S}, ["content", "status", "active_form"]
     )
     return obj({"todos": array(item)}, ["todos"])
+
+
+def score(value: dict[str, Any], tool: str | None) -> float:
+    """Items with an ``active_form``."""
+    return 0.7 if "active_form" in marks(value)[0] else 0.0

@@ -13,6 +13,14 @@ if TYPE_CHECKING:
 
     from todocli.document.model import TodoList
 
+# What it is: read into the registry by tools/generate.py.
+NAME = "cursor"
+RANK = 7
+PRIORITY = 70
+SHARED = ("todo_write",)
+KEYS = ("merge",)
+SETUP = 4
+
 
 def detect(value: dict[str, Any], tool: str | None) -> Parsed | None:
     if "merge" not in value:
@@ -43,3 +51,7 @@ def schema() -> dict[str, Any]:
     status = enum("pending", "in_progress", "completed", "cancelled")
     item = obj({"content": S, "status": status, "id": S}, ["id"])
     return obj({"merge": {"type": "boolean"}, "todos": array(item)}, ["merge", "todos"])
+
+
+def score(value: dict[str, Any], tool: str | None) -> float:
+    return 1.0 if "merge" in value else 0.0

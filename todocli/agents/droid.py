@@ -15,6 +15,12 @@ if TYPE_CHECKING:
 
     from todocli.document.model import TodoList
 
+# What it is: read into the registry by tools/generate.py.
+NAME = "droid"
+RANK = 20
+PRIORITY = 20
+STRINGS = ("todos",)
+
 STATUSES = BASIC
 MARKERS = {" ": Status.PENDING, "x": Status.COMPLETED, "X": Status.COMPLETED}
 MARKERS |= {"-": Status.IN_PROGRESS, "~": Status.IN_PROGRESS}
@@ -36,3 +42,9 @@ def reply(todo: TodoList) -> dict[str, Any]:
 
 def schema() -> dict[str, Any]:
     return obj({"todos": S}, ["todos"])
+
+
+def score(value: dict[str, Any], tool: str | None) -> float:
+    """A checklist with its status words."""
+    text = value.get("todos")
+    return 1.0 if isinstance(text, str) and any(w in text for w in WORDS) else 0.0

@@ -3,13 +3,21 @@
 
 from __future__ import annotations
 
-from todocli.agents.common import S, array, enum, obj, tasks, words
+from todocli.agents.common import S, array, enum, marks, obj, tasks, words
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from typing import Any
 
     from todocli.document.model import TodoList
+
+# What it is: read into the registry by tools/generate.py.
+NAME = "gemini"
+RANK = 4
+CALLS = ("write_todos",)
+ITEM_KEYS = ("description",)
+SETUP = 3
+HOOK = ("deny", "")  # its AfterAgent asks for another turn with "deny"
 
 STATUSES = words(abandoned="cancelled", blocked="blocked")
 
@@ -24,3 +32,9 @@ def schema() -> dict[str, Any]:
     status = enum("pending", "in_progress", "completed", "cancelled", "blocked")
     item = obj({"description": S, "status": status}, ["description", "status"])
     return obj({"todos": array(item)}, ["todos"])
+
+
+def score(value: dict[str, Any], tool: str | None) -> float:
+    """Items whose text is a ``description`` (no ``content``)."""
+    keys, _ = marks(value)
+    return 0.9 if "description" in keys and "content" not in keys else 0.0

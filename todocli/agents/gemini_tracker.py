@@ -13,11 +13,43 @@ TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported 
 if TYPE_CHECKING:
     from typing import Any
 
+# What it is: read into the registry by tools/generate.py.
+NAME = "gemini-tracker"
+REPLY_AS = "gemini"  # the tracker shows its tasks as write_todos' todos
+PRIORITY = 130
+CALLS = (
+    "tracker_create_task",
+    "tracker_update_task",
+    "tracker_add_dependency",
+    "tracker_get_task",
+    "tracker_list_tasks",
+    "tracker_visualize",
+)
+READS = ("tracker_get_task", "tracker_list_tasks", "tracker_visualize")
+KEYS = ("title", "type", "id", "taskId", "dependencyId", "status", "parentId")
+
 # Its statuses → ours (its own display maps them the same way).
 STATUSES = {"open": "pending", "in_progress": "in_progress", "blocked": "blocked"}
 STATUSES |= {"closed": "completed"}
 CREATE = {"title", "description", "type", "parentId", "dependencies"}
 UPDATE = {"id", "title", "description", "status", "dependencies"}
+
+
+WRITES = ("tracker_create_task", "tracker_update_task", "tracker_add_dependency")
+
+
+def score(value: dict[str, Any], tool: str | None) -> float:
+    """One of its calls by name, or a payload in the shape of one."""
+    keys = set(value)
+    if (
+        tool in WRITES
+        or ({"title", "type"} <= keys <= CREATE)
+        or keys == {"taskId", "dependencyId"}
+    ):
+        return 1.0
+    if "id" in keys and keys != {"id"} and keys <= UPDATE:
+        return 1.0
+    return 1.0 if keys == {"id"} or (keys and keys <= {"status", "type", "parentId"}) else 0.0
 
 
 def detect(value: dict[str, Any], tool: str | None) -> Parsed | None:

@@ -13,6 +13,13 @@ if TYPE_CHECKING:
 
     from todocli.document.model import TodoList
 
+# What it is: read into the registry by tools/generate.py.
+NAME = "goose"
+RANK = 15
+PRIORITY = 40
+SHARED = ("todo_write",)
+KEYS = ("content",)
+
 
 def detect(value: dict[str, Any], tool: str | None) -> Parsed | None:
     if set(value) != {"content"} or not isinstance(value["content"], str):
@@ -26,3 +33,8 @@ def reply(todo: TodoList) -> dict[str, Any]:
 
 def schema() -> dict[str, Any]:
     return obj({"content": S}, ["content"])
+
+
+def score(value: dict[str, Any], tool: str | None) -> float:
+    """A checklist as ``content`` and nothing else."""
+    return 1.0 if set(value) == {"content"} and isinstance(value["content"], str) else 0.0

@@ -12,6 +12,12 @@ TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported 
 if TYPE_CHECKING:
     from typing import Any
 
+# What it is: read into the registry by tools/generate.py.
+NAME = "kilo"
+RANK = 11
+PRIORITY = 30
+STRINGS = ("todos",)
+
 reply = opencode.reply
 
 
@@ -34,3 +40,9 @@ def detect(value: dict[str, Any], tool: str | None) -> Parsed | None:
 def schema() -> dict[str, Any]:
     base = opencode.schema()
     return base | {"properties": {"todos": {"anyOf": [base["properties"]["todos"], S]}}}
+
+
+def score(value: dict[str, Any], tool: str | None) -> float:
+    """A JSON array written in the string."""
+    text = value.get("todos")
+    return 1.0 if isinstance(text, str) and text.lstrip().startswith("[") else 0.0

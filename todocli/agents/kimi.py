@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-from todocli.agents.common import array, enum, obj, tasks, words
+from todocli.agents.common import array, enum, marks, obj, tasks, words
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from typing import Any
 
     from todocli.document.model import TodoList
+
+# What it is: read into the registry by tools/generate.py.
+NAME = "kimi"
+RANK = 6
+CALLS = ("SetTodoList",)
+ITEM_KEYS = ("title",)
 
 STATUSES = words(completed="done", abandoned="done")
 
@@ -26,3 +32,8 @@ def schema() -> dict[str, Any]:
         ["title", "status"],
     )
     return obj({"todos": {"anyOf": [array(item), {"type": "null"}]}}, [])
+
+
+def score(value: dict[str, Any], tool: str | None) -> float:
+    """Items with a ``title``."""
+    return 0.8 if "title" in marks(value)[0] else 0.0

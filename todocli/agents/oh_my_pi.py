@@ -12,6 +12,12 @@ if TYPE_CHECKING:
 
     from todocli.document.model import TodoList
 
+# What it is: read into the registry by tools/generate.py.
+NAME = "oh-my-pi"
+RANK = 21
+SHARED = ("todo_write",)
+KEYS = ("ops", "op")
+
 
 def reply(todo: TodoList) -> dict[str, Any]:
     out: list[dict[str, Any]] = []
@@ -42,3 +48,8 @@ def schema() -> dict[str, Any]:
     from todocli.engine.schema import ops_schema
 
     return ops_schema() | {"title": "oh-my-pi todo_write"}
+
+
+def score(value: dict[str, Any], tool: str | None) -> float:
+    """todocli's own ops, sent through its ``todo_write``."""
+    return 1.0 if "ops" in value or "op" in value else 0.0

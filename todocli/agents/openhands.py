@@ -13,6 +13,13 @@ if TYPE_CHECKING:
 
     from todocli.document.model import TodoList
 
+# What it is: read into the registry by tools/generate.py.
+NAME = "openhands"
+RANK = 14
+PRIORITY = 90
+CALLS = ("task_tracker",)
+KEYS = ("command", "task_list")
+
 STATUSES = words(pending="todo", completed="done", abandoned="done", blocked="todo")
 
 
@@ -50,3 +57,7 @@ def schema() -> dict[str, Any]:
         ["title", "status"],
     )
     return obj({"command": enum("view", "plan"), "task_list": array(item)}, ["command"])
+
+
+def score(value: dict[str, Any], tool: str | None) -> float:
+    return 1.0 if "command" in value or "task_list" in value else 0.0

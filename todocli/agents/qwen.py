@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
-from todocli.agents.common import BASIC, BASIC3, S, array, ids, obj, tasks
+from todocli.agents.common import BASIC, BASIC3, S, array, ids, marks, obj, tasks
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from typing import Any
 
     from todocli.document.model import TodoList
+
+# What it is: read into the registry by tools/generate.py.
+NAME = "qwen"
+RANK = 5
+SHARED = ("todo_write",)
+ITEM_KEYS = ("id",)
+SETUP = 6
+HOOK = ("block", "")
 
 
 def reply(todo: TodoList) -> dict[str, Any]:
@@ -32,3 +40,9 @@ def schema() -> dict[str, Any]:
         ["content", "status", "id"],
     )
     return obj({"todos": array(item)}, ["todos"])
+
+
+def score(value: dict[str, Any], tool: str | None) -> float:
+    """Items with an ``id`` and no ``priority``."""
+    keys, _ = marks(value)
+    return 0.4 if "id" in keys and "priority" not in keys else 0.0

@@ -498,18 +498,14 @@ def request(value: object, tool: str | None = None) -> Request:
 
 
 def detect(value: dict[str, Any], tool: str | None = None) -> Parsed | None:
-    """The payload of an agent's tool, read by the first of the registry's readers
+    """The payload of an agent's tool, read by the surest of the registry's readers
     that takes it; None when it is one of todocli's own shapes."""
     if tool in registry.READS:
         return Parsed(tool)
-    keys = set(value)
-    for detector in registry.DETECTORS:
-        if detector.asked(keys, value, tool):
-            parsed: Parsed | None = getattr(registry.module(detector.module), detector.function)(
-                value, tool
-            )
-            if parsed is not None:
-                return parsed
+    for found in registry.ranked(value, tool, readers=True):
+        parsed: Parsed | None = found.detect(value, tool)
+        if parsed is not None:
+            return parsed
     return None
 
 
@@ -569,48 +565,19 @@ def sender(req: Request) -> str:
     return tool_of(req.dialect, params, tool if isinstance(tool, str) else None)
 
 
-# Which tool todocli's own shapes are answered as.
-OWN_SHAPES = {"plan": "codex", "items": "claude", "ops": "oh-my-pi", "markdown": "goose"}
-OWN_SHAPES |= {"read": "claude"}
-
-
 def tool_of(dialect: str, params: object, tool_name: str | None = None) -> str:
-    """Which tool's shape to reply in, from the hook's tool name when it settles
-    it, else from the payload: its shape, and for a plain ``todos`` array the
-    keys of its items."""
+    """Which tool's shape to reply in: the hook's tool name when it settles it,
+    the reader's tool, else the tool whose payload scores surest (a bare array is
+    a ``todos`` array), else the registry's default."""
     named = registry.named_by(tool_name)
     if named is not None:
         return named
-    if tool_name == "todo_write" and dialect == "snapshot":
-        pass  # several tools' todo_write: the items tell
-    elif dialect in OWN_SHAPES:
-        return OWN_SHAPES[dialect]
-    elif registry.reply_tool(dialect) is not None:
-        return registry.reply_tool(dialect) or "claude"
-    return guess(params)
-
-
-def guess(params: object) -> str:
-    """The tool whose ``todos`` items these are, by their keys and statuses (the
-    one place that weighs tools against each other: each key below is the mark
-    of one tool's items)."""
-    todos = params.get("todos") if isinstance(params, dict) else params
-    first = todos[0] if isinstance(todos, list) and todos else None
-    if not isinstance(first, dict):
-        return "claude"
-    keys = set(first)
-    assert isinstance(todos, list)
-    statuses = {str(t.get("status", "")).lower() for t in todos if isinstance(t, dict)}
-    if "description" in keys and "content" not in keys:
-        return "gemini"
-    if "title" in keys:
-        return "kimi"
-    if "active_form" in keys:
-        return "crush"
-    if statuses & {"todo", "in-progress"}:
-        return "amp"
-    if "priority" in keys:
-        return "opencode" if "id" not in keys else "claude"
-    if "id" in keys:
-        return "qwen"
-    return "claude"
+    answer = registry.reply_tool(dialect)
+    if answer is not None:
+        return answer
+    payload = {"todos": params} if isinstance(params, list) else params
+    if isinstance(payload, dict):
+        for found in registry.ranked(payload, tool_name, readers=False):
+            name: str = found.NAME
+            return name
+    return registry.DEFAULT

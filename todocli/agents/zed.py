@@ -11,6 +11,13 @@ if TYPE_CHECKING:
 
     from todocli.document.model import TodoList
 
+# What it is: read into the registry by tools/generate.py.
+NAME = "zed"
+RANK = 17
+PRIORITY = 80
+SHARED = ("update_plan",)
+KEYS = ("steps",)
+
 
 def detect(value: dict[str, Any], tool: str | None) -> Parsed | None:
     if "steps" not in value:
@@ -28,3 +35,7 @@ def reply(todo: TodoList) -> dict[str, Any]:
 def schema() -> dict[str, Any]:
     step = obj({"title": S, "status": BASIC3}, ["title", "status"])
     return obj({"title": S, "steps": array(step)}, ["steps"])
+
+
+def score(value: dict[str, Any], tool: str | None) -> float:
+    return 1.0 if "steps" in value else 0.0

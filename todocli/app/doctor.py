@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 
+from todocli import agents as registry
 from todocli.app.commands import Context
 from todocli.app.report import Report
 from todocli.errors import BusyError, TodoError
@@ -21,17 +22,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 PROBLEM = "problem: "
-# The agents' own commands, to find them on the machine besides their folders.
-COMMANDS = {
-    "claude": "claude",
-    "codex": "codex",
-    "gemini": "gemini",
-    "cursor": "cursor",
-    "copilot": "code",
-    "qwen": "qwen",
-    "opencode": "opencode",
-    "cline": "cline",
-}
 
 
 def _wired(tool: str, base: str, user: bool) -> tuple[int, int, list[str]]:
@@ -70,7 +60,7 @@ def agents(ctx: Context) -> list[str]:
             continue  # not an agent: see ``repository``
         folder = getattr(module, "FOLDER", None)
         found = (folder is not None and os.path.isdir(os.path.join(home, folder))) or bool(
-            shutil.which(COMMANDS.get(tool, tool))
+            shutil.which(registry.PROGRAMS.get(tool, tool))
         )
         scopes = []
         wired_somewhere = False
@@ -83,7 +73,7 @@ def agents(ctx: Context) -> list[str]:
                 scopes.append(f"{scope} {state}")
         if not found and not wired_somewhere:
             continue
-        any_hook = any_hook or (wired_somewhere and tool in ("claude", "codex", "gemini", "qwen"))
+        any_hook = any_hook or (wired_somewhere and tool in registry.HOOKS)
         what = ", ".join(scopes) if scopes else f"not wired (todo setup {tool})"
         lines.append(f"{module.LABEL}: {what}")
     if not lines:

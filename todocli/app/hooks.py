@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 
+from todocli import agents
 from todocli.app.commands import Context, Options, apply_input, show
 from todocli.document.markdown import parse
 from todocli.document.model import Status
@@ -41,8 +42,9 @@ TOOL_EVENTS = frozenset({"PostToolUse", "AfterTool"})
 # compaction is noted, and the next prompt's hook puts the plan back.
 COMPACT_EVENTS = frozenset({"PreCompress", "PreCompact", "PostCompact"})
 PROMPT_EVENTS = frozenset({"BeforeAgent", "UserPromptSubmit"})
-# The harnesses whose stop gate answers "deny" where the others answer "block".
-DENY = frozenset({"gemini"})
+# Each harness's quirks (its stop gate's decision, how the session reaches its
+# shell) are in its agent module's descriptor: agents.HOOKS.
+NO_QUIRKS = ("block", "")
 
 
 # -- the record of each hooked session ------------------------------------------------------
@@ -197,16 +199,17 @@ def _which(ctx: Context) -> str:
 
 
 def _session_start(ctx: Context, agent: str, env: Mapping[str, str]) -> str:
-    if agent == "claude" and ctx.loc.is_session and env.get("CLAUDE_ENV_FILE"):
-        # Claude Code runs this file before each Bash call: plain `todo` is this list.
+    passed = agents.HOOKS.get(agent, NO_QUIRKS)[1]
+    if passed not in ("", "reply") and ctx.loc.is_session and env.get(passed):
+        # A file the harness runs before each shell call: plain `todo` is this list.
         try:
-            with open(env["CLAUDE_ENV_FILE"], "a", encoding="utf-8") as handle:
+            with open(env[passed], "a", encoding="utf-8") as handle:
                 handle.write(f"export TODOCLI_SESSION={ctx.loc.session}\n")
         except OSError:
             pass
     reply: dict[str, Any] = {"hookEventName": "SessionStart"}
-    if agent == "codex" and ctx.loc.is_session:
-        # Codex applies these to the agent's later shell commands: plain `todo` is this list.
+    if passed == "reply" and ctx.loc.is_session:
+        # The harness applies these to the agent's later shell commands: plain `todo` is this list.
         reply["env"] = {"TODOCLI_SESSION": ctx.loc.session}
     todo = show(ctx, seen=False).todo
     if any(t.status.is_open for _, t in todo.tasks()):
@@ -269,7 +272,7 @@ def _stop(ctx: Context, agent: str, active: bool) -> str:
         f"no longer needed ({where} drop TASK), or block it on the person ({where} block "
         f'TASK --reason "what you need").'
     )
-    decision = "deny" if agent in DENY else "block"
+    decision = agents.HOOKS.get(agent, NO_QUIRKS)[0]
     return _reply({"decision": decision, "reason": reason})
 
 

@@ -49,6 +49,28 @@ def envelope_schema() -> dict[str, Any]:
     """The ``--json`` envelope a command that shows or changes the list prints
     (a command that reports other data keeps the same keys, its data under
     ``data``, ``stats`` and ``changes`` null)."""
+    return {
+        "$schema": DRAFT,
+        "title": "todo --json",
+        "type": "object",
+        "properties": {
+            "version": {"const": 1},
+            "status": {"enum": ["success", "error"]},
+            "data": _data_schema(),
+            "text": {"type": "string", "description": "What plain output prints."},
+            "stats": {"type": ["object", "null"]},
+            "changes": _changes_schema(),
+            "context": {"type": ["object", "null"]},
+            "warnings": _STRINGS,
+            "error": {"type": ["object", "null"]},
+            "instructions": _S,
+        },
+        "required": ["version", "status", "data", "text", "stats", "changes", "context", "error"],
+    }
+
+
+def _task_schema() -> dict[str, Any]:
+    """One task of ``data.todos``."""
     task = _object(
         {
             "n": {"type": "integer", "description": "Its number in the list (#N)."},
@@ -70,59 +92,52 @@ def envelope_schema() -> dict[str, Any]:
         "A task: the fields it has (no null or empty ones): active_form, notes, and "
         "what an agent's tool keeps (id, priority, blocked_by, owner) only when set."
     )
+    return task
+
+
+def _data_schema() -> dict[str, Any]:
+    """``data``: the list, and the list in an agent tool's shape when asked."""
+    return _object(
+        {
+            "summary": _S,
+            "todos": {"type": "array", "items": _task_schema(), "description": "The list, once."},
+            "recap": _S,
+            "phases": {
+                "type": "array",
+                "description": "The tree of phases: after a read (todo show), or "
+                "after every write with reply = full.",
+            },
+            "reply": {
+                "description": "The list in an agent tool's own shape: with --as "
+                "TOOL, after a payload in a tool's shape, or with reply = full."
+            },
+            "reply_tool": _S,
+            "task": {"description": "todo claim: the task taken."},
+        },
+        ["summary", "todos", "recap"],
+    )
+
+
+def _changes_schema() -> dict[str, Any]:
+    """``changes``: what a write did."""
     brief = _object({"content": _S, "status": _S}, ["content", "status"])
     return {
-        "$schema": DRAFT,
-        "title": "todo --json",
-        "type": "object",
+        "type": ["object", "null"],
         "properties": {
-            "version": {"const": 1},
-            "status": {"enum": ["success", "error"]},
-            "data": _object(
-                {
-                    "summary": _S,
-                    "todos": {"type": "array", "items": task, "description": "The list, once."},
-                    "recap": _S,
-                    "phases": {
-                        "type": "array",
-                        "description": "The tree of phases: after a read (todo show), or "
-                        "after every write with reply = full.",
-                    },
-                    "reply": {
-                        "description": "The list in an agent tool's own shape: with --as "
-                        "TOOL, after a payload in a tool's shape, or with reply = full."
-                    },
-                    "reply_tool": _S,
-                    "task": {"description": "todo claim: the task taken."},
-                },
-                ["summary", "todos", "recap"],
-            ),
-            "text": {"type": "string", "description": "What plain output prints."},
-            "stats": {"type": ["object", "null"]},
-            "changes": {
+            "old_todos": {"type": "array", "items": brief},
+            "new_todos": {"type": "array", "items": brief},
+            "completed_tasks": _STRINGS,
+            "dropped_open": _STRINGS,
+            "released": {"type": "array"},
+            "renamed": {"type": "array"},
+            "hand_edit": {
                 "type": ["object", "null"],
-                "properties": {
-                    "old_todos": {"type": "array", "items": brief},
-                    "new_todos": {"type": "array", "items": brief},
-                    "completed_tasks": _STRINGS,
-                    "dropped_open": _STRINGS,
-                    "released": {"type": "array"},
-                    "renamed": {"type": "array"},
-                    "hand_edit": {
-                        "type": ["object", "null"],
-                        "description": "The person's edits since the last write: added, "
-                        "removed, changed (content, from, to), notes (content, note), "
-                        "overridden.",
-                    },
-                    "merged": {"type": "array"},
-                    "wiped_on_all_completed": {"type": "boolean"},
-                    "logged_to": {"type": ["string", "null"]},
-                },
+                "description": "The person's edits since the last write: added, "
+                "removed, changed (content, from, to), notes (content, note), "
+                "overridden.",
             },
-            "context": {"type": ["object", "null"]},
-            "warnings": _STRINGS,
-            "error": {"type": ["object", "null"]},
-            "instructions": _S,
+            "merged": {"type": "array"},
+            "wiped_on_all_completed": {"type": "boolean"},
+            "logged_to": {"type": ["string", "null"]},
         },
-        "required": ["version", "status", "data", "text", "stats", "changes", "context", "error"],
     }

@@ -169,7 +169,30 @@ def build(defaults: Options) -> tuple[Server[Any], Watcher]:
         ours = "unknown"
     bus = InMemorySubscriptionBus()
     watcher = Watcher(bus)
-    listen_handler = ListenHandler(bus)
+    list_tools, call_tool = _tool_handlers(defaults)
+    list_resources, list_templates, read_resource = _resource_handlers(defaults)
+    subscribe, unsubscribe, listen = _subscription_handlers(defaults, watcher, ListenHandler(bus))
+    server: Server[Any] = Server(
+        "todo",
+        version=ours,
+        title="todocli",
+        description="A markdown todo checklist for coding agents and the people beside them",
+        instructions=mcp_tools.INSTRUCTIONS,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+        on_list_resources=list_resources,
+        on_list_resource_templates=list_templates,
+        on_read_resource=read_resource,
+        on_subscribe_resource=subscribe,
+        on_unsubscribe_resource=unsubscribe,
+        on_subscriptions_listen=listen,
+    )
+    return server, watcher
+
+
+def _tool_handlers(defaults: Options) -> tuple[Any, Any]:
+    """``tools/list`` and ``tools/call``: ``mcp_tools``' tools, their answers as
+    the command line gives them."""
 
     async def list_tools(
         ctx: Ctx, params: types.PaginatedRequestParams | None
@@ -206,6 +229,13 @@ def build(defaults: Options) -> tuple[Server[Any], Watcher]:
             structured_content=_clean(reply.data),
             is_error=reply.failed,
         )
+
+    return list_tools, call_tool
+
+
+def _resource_handlers(defaults: Options) -> tuple[Any, Any, Any]:
+    """``resources/list``, ``resources/templates/list`` and ``resources/read``: the
+    lists as markdown."""
 
     async def list_resources(
         ctx: Ctx, params: types.PaginatedRequestParams | None
@@ -255,6 +285,15 @@ def build(defaults: Options) -> tuple[Server[Any], Watcher]:
             ]
         )
 
+    return list_resources, list_templates, read_resource
+
+
+def _subscription_handlers(
+    defaults: Options, watcher: Watcher, listen_handler: ListenHandler
+) -> tuple[Any, Any, Any]:
+    """``resources/subscribe``, ``resources/unsubscribe`` and
+    ``subscriptions/listen``: the lists they name watched by ``watcher``."""
+
     async def target(uri: str) -> str:
         try:
             found = await anyio.to_thread.run_sync(mcp_tools.resource, uri, defaults)
@@ -287,22 +326,7 @@ def build(defaults: Options) -> tuple[Server[Any], Watcher]:
         finally:
             watcher.unlisten(targets)
 
-    server: Server[Any] = Server(
-        "todo",
-        version=ours,
-        title="todocli",
-        description="A markdown todo checklist for coding agents and the people beside them",
-        instructions=mcp_tools.INSTRUCTIONS,
-        on_list_tools=list_tools,
-        on_call_tool=call_tool,
-        on_list_resources=list_resources,
-        on_list_resource_templates=list_templates,
-        on_read_resource=read_resource,
-        on_subscribe_resource=subscribe,
-        on_unsubscribe_resource=unsubscribe,
-        on_subscriptions_listen=listen,
-    )
-    return server, watcher
+    return subscribe, unsubscribe, listen
 
 
 async def _serve(defaults: Options) -> None:

@@ -18,6 +18,7 @@ import json
 import os
 import sys
 
+from todocli import agents
 from todocli.app.report import Report
 from todocli.app.setup import files
 from todocli.errors import UsageError
@@ -28,23 +29,14 @@ if TYPE_CHECKING:
 
     from todocli.app.setup.edits import Edit
 
-# name → module of todocli.app.setup (or a full dotted name). Each has LABEL (its
+# name → module of todocli.app.setup (or a full dotted name): the agents whose
+# descriptor names them a setup target (``SETUP``), then git. Each has LABEL (its
 # name for people) and edits(base, user) -> list[Edit] (what goes in which file,
 # under ``base``: the project, or the user's home); optionally FOLDER (its folder
 # in a home: ``todo doctor`` finds the agent by it), mcp(base, user) (the MCP
 # server's registration, for ``--mcp``), NOTE (a line said after writing) and
 # root(base) (the folder a project setup stays in, when not ``base`` itself).
-TARGETS: dict[str, str] = {
-    "claude": "claude",
-    "codex": "codex",
-    "gemini": "gemini",
-    "cursor": "cursor",
-    "copilot": "copilot",
-    "qwen": "qwen",
-    "opencode": "opencode",
-    "cline": "cline",
-    "git": "git",
-}
+TARGETS: dict[str, str] = {name: name for name in agents.TARGETS} | {"git": "git"}
 
 
 def target(name: str) -> ModuleType:
@@ -153,8 +145,48 @@ def setup(
     first: one its parser refuses stops the whole call, with nothing written."""
     module = target(tool)
     base = (user_home or os.path.expanduser("~")) if user else (project or os.getcwd())
-    edits: list[Edit] = module.edits(base, user)
     records = Records(home)
+    edits = _edits(module, tool, base, user, mcp=mcp, remove=remove, records=records)
+    by_file: dict[str, list[Edit]] = {}
+    for edit in edits:
+        by_file.setdefault(edit.path, []).append(edit)
+    # A project's files stay inside it (the module's ``root``: git's work tree).
+    confine = None if user else getattr(module, "root", lambda folder: folder)(base)
+    plans = _plans(tool, by_file, confine, remove, records)
+    left = [line for edit in edits for line in edit.left]
+    if dry_run:
+        lines = [_diff(path, old, new).rstrip("\n") for path, _, old, new in plans]
+        head = (
+            f"{module.LABEL}: nothing to change." if not plans else f"{module.LABEL}: would change:"
+        )
+        lines.insert(0, head)
+    else:
+        changed = _write(tool, plans, by_file, remove, records, confine or base)
+        lines = _told(module, changed, remove, left)
+    lines += [f"{module.LABEL}: {line}" for line in left]
+    data = {
+        "tool": tool,
+        "scope": "user" if user else "project",
+        "files": [p for p, _, _, _ in plans],
+        "dry_run": dry_run,
+        "removed": remove,
+    }
+    return Report(data, "\n".join(lines) + "\n")
+
+
+def _edits(
+    module: ModuleType,
+    tool: str,
+    base: str,
+    user: bool,
+    *,
+    mcp: bool,
+    remove: bool,
+    records: Records,
+) -> list[Edit]:
+    """What the target adds to which file, its MCP server's registration too when
+    asked (or, for a removal, where todo wrote it)."""
+    edits: list[Edit] = module.edits(base, user)
     servers = getattr(module, "mcp", None)
     if mcp and servers is None:
         raise UsageError(
@@ -168,12 +200,22 @@ def setup(
             if mcp or records.get(tool, edit.path) is not None:
                 edit.optional = True
                 edits.append(edit)
-    by_file: dict[str, list[Edit]] = {}
-    for edit in edits:
-        by_file.setdefault(edit.path, []).append(edit)
-    # A project's files stay inside it (the module's ``root``: git's work tree).
-    confine = None if user else getattr(module, "root", lambda folder: folder)(base)
-    plans: list[tuple[str, str, str | None, str | None]] = []
+    return edits
+
+
+Plan = tuple[str, str, str | None, str | None]  # path, where its bytes are, old, new
+
+
+def _plans(
+    tool: str,
+    by_file: dict[str, list[Edit]],
+    confine: str | None,
+    remove: bool,
+    records: Records,
+) -> list[Plan]:
+    """Each file that changes: its path, where its bytes are, its text before and
+    after (None: no file)."""
+    plans: list[Plan] = []
     for path, file_edits in by_file.items():
         # Where the bytes go, refused before anything is read from outside the project.
         real = files.locate(path, confine if all(e.confined for e in file_edits) else None)
@@ -188,17 +230,24 @@ def setup(
         made = old is None and any(edit.creates for edit in file_edits)
         if new != old and (made or not (old is None and new == "")):
             plans.append((path, real, old, new))
-    left = [line for edit in edits for line in edit.left]
-    if not dry_run:  # every file refused before the first is written
-        for path, real, _, new in plans:
-            if new is not None:
-                files.writable(real, path)
-    lines: list[str] = []
+    return plans
+
+
+def _write(
+    tool: str,
+    plans: list[Plan],
+    by_file: dict[str, list[Edit]],
+    remove: bool,
+    records: Records,
+    top: str,
+) -> list[str]:
+    """Write the planned files (every one refused before the first is written),
+    and record them; the paths written, named as the person sees them."""
+    for path, real, _, new in plans:
+        if new is not None:
+            files.writable(real, path)
     changed = []
     for path, real, old, new in plans:
-        if dry_run:
-            lines.append(_diff(path, old, new).rstrip("\n"))
-            continue
         if new is None:
             files.delete(real)
         else:
@@ -208,33 +257,27 @@ def setup(
         elif not remove and new is not None:
             unended = any(getattr(edit, "unended", False) for edit in by_file[path])
             records.wrote(tool, path, made=old is None, unended=unended)
-        top = confine or base
         plain = os.path.normpath(os.path.join(os.path.realpath(top), os.path.relpath(path, top)))
         changed.append(path if real == plain else f"{path} (through its link, {real})")
     if changed:
         records.save()
+    return changed
+
+
+def _told(module: ModuleType, changed: list[str], remove: bool, left: list[str]) -> list[str]:
+    """What a run that wrote (or had nothing to write) says."""
     label = module.LABEL
-    verb = "Removed from" if remove else "Wrote"
-    if dry_run:
-        head = f"{label}: nothing to change." if not plans else f"{label}: would change:"
-        lines.insert(0, head)
-    elif changed:
+    if changed:
+        verb = "Removed from" if remove else "Wrote"
         lines = [f"{label}: {verb} {path}" for path in changed]
         note = getattr(module, "NOTE", "")
         if note and not remove:
             lines.append(f"{label}: {note}")
-    elif not left:
-        state = "nothing of todo's to remove" if remove else "already set up, nothing changed"
-        lines = [f"{label}: {state}."]
-    lines += [f"{label}: {line}" for line in left]
-    data = {
-        "tool": tool,
-        "scope": "user" if user else "project",
-        "files": [p for p, _, _, _ in plans],
-        "dry_run": dry_run,
-        "removed": remove,
-    }
-    return Report(data, "\n".join(lines) + "\n")
+        return lines
+    if left:
+        return []
+    state = "nothing of todo's to remove" if remove else "already set up, nothing changed"
+    return [f"{label}: {state}."]
 
 
 def _removed(
