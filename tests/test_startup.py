@@ -63,7 +63,6 @@ KEPT_OFF: dict[str, tuple[str, str]] = {
     "todocli.engine.dialects": (NO_INPUT, "only a form that reads input decodes it"),
     "_json": (NO_JSON, "only JSON in or out needs its C scanner and encoder"),
     "todocli.base.jsontext": (PLAIN, "only JSON output needs it"),
-    "todocli.jsontext": (PLAIN, "only JSON output needs it"),
     "todocli.app.render": (NO_LIST, "for output: a form that prints no list needs none"),
     "todocli.agents": (NO_INPUT, "only an agent's input needs the registry"),
     "todocli.agents.request": (NO_INPUT, "only an agent's input is read into ops"),

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import sys
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+from todocli.base import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from types import ModuleType
     from typing import Any

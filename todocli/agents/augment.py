@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from todocli.agents.common import S, array, enum, ids, obj, tasks
 from todocli.agents.request import Parsed, only, patch, short_uuid, snapshot_items, string
+from todocli.base import TYPE_CHECKING
 from todocli.document.model import Meta, Status
 from todocli.engine.dialects import InputError
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from typing import Any
 

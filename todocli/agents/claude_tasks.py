@@ -8,11 +8,11 @@ from __future__ import annotations
 from todocli.agents.common import BASIC, STR_LIST, S, enum, ids, obj
 from todocli.agents.common import tasks as tasks_of
 from todocli.agents.request import Parsed, item, only, patch
+from todocli.base import TYPE_CHECKING
 from todocli.document.model import Meta
 from todocli.engine.dialects import InputError
 from todocli.escapes import quoted
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from typing import Any
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from todocli.agents.checklist import CHECKLIST, lines
 from todocli.agents.common import S, checklist, obj
 from todocli.agents.request import Parsed
+from todocli.base import TYPE_CHECKING
 from todocli.document.model import Status
 from todocli.engine.dialects import InputError
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from typing import Any
 

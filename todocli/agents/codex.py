@@ -4,8 +4,8 @@ of todocli's own snapshot shapes (read by ``todocli.agents.request``)."""
 from __future__ import annotations
 
 from todocli.agents.common import BASIC, BASIC3, S, array, obj, tasks
+from todocli.base import TYPE_CHECKING
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from typing import Any
 

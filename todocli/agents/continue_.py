@@ -8,9 +8,9 @@ from __future__ import annotations
 from todocli.agents.checklist import CHECKLIST, lines
 from todocli.agents.common import S, checklist, obj
 from todocli.agents.request import Parsed, only, string
+from todocli.base import TYPE_CHECKING
 from todocli.document.model import Status
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from typing import Any
 

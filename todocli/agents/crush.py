@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from todocli.agents.common import BASIC, BASIC3, S, array, marks, obj, tasks
+from todocli.base import TYPE_CHECKING
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from typing import Any
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from todocli.agents.common import CANCELLED, S, array, enum, ids, obj, tasks
 from todocli.agents.request import Parsed, only, patch, snapshot_items
+from todocli.base import TYPE_CHECKING
 from todocli.engine.dialects import InputError
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from typing import Any
 

@@ -31,8 +31,8 @@ import pkgutil
 import sys
 
 from todocli import agents
+from todocli.base import TYPE_CHECKING
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from types import ModuleType
     from typing import Any

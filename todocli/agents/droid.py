@@ -7,9 +7,9 @@ from __future__ import annotations
 from todocli.agents.checklist import lines
 from todocli.agents.common import BASIC, S, obj, tasks
 from todocli.agents.request import Parsed, only
+from todocli.base import TYPE_CHECKING
 from todocli.document.model import Status
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from typing import Any
 

@@ -18,9 +18,9 @@ task's own value; a field that differs is a change the agent made, and applies.
 
 from __future__ import annotations
 
+from todocli.base import TYPE_CHECKING
 from todocli.document.model import Meta
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 

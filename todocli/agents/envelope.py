@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from todocli import agents as registry
 from todocli.agents.request import request
+from todocli.base import TYPE_CHECKING
 from todocli.document.model import Meta
 from todocli.engine.dialects import Hook, InputError, Request
 from todocli.engine.ops import Op, OpKind
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from typing import Any
 

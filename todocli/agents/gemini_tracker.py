@@ -6,10 +6,10 @@ its tasks as ``write_todos``' todos: its reply is Gemini's."""
 from __future__ import annotations
 
 from todocli.agents.request import Parsed, item, only, patch
+from todocli.base import TYPE_CHECKING
 from todocli.document.model import Meta
 from todocli.engine.dialects import InputError
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from typing import Any
 

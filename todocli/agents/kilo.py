@@ -6,9 +6,9 @@ from __future__ import annotations
 from todocli.agents import opencode
 from todocli.agents.common import S
 from todocli.agents.request import Parsed, only, snapshot_items
+from todocli.base import TYPE_CHECKING
 from todocli.engine.dialects import loads_json
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from typing import Any
 

@@ -4,10 +4,10 @@ deleted, its ``.highwatermark``)."""
 
 from __future__ import annotations
 
+from todocli.base import TYPE_CHECKING
 from todocli.document.model import Meta, id_number
 from todocli.engine.ops import Op, OpKind
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 

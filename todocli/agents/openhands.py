@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from todocli.agents.common import S, array, enum, ids, obj, tasks, words
 from todocli.agents.request import Parsed, only, snapshot_items
+from todocli.base import TYPE_CHECKING
 from todocli.engine.dialects import InputError
 from todocli.escapes import quoted
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from typing import Any
 

@@ -19,12 +19,12 @@ Errors name the JSON path: ``todos[2].status: unknown status "working"``.
 from __future__ import annotations
 
 from todocli import agents as registry
+from todocli.base import TYPE_CHECKING
 from todocli.document.model import Meta, Status
 from todocli.engine.dialects import InputError, Request
 from todocli.engine.ops import Op, OpKind, PhaseItems
 from todocli.escapes import quoted
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from typing import Any, TypeGuard
 

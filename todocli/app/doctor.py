@@ -14,10 +14,10 @@ import shutil
 from todocli import agents as registry
 from todocli.app.commands import Context
 from todocli.app.report import Report
+from todocli.base import TYPE_CHECKING
 from todocli.errors import BusyError, TodoError
 from todocli.storage.store import Held
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from collections.abc import Callable
 

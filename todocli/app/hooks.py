@@ -24,11 +24,11 @@ import os
 
 from todocli import agents
 from todocli.app.commands import Context, Options, apply_input, show
+from todocli.base import TYPE_CHECKING
 from todocli.document.markdown import parse
 from todocli.document.model import Status
 from todocli.errors import TodoError
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
@@ -84,7 +84,7 @@ def records(home: str) -> dict[str, dict[str, Any]]:
 
 def _save_record(home: str, session: str, value: dict[str, Any]) -> None:
     """Best effort: without its record a session still uses its own list."""
-    from todocli.jsontext import dumps
+    from todocli.base.jsontext import dumps
 
     path = _record_path(home, session)
     temporary = f"{path}.{os.getpid()}.tmp"  # hooks of one event may run at once

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 
 from todocli.app.report import Report
+from todocli.base import TYPE_CHECKING
 from todocli.engine.schema import DRAFT
 from todocli.errors import UsageError
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from typing import Any
 

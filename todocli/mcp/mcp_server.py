@@ -18,6 +18,7 @@ command pays for the SDK.
 
 from __future__ import annotations
 
+import gc
 import os
 from typing import Any
 
@@ -339,8 +340,6 @@ async def _serve(defaults: Options) -> None:
 
 def run(defaults: Options) -> int:
     """Serve one client over stdin and stdout until it hangs up."""
-    import gc
-
     gc.enable()  # this one runs on (the one-shot commands turn the collector off)
     anyio.run(_serve, defaults)
     return 0

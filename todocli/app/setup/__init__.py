@@ -21,9 +21,9 @@ import sys
 from todocli import agents
 from todocli.app.report import Report
 from todocli.app.setup import files
+from todocli.base import TYPE_CHECKING
 from todocli.errors import UsageError
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from types import ModuleType
 

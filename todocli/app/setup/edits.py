@@ -8,9 +8,9 @@ from __future__ import annotations
 import json
 
 from todocli.app.setup import jsonedit
+from todocli.base import TYPE_CHECKING
 from todocli.errors import InvalidParamError
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from typing import Any
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import json
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
+from todocli.base import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
