@@ -164,13 +164,17 @@ def test_a_payload_loads_only_its_own_tools_module(
 
 
 def import_graph(prefixes: tuple[str, ...]) -> dict[str, set[str]]:
-    """Each module under ``prefixes`` → the modules under them it imports
-    (anywhere in the file, type-only imports too)."""
+    """Each module under ``prefixes`` → the modules under them it imports (anywhere
+    in the file, inside functions too), leaving out the imports under ``if
+    TYPE_CHECKING:``: they never run, so a room of the engine may name the type of
+    the ``Engine`` that imports it (the rule of tests/test_layers.py)."""
     found = {name: path for name, path in modules() if name.startswith(prefixes)}
     graph: dict[str, set[str]] = {}
     for name, path in found.items():
         package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
-        graph[name] = {t for t in imports_of(path, package) if t in found and t != name}
+        graph[name] = {
+            t for t in imports_of(path, package, types=False) if t in found and t != name
+        }
     return graph
 
 
