@@ -20,9 +20,17 @@ AVOIDED = {
     "dataclasses", "enum", "hashlib", "inspect", "json", "pathlib", "re", "typing",
     "unicodedata",
 }  # fmt: skip
-# What only a write needs: the engine's ops, the input's dialects, the lock (fcntl,
-# and SHA-256 for its file's name). A read pays for none of them.
-WRITE_ONLY = {"todocli.engine.ops", "todocli.engine.dialects", "fcntl", "_sha2", "_sha256"}
+# What only a write needs: the engine's ops, the input's dialects, the commit, the
+# lock (fcntl, and SHA-256 for its file's name). A read pays for none of them.
+WRITE_ONLY = {
+    "todocli.engine.ops", "todocli.engine.dialects", "todocli.storage.commit",
+    "todocli.storage.lock", "fcntl", "_sha2", "_sha256",
+}  # fmt: skip
+# What only a call that finds a killed writer's journal (or a write that fails) needs.
+RECOVERY_ONLY = {"todocli.storage.recovery"}
+# What only a call that finds the list changed lately by someone else needs: the wait
+# for a save under way to end (test_a_list_not_changed_lately_loads_no_wait).
+SETTLE_ONLY = {"todocli.storage.settle"}
 # What only several agents or dependencies need: a list with neither pays for none of it.
 AGENTS_ONLY = {"todocli.engine.claims", "todocli.app.agent_state"}
 # What only a list a person edits by hand needs: the swap that catches a save racing
@@ -85,10 +93,29 @@ def test_the_agent_path_loads_none_of_what_the_stand_ins_replace(
     assert not modules & AVOIDED, sorted(modules & AVOIDED)
     assert not modules & AGENTS_ONLY, sorted(modules & AGENTS_ONLY)
     assert not modules & PERSON_ONLY, sorted(modules & PERSON_ONLY)
+    assert not modules & RECOVERY_ONLY, sorted(modules & RECOVERY_ONLY)
     if args[0] == "show":
         assert not modules & WRITE_ONLY, sorted(modules & WRITE_ONLY)
     else:
-        assert {"todocli.engine.ops", "fcntl"} <= modules  # the probe sees a real write
+        assert {"todocli.engine.ops", "todocli.storage.commit", "fcntl"} <= modules  # a real write
+
+
+@pytest.mark.parametrize(("args", "stdin"), FORMS[:3], ids=[" ".join(a) for a, _ in FORMS[:3]])
+def test_a_list_not_changed_lately_loads_no_wait(
+    args: list[str], stdin: bytes, tmp_path: Path
+) -> None:
+    """A list a person wrote, but not lately: nothing to wait for, and no module for
+    the wait (a list written just now is watched until it is still: see test_settle)."""
+    folder = tmp_path / "sessions"
+    folder.mkdir()
+    listing = folder / "default.md"
+    listing.write_text("# Todos\n" + "".join(f"- [ ] task {i}\n" for i in range(20)))
+    for path in (listing, folder):
+        os.utime(path, (1e9, 1e9))
+    proc = run(args, stdin, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    modules = set(proc.stderr.decode().split("MODULES ", 1)[1].split())
+    assert not modules & SETTLE_ONLY, sorted(modules & SETTLE_ONLY)
 
 
 def test_the_launcher_turns_the_collector_off_before_the_package_loads(tmp_path: Path) -> None:
