@@ -20,11 +20,12 @@ AVOIDED = {
     "dataclasses", "enum", "hashlib", "inspect", "json", "pathlib", "re", "typing",
     "unicodedata",
 }  # fmt: skip
-# What only a write needs: the engine's ops, the input's dialects, the commit, the
-# lock (fcntl, and SHA-256 for its file's name). A read pays for none of them.
+# What only a write needs: the engine's ops, the input's dialects, the commit, what
+# agents have seen and the reminder's notes, the lock (fcntl, and SHA-256 for its
+# file's name). A read pays for none of them.
 WRITE_ONLY = {
     "todocli.engine.ops", "todocli.engine.dialects", "todocli.storage.commit",
-    "todocli.storage.lock", "fcntl", "_sha2", "_sha256",
+    "todocli.storage.views", "todocli.storage.lock", "fcntl", "_sha2", "_sha256",
 }  # fmt: skip
 # What only a call that finds a killed writer's journal (or a write that fails) needs.
 RECOVERY_ONLY = {"todocli.storage.recovery"}

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from todocli.storage.store import Store
 
 JOURNAL_HEAD = "todo journal 1"
-# Appended after "end" once the list's temporary file is made (``Store._temp_made``).
+# Appended after "end" once the list's temporary file is made (``temp_made``).
 TEMP_MARK = "temp\n"
 
 
@@ -398,7 +398,7 @@ def write_journal(store: Store, job: Journal) -> None:
 
 
 def temp_made(store: Store) -> None:
-    """The list's temporary file is made: the journal says so (see ``_settle``),
+    """The list's temporary file is made: the journal says so (see ``recovery``),
     then the last look at the list before the replace."""
     try:
         fd = os.open(store.journal_file, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW)
@@ -416,7 +416,7 @@ def temp_made(store: Store) -> None:
 
 def hold_seen(store: Store) -> int:
     """The list's file as ``read`` saw it, held open across the replace (see
-    ``_late_save``); -1 when there is none, or the name holds another file."""
+    ``late_save``); -1 when there is none, or the name holds another file."""
     if store._seen is None or store._seen[1] is None:
         return -1
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
@@ -486,7 +486,7 @@ def put_back_parked(
     (a swap comes only after the file was made), and it goes back to the list,
     unless the list holds a newer file (their later save, as ``files._swap_in``
     leaves it, or another home's write). Returns whether that was done, and
-    whether the parked save is still to be kept aside (``_keep_aside``, once the
+    whether the parked save is still to be kept aside (``keep_aside``, once the
     journal's revisions are settled): it is never removed unseen."""
     if not os.path.lexists(tmp):
         return True, False

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 
 from todocli.errors import StorageError, TodoError
-from todocli.storage import files, views
+from todocli.storage import files
 from todocli.storage.files import (
     ENCODING_ERRORS,
     PENDING,
@@ -297,14 +297,21 @@ class Store:
         return revs[-1] if revs else 0
 
     # -- what agents have seen, the reminder's notes, a person near (``views``) ------------
+    # A read loads none of it (see tests/test_startup.py): only a write or an agent does.
 
     def view_path(self, agent: str | None) -> str:
+        from todocli.storage import views
+
         return views.view_path(self, agent)
 
     def view(self, agent: str | None) -> str | int | None:
+        from todocli.storage import views
+
         return views.view(self, agent)
 
     def save_view(self, agent: str | None, view: str | int, landing: int | None = None) -> None:
+        from todocli.storage import views
+
         views.save_view(self, agent, view, landing)
 
     def forget_views(self) -> None:
@@ -319,27 +326,43 @@ class Store:
         self._appends.append(path)
 
     def remind_counter(self) -> tuple[int, int, str, str]:
+        from todocli.storage import views
+
         return views.remind_counter(self)
 
     def save_remind_counter(self, rev: int, rounds: int, hand_seen: str, told: str) -> None:
+        from todocli.storage import views
+
         views.save_remind_counter(self, rev, rounds, hand_seen, told)
 
     def restart_rounds(self) -> None:
+        from todocli.storage import views
+
         views.restart_rounds(self)
 
     def failed(self) -> tuple[int, str, str] | None:
+        from todocli.storage import views
+
         return views.failed(self)
 
     def save_failed(self, rev: int, message: str) -> None:
+        from todocli.storage import views
+
         views.save_failed(self, rev, message)
 
     def clear_failed(self) -> None:
+        from todocli.storage import views
+
         views.clear_failed(self)
 
     def saw_person(self) -> None:
+        from todocli.storage import views
+
         views.saw_person(self)
 
     def person_near(self) -> bool:
+        from todocli.storage import views
+
         return views.person_near(self)
 
     # -- revisions -----------------------------------------------------------------------
@@ -374,6 +397,8 @@ class Store:
         just added to ``revs``); an agent's view that names one that goes gets the
         list itself."""
         for old in revs[: max(0, len(revs) + made - KEEP_REVISIONS)]:
+            from todocli.storage import views
+
             views.keep_views_of(self, old)
             remove(self.revision_path(old))
             remove(self.hand_path(old))
