@@ -169,10 +169,13 @@ def fail_writes_to(monkeypatch: pytest.MonkeyPatch, suffix: str) -> None:
             raise full(path)
         return real_append(path, data, separator)
 
+    import todocli.storage.commit
     import todocli.storage.memory
     import todocli.storage.store
+    import todocli.storage.views
 
-    monkeypatch.setattr(todocli.storage.store, "atomic_write", atomic_write)
+    for module in (todocli.storage.store, todocli.storage.commit, todocli.storage.views):
+        monkeypatch.setattr(module, "atomic_write", atomic_write)
     monkeypatch.setattr(todocli.storage.memory, "append", append)
 
 

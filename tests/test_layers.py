@@ -243,9 +243,6 @@ STILL_OVER = {
     "document/blocks.py",
     "document/blocks.py:Scanner._scan_line",
     "document/markdown.py",
-    "storage/store.py",
-    "storage/store.py:Store",
-    "storage/store.py:Store.commit",
 }
 
 
@@ -319,13 +316,6 @@ TO_CONVERT: dict[str, set[str]] = {
     "todocli/document/blocks.py": {"TYPE_CHECKING"},
     "todocli/document/markdown.py": {"TYPE_CHECKING"},
     "todocli/document/model.py": {"TYPE_CHECKING"},
-    "todocli/storage/config.py": {"TYPE_CHECKING"},
-    "todocli/storage/files.py": {"TYPE_CHECKING"},
-    "todocli/storage/memory.py": {"TYPE_CHECKING"},
-    "todocli/storage/paths.py": {"TYPE_CHECKING"},
-    "todocli/storage/store.py": {"TYPE_CHECKING"},
-    "todocli/storage/swap.py": {"TYPE_CHECKING"},
-    "todocli/storage/worktrees.py": {"TYPE_CHECKING"},
 }
 
 

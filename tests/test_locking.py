@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from filelock import FileLock, Timeout
 
-from todocli.storage.store import ListLock, LockTimeout
+from todocli.storage.lock import ListLock, LockTimeout
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the flock path is POSIX")
 
@@ -30,7 +30,7 @@ def test_our_lock_blocks_a_filelock_in_another_process(tmp_path: Path) -> None:
             sys.executable,
             "-c",
             "import sys\n"
-            "from todocli.storage.store import ListLock\n"
+            "from todocli.storage.lock import ListLock\n"
             f"with ListLock({path!r}, 5):\n"
             "    print('held', flush=True)\n"
             "    sys.stdin.read()\n",  # until the test lets go

@@ -178,10 +178,10 @@ def test_a_save_between_read_and_replace_is_kept_and_the_batch_reapplied(
             saved.append(True)
         real(path, text, durable, **kw)  # type: ignore[arg-type]
 
-    import todocli.storage.store
+    import todocli.storage.commit
 
     with monkeypatch.context() as patch:
-        patch.setattr(todocli.storage.store, "atomic_write", editor_saves_first)
+        patch.setattr(todocli.storage.commit, "atomic_write", editor_saves_first)
         result = todo("--json", "done", "A")
     assert result.code == 0, result.err
     text = listing.read_text()
@@ -205,10 +205,10 @@ def test_a_list_that_never_stops_changing_exits_5_and_writes_nothing(
             listing.write_text(f"- [ ] A\n- [ ] hand {count[0]}\n")
         real(path, text, durable, **kw)  # type: ignore[arg-type]
 
-    import todocli.storage.store
+    import todocli.storage.commit
 
     with monkeypatch.context() as patch:
-        patch.setattr(todocli.storage.store, "atomic_write", always_saving)
+        patch.setattr(todocli.storage.commit, "atomic_write", always_saving)
         result = todo("add", "X")
     assert result.code == 5
     assert "the list kept changing while todo tried to write it (5 times)" in result.err

@@ -32,7 +32,7 @@ from tests.support_cli import start_todo, todo_process
 from todocli.engine import schema
 from todocli.mcp.mcp_server import ENVELOPE_SCHEMA
 from todocli.storage import paths
-from todocli.storage.store import ListLock
+from todocli.storage.lock import ListLock
 
 pytestmark = pytest.mark.filterwarnings(
     # The handshake-era calls (resources/subscribe) are what today's agents send.

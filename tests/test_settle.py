@@ -4,7 +4,7 @@ An editor's save is not one step: it may empty the file and write it a moment
 later, or rename the old file away and write a new one. A ``todo`` call that lands
 in between waits for the save (``Store.settle``); one that lands where the list
 stays empty refuses (exit 5) rather than take the pause for the list. The races are
-forced through the seam ``store.pause``, where a waiting call sleeps: the editor's
+forced through the seam ``settle.pause``, where a waiting call sleeps: the editor's
 save ends there, so a call that does not wait never sees it end.
 
 On a file system with 1-second timestamps a hand edit of the same size within the
@@ -29,7 +29,9 @@ from typing import Any
 import pytest
 
 from tests.support_cli import Todo, start_todo, todo_process
+from todocli.storage import commit as commit_module
 from todocli.storage import files
+from todocli.storage import settle as settle_module
 from todocli.storage import store as store_module
 from todocli.storage.store import Store
 
@@ -91,18 +93,48 @@ class SlowSave:
             self.path.write_text(self.full)
 
 
+class Clock:
+    """todo's own clock (the seam ``files.monotonic``), moved on by the test: a
+    call waiting for a save takes no time of the test's, and how long it waited is
+    what its pauses add up to."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.now = time.monotonic()
+        monkeypatch.setattr(files, "monotonic", lambda: self.now)
+
+    def pause(self, seconds: float) -> None:
+        self.now += seconds
+
+    def pauses(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """Every pause of a waiting call moves the clock on, and nothing else."""
+        monkeypatch.setattr(settle_module, "pause", self.pause)
+
+
 def save_ends_while_waiting(monkeypatch: pytest.MonkeyPatch, save: SlowSave) -> list[float]:
     """The seam: the editor's save ends the first time a call waits for it. (Set
     without ``raising``: a version of todo that never waits never gets there.)"""
     waits: list[float] = []
+    clock = Clock(monkeypatch)
 
     def pause(seconds: float) -> None:
         waits.append(seconds)
         save.finish()
-        time.sleep(seconds)
+        clock.pause(seconds)
 
-    monkeypatch.setattr(store_module, "pause", pause, raising=False)
+    monkeypatch.setattr(settle_module, "pause", pause, raising=False)
     return waits
+
+
+def wall_clock_at(monkeypatch: pytest.MonkeyPatch, ns: list[int]) -> None:
+    """The seam ``files.now_ns``: the wall clock todo compares with file times
+    reads ``ns[0]``, which the test sets (no sleeping to the edge of a second)."""
+    monkeypatch.setattr(files, "now_ns", lambda: ns[0])
+
+
+def a_second_long_ago() -> int:
+    """The start of a whole second well in the past: every time a test sets in it
+    is one no clock has moved past by accident."""
+    return (time.time_ns() // SECOND - 100) * SECOND
 
 
 def ten_tasks(todo: Todo, home: Path) -> Path:
@@ -144,6 +176,7 @@ def test_a_list_left_empty_is_refused_with_exit_5_and_nothing_written(
 ) -> None:
     path = ten_tasks(todo, home)
     monkeypatch.setattr(store_module, "SETTLE_MAX", 0.2)
+    Clock(monkeypatch).pauses(monkeypatch)
     SlowSave(path, how).begin()  # and never finished
     before = revisions(home)
     result = todo("add", "agent")
@@ -169,12 +202,19 @@ def test_a_list_emptied_on_purpose_goes_on_with_init_or_clear_all(
     emptied list, writes go on without waiting."""
     path = ten_tasks(todo, home)
     monkeypatch.setattr(store_module, "SETTLE_MAX", 0.2)
+    clock = Clock(monkeypatch)
+    clock.pauses(monkeypatch)
     path.write_text("")
     assert todo("add", "agent").code == 5
     result = todo(*command)
     assert result.code == 0, result.err
     waits: list[float] = []
-    monkeypatch.setattr(store_module, "pause", waits.append)
+
+    def pause(seconds: float) -> None:
+        waits.append(seconds)
+        clock.pause(seconds)
+
+    monkeypatch.setattr(settle_module, "pause", pause)
     result = todo("add", "next")
     assert result.code == 0, result.err
     assert waits == []  # the emptied list is on record: nothing to wait for
@@ -317,6 +357,7 @@ def test_a_read_of_a_list_left_empty_says_what_happened(
     may not be the list."""
     path = ten_tasks(todo, home)
     monkeypatch.setattr(store_module, "SETTLE_MAX", 0.2)
+    Clock(monkeypatch).pauses(monkeypatch)
     path.write_text("")
     result = todo("--json", "show")
     assert result.code == 0, result.err
@@ -337,10 +378,18 @@ def tick_while_a_write_is_in_flight(
 ) -> tuple[bool, str]:
     """todo writes the list, an agent reads it, and a person ticks a box (same size,
     in place), all within one second; the agent's write goes on in the next second.
-    ``look``: how todo sees a file's status. Returns whether the tick left the
-    status as it was, and the list after the agent's write."""
-    time.sleep(1.0 - time.time() % 1.0 + 0.02)  # a fresh second: all of it fits in it
+    The test sets each moment: the file's times (``os.utime``) and the clock todo
+    compares them with (``files.now_ns``). ``look``: how todo sees a file's status.
+    Returns whether the tick left the status as it was, and the list after the
+    agent's write."""
     assert todo(*where, "init", "A", "B", "C").code == 0
+    second = a_second_long_ago()
+    written = second + SECOND // 10  # todo's write, a tenth into the second
+    os.utime(path, ns=(written, written))
+    os.utime(path.parent, ns=(written, written))
+    now = [second + SECOND // 5]  # the agent reads the list
+    wall_clock_at(monkeypatch, now)
+    Clock(monkeypatch).pauses(monkeypatch)  # the tick found is waited for: no time of ours
     real_commit = Store.commit
     ticked: list[bool] = []
 
@@ -350,10 +399,10 @@ def tick_while_a_write_is_in_flight(
             data = path.read_bytes()
             with open(path, "r+b") as handle:  # the person's save, in place
                 handle.write(data.replace(b"- [ ] B", b"- [x] B"))
-            after = os.stat(path)
-            ticked.append(look(after) == before)
-            next_second = (after.st_mtime_ns // SECOND + 1) * SECOND
-            time.sleep(max(0, next_second - time.time_ns()) / SECOND + 0.05)
+            tick = second + SECOND * 3 // 10  # the same second
+            os.utime(path, ns=(tick, tick))
+            ticked.append(look(os.stat(path)) == before)
+            now[0] = second + SECOND + SECOND // 20  # the write goes on in the next second
         return real_commit(self, text, *args, **kwargs)
 
     monkeypatch.setattr(Store, "commit", commit)
@@ -377,6 +426,7 @@ def test_a_tick_within_the_same_second_is_kept_when_times_are_whole_seconds(
     """The seam: every file time todo looks at is cut to whole seconds."""
     monkeypatch.setattr(files, "signature", whole_seconds)
     monkeypatch.setattr(store_module, "signature", whole_seconds)
+    monkeypatch.setattr(commit_module, "signature", whole_seconds)
     path = listing(home)
     unseen, text = tick_while_a_write_is_in_flight(todo, monkeypatch, path, [], whole_seconds)
     assert unseen, "the scenario needs a tick the file's status does not show"
@@ -439,14 +489,19 @@ def half_saved_late_in_a_second(
 ) -> None:
     """An editor has written half its save in place, a third of a second into a
     second; an agent comes at once. Cut to the second, the file's time looks a
-    third of a second old: no save under way, by the time alone."""
+    third of a second old: no save under way, by the time alone. (The test sets
+    the file's time and todo's wall clock: see ``tick_while_a_write_is_in_flight``.)"""
     assert todo(*where, "add", *[f"task{i}" for i in range(10)]).code == 0
     save = SlowSave(path, "in-place")
-    time.sleep((1.3 - time.time() % 1.0) % 1.0)
     handle = open(path, "r+")  # noqa: SIM115 - the editor's, closed by finish()
     handle.truncate(0)
     handle.write(save.full[: len(save.full) // 2])
     handle.flush()
+    second = a_second_long_ago()
+    half = second + SECOND * 3 // 10
+    os.utime(path, ns=(half, half))
+    os.utime(path.parent, ns=(second - 5 * SECOND,) * 2)  # the folder: long before
+    wall_clock_at(monkeypatch, [half + SECOND // 100])  # the agent comes at once
     save.handle = handle
     save.full = save.full[len(save.full) // 2 :]
     waits = save_ends_while_waiting(monkeypatch, save)
@@ -464,6 +519,7 @@ def test_a_half_written_save_is_waited_for_when_times_are_whole_seconds(
 ) -> None:
     monkeypatch.setattr(files, "signature", whole_seconds)
     monkeypatch.setattr(store_module, "signature", whole_seconds)
+    monkeypatch.setattr(commit_module, "signature", whole_seconds)
     half_saved_late_in_a_second(todo, monkeypatch, listing(home), [])
 
 
@@ -509,6 +565,7 @@ def test_a_list_of_prose_left_empty_says_todo_wrote_text_not_zero_tasks(
     """Todo last wrote prose and no task (``todo clear`` kept the person's notes): the
     refusal on the emptied file says what todo wrote, not "todo last wrote 0 tasks"."""
     monkeypatch.setattr(store_module, "SETTLE_MAX", 0.2)
+    Clock(monkeypatch).pauses(monkeypatch)
     path = listing(home)
     path.parent.mkdir(parents=True)
     path.write_text("# Notes\n\nprose\n\n- [x] a\n")
@@ -655,15 +712,16 @@ def test_a_pause_between_chunks_is_waited_for_through_the_seam(
     cut = len(save) - 8
     path.write_text(save[:cut])
     waited = [0.0]
+    clock = Clock(monkeypatch)
 
     def pause(seconds: float) -> None:
         waited[0] += seconds
         if waited[0] >= EDITOR_PAUSE and path.read_text() != save:
             with open(path, "a") as editor:
                 editor.write(save[cut:])
-        time.sleep(seconds)
+        clock.pause(seconds)
 
-    monkeypatch.setattr(store_module, "pause", pause)
+    monkeypatch.setattr(settle_module, "pause", pause)
     result = todo("add", "agent")
     assert result.code == 0, result.err
     text = path.read_text()
@@ -682,7 +740,7 @@ def test_a_list_edited_by_hand_long_ago_costs_no_wait(
     os.utime(path, ns=(long_ago, long_ago))
     os.utime(path.parent, ns=(long_ago, long_ago))
     waits: list[float] = []
-    monkeypatch.setattr(store_module, "pause", waits.append)
+    monkeypatch.setattr(settle_module, "pause", waits.append)
     result = todo("add", "agent")
     assert result.code == 0, result.err
     assert waits == [], "a list unchanged for seconds was waited for"
@@ -706,21 +764,27 @@ def test_a_save_in_chunks_is_waited_for_when_times_are_in_2_second_steps(
     editor's rest, 300 ms later, is waited for."""
     monkeypatch.setattr(files, "signature", two_seconds)
     monkeypatch.setattr(store_module, "signature", two_seconds)
+    monkeypatch.setattr(commit_module, "signature", two_seconds)
     path = ten_tasks(todo, home)
     save = path.read_text() + "- [ ] added by hand\n"
     cut = len(save) - 8
-    time.sleep((1.2 - time.time() % 2.0) % 2.0)  # 1.2 s into a 2-second step
     path.write_text(save[:cut])
+    step = a_second_long_ago() // (2 * SECOND) * (2 * SECOND)
+    chunk = step + SECOND * 6 // 5  # 1.2 s into a 2-second step
+    os.utime(path, ns=(chunk, chunk))
+    os.utime(path.parent, ns=(step - 5 * SECOND,) * 2)  # the folder: long before
+    wall_clock_at(monkeypatch, [chunk + SECOND // 100])  # the agent comes at once
     waited = [0.0]
+    clock = Clock(monkeypatch)
 
     def pause(seconds: float) -> None:
         waited[0] += seconds
         if waited[0] >= EDITOR_PAUSE and path.read_text() != save:
             with open(path, "a") as editor:
                 editor.write(save[cut:])
-        time.sleep(seconds)
+        clock.pause(seconds)
 
-    monkeypatch.setattr(store_module, "pause", pause)
+    monkeypatch.setattr(settle_module, "pause", pause)
     result = todo("add", "agent")
     assert result.code == 0, result.err
     assert_all_kept(path.read_text())

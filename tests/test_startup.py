@@ -24,6 +24,9 @@ NO_INPUT = "a form that reads no input (show, done, add)"
 NO_ENVELOPE = "a form without a hook's envelope or a tool's payload"
 NO_HOOK = "a form without a tool's list payload or a hook event"
 NO_TODOS = "a form without a TodoWrite"
+# On a list no one changed lately: test_a_list_not_changed_lately_loads_no_wait (the
+# lists of the other tests were written just before the form runs).
+STILL = "a form on a list no one changed lately"
 
 # The one table of the modules kept off a path: an import inside a function names
 # one of these and no other (tests/test_layers.py), each entry is checked here on the
@@ -58,6 +61,11 @@ KEPT_OFF: dict[str, tuple[str, str]] = {
     # and SHA-256 for its file's name). A read pays for none of them.
     "todocli.engine.ops": (READS, "only a write needs the operations"),
     "fcntl": (READS, "only a write takes the lock"),
+    "todocli.storage.commit": (READS, "only a write commits (journal, staged files, replace)"),
+    "todocli.storage.views": (READS, "only a write records what an agent has seen"),
+    "todocli.storage.lock": (READS, "only a write takes the lock"),
+    "todocli.storage.recovery": (EVERY, "only a killed writer's journal needs recovering"),
+    "todocli.storage.settle": (STILL, "only a list changed lately by someone else is waited on"),
     "_sha2": (READS, "only a write names its lock file (3.12 on)"),
     "_sha256": (READS, "only a write names its lock file (3.11)"),
     "todocli.engine.dialects": (NO_INPUT, "only a form that reads input decodes it"),
@@ -123,7 +131,18 @@ AVOIDED = {
     "dataclasses", "enum", "hashlib", "inspect", "json", "pathlib", "re", "typing",
     "unicodedata",
 }  # fmt: skip
-WRITE_ONLY = {"todocli.engine.ops", "todocli.engine.dialects", "fcntl", "_sha2", "_sha256"}
+# What only a write needs: the engine's ops, the input's dialects, the commit, what
+# agents have seen and the reminder's notes, the lock (fcntl, and SHA-256 for its
+# file's name). A read pays for none of them.
+WRITE_ONLY = {
+    "todocli.engine.ops", "todocli.engine.dialects", "todocli.storage.commit",
+    "todocli.storage.views", "todocli.storage.lock", "fcntl", "_sha2", "_sha256",
+}  # fmt: skip
+# What only a call that finds a killed writer's journal (or a write that fails) needs.
+RECOVERY_ONLY = {"todocli.storage.recovery"}
+# What only a call that finds the list changed lately by someone else needs: the wait
+# for a save under way to end (test_a_list_not_changed_lately_loads_no_wait).
+SETTLE_ONLY = {"todocli.storage.settle"}
 AGENTS_ONLY = {"todocli.engine.claims", "todocli.app.agent_state"}
 RARE_ROOMS = {"todocli.engine.careful", "todocli.engine.proofs"}
 PERSON_ONLY = {"todocli.storage.swap", "_ctypes", "ctypes"}
@@ -173,6 +192,7 @@ def keeps_off(forms: str, args: list[str], stdin: bytes) -> bool:
         NO_ENVELOPE: not stdin or b'"ops"' in stdin,
         NO_HOOK: b'"todos"' not in stdin and args[0] != "hook",
         NO_TODOS: b'"todos"' not in stdin,
+        STILL: False,  # the other tests' lists were written just now
     }[forms]
 
 
@@ -212,10 +232,29 @@ def test_the_agent_path_loads_none_of_what_the_stand_ins_replace(
     assert not modules & RARE_ROOMS, sorted(modules & RARE_ROOMS)
     assert not modules & PERSON_ONLY, sorted(modules & PERSON_ONLY)
     assert not loaded_against_the_table(args, stdin, modules)
+    assert not modules & RECOVERY_ONLY, sorted(modules & RECOVERY_ONLY)
     if args[0] == "show":
         assert not modules & WRITE_ONLY, sorted(modules & WRITE_ONLY)
     else:
-        assert {"todocli.engine.ops", "fcntl"} <= modules  # the probe sees a real write
+        assert {"todocli.engine.ops", "todocli.storage.commit", "fcntl"} <= modules  # a real write
+
+
+@pytest.mark.parametrize(("args", "stdin"), FORMS[:3], ids=[" ".join(a) for a, _ in FORMS[:3]])
+def test_a_list_not_changed_lately_loads_no_wait(
+    args: list[str], stdin: bytes, tmp_path: Path
+) -> None:
+    """A list a person wrote, but not lately: nothing to wait for, and no module for
+    the wait (a list written just now is watched until it is still: see test_settle)."""
+    folder = tmp_path / "sessions"
+    folder.mkdir()
+    listing = folder / "default.md"
+    listing.write_text("# Todos\n" + "".join(f"- [ ] task {i}\n" for i in range(20)))
+    for path in (listing, folder):
+        os.utime(path, (1e9, 1e9))
+    proc = run(args, stdin, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    modules = set(proc.stderr.decode().split("MODULES ", 1)[1].split())
+    assert not modules & SETTLE_ONLY, sorted(modules & SETTLE_ONLY)
 
 
 def test_the_launcher_turns_the_collector_off_before_the_package_loads(tmp_path: Path) -> None:

@@ -6,12 +6,12 @@ file and the line.
 
 from __future__ import annotations
 
+from todocli.base import TYPE_CHECKING
 from todocli.document.model import Value
 from todocli.engine import DropPolicy, Settings
 from todocli.errors import UsageError
 from todocli.storage.files import read_bytes
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any

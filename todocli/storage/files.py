@@ -21,14 +21,19 @@ import os
 import stat
 import time
 
-from todocli.errors import StorageError
+from todocli.base import TYPE_CHECKING
+from todocli.errors import ConflictError, StorageError
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from collections.abc import Callable
 
 ENCODING_ERRORS = "surrogateescape"
 TEMP_SUFFIX = ".todo-tmp"
+PENDING = ".pending"  # a file a write stages beside its place (see ``commit``)
+# A file read less than this after its last change is compared by its bytes, not by
+# its time: a file system with 1-second timestamps gives a second save within the
+# same second the time of the first (see ``Store._holds``).
+RACY_NS = 1_000_000_000
 # The kill tests' seam: "NAME:N" kills this process (SIGKILL) the N-th time it
 # reaches a kill point named NAME ("*": any), one step of a write. Read once here:
 # unset, each kill point costs one comparison.
@@ -49,6 +54,30 @@ _KINDS = (
     (stat.S_ISBLK, "a block device"),
     (stat.S_ISSOCK, "a socket"),
 )
+
+
+class ListChangedError(ConflictError):
+    """The list changed on disk between reading it and replacing it (an editor saved
+    it, or a writer that does not share the lock): the write must be done again."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "the list changed on disk while it was being written (an editor saving it?); "
+            "nothing was written: try again"
+        )
+
+
+def now_ns() -> int:
+    """The wall clock (ns), the one compared with file times (a seam: a test sets
+    the time a file was changed and the time todo looks, instead of sleeping to
+    the edge of a second)."""
+    return time.time_ns()
+
+
+def monotonic() -> float:
+    """todo's own clock (seconds), for how long a list has stayed still (a seam: a
+    test moves it on where a waiting call pauses, instead of sleeping)."""
+    return time.monotonic()
 
 
 def kill_point(name: str) -> None:
@@ -274,7 +303,7 @@ def atomic_write(
     if tag is None:
         # A journaled write's temporary files are its journal's to clear; beside a
         # list, an old one may be a person's save a killed swap parked (see
-        # ``Store._put_back_parked``): nothing but that journal may remove it.
+        # ``commit.put_back_parked``): nothing but that journal may remove it.
         _remove_stale_temps(folder, name)
     tmp = ""
     made: os.stat_result | None = None

@@ -18,10 +18,10 @@ Earlier blocks are never rewritten.
 
 from __future__ import annotations
 
+from todocli.base import TYPE_CHECKING
 from todocli.document.model import Status, TodoList
 from todocli.storage.files import ENCODING_ERRORS, append
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from collections.abc import Callable
     from datetime import datetime

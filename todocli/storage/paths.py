@@ -12,11 +12,11 @@ from __future__ import annotations
 import os
 import sys
 
+from todocli.base import TYPE_CHECKING
 from todocli.document.model import Value
 from todocli.errors import UsageError
 from todocli.escapes import one_line
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from collections.abc import Mapping
 

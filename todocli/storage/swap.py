@@ -16,12 +16,13 @@ from __future__ import annotations
 import errno
 import os
 
+from todocli.base import TYPE_CHECKING
+
 _AT_FDCWD = -100
 _RENAME_EXCHANGE = 2
 # What says "this system or file system cannot swap", rather than a real failure.
 _UNSUPPORTED = {errno.EINVAL, errno.ENOSYS, errno.ENOTSUP}
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from collections.abc import Callable
 

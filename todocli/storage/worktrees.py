@@ -13,16 +13,16 @@ from __future__ import annotations
 import json
 import os
 
+from todocli.base import TYPE_CHECKING
 from todocli.errors import StorageError
 from todocli.storage.files import atomic_write, make_dir, reason
+from todocli.storage.lock import take_lock
 from todocli.storage.paths import lock_path
-from todocli.storage.store import take_lock
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from types import TracebackType
 
-    from todocli.storage.store import ListLock
+    from todocli.storage.lock import ListLock
 
 LEDGER = os.path.join("todo", "claims.json")
 
