@@ -20,18 +20,16 @@ the lock is let go, those checks run, and the batch goes round again.
 
 from __future__ import annotations
 
-import os
-
 from todocli.app.context import AFRESH, Outcome, emptied, emptied_story, expect_rev
 from todocli.document.markdown import parse, render_canonical
-from todocli.document.model import Phase, TodoList, id_number
+from todocli.document.model import TodoList
 from todocli.engine.ops import Batch, OpKind, apply
 from todocli.errors import BusyError, InvalidParamError, TodoError
 from todocli.storage.store import ListChangedError
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Sequence
     from datetime import datetime
     from typing import Any
 
@@ -121,11 +119,12 @@ def foresee(
     ctx: Context, ops: Sequence[Op], tool: str | None, proofs: tuple[Proof, ...]
 ) -> tuple[Wanted, ...]:
     """The checks a batch wants, learned without the lock from a plan on the list
-    as todo last wrote it, so that a write with checks takes the lock once. None
-    when the batch completes nothing, the list has no check, or it is not as todo
+    as todo last wrote it, so that a ``done`` with checks takes the lock once. None
+    when the batch has no ``done``, the list has no check, or it is not as todo
     wrote it (a person's save, a killed writer's): the plan under the lock finds
-    them then."""
-    if not any(op.kind is OpKind.DONE or op.kind is OpKind.WRITE for op in ops):
+    them then. (A snapshot that completes a task with a check is not looked at
+    first: the look would cost every agent's write a read of the list.)"""
+    if not any(op.kind is OpKind.DONE for op in ops):
         return ()
     store = ctx.store
     if "check" not in store.read():  # no task has a check (the cheap look first)
@@ -238,11 +237,20 @@ def plan(
     now = ctx.now() if settings.clear_delay >= 0 or agent is not None else None
     state = store.state() if now is not None else {}
     if any(op.merge for op in ops):
-        ops, state = _number_new_tasks(store, doc, ops, state)
+        from todocli.app.list_state import with_new_ids
+
+        ops, state = with_new_ids(store, doc, ops, state)
     id_floor = 0
     if any(op.after for op in ops):  # --after may give a task an id
+        from todocli.app.list_state import id_mark
+
         state = state or store.state()
-        id_floor = _id_mark(state)
+        id_floor = id_mark(state)
+    expired: frozenset[str] = frozenset()
+    if now is not None and settings.clear_delay >= 0:
+        from todocli.app.list_state import expired_tasks
+
+        expired = frozenset(expired_tasks(state, settings.clear_delay, now))
     stale: tuple[tuple[str, float], ...] = ()
     if agent is not None and now is not None:
         from todocli.app.agent_state import stale_claims
@@ -259,7 +267,7 @@ def plan(
         partial=opts.partial,
         baseline=baseline,
         wipe=wipe,
-        expired=frozenset(_expired(state, settings.clear_delay, now) if now is not None else ()),
+        expired=expired,
         merge_base=merge_base,
         agent=agent,
         stale=stale,
@@ -348,19 +356,25 @@ def commit(ctx: Context, planned: Plan, params_input: object = None) -> Outcome:
     logged_to = None
     steps = []
     if result.completed is not None or result.left is not None:
+        from todocli.app.list_state import log_step, to_log
+
         state = state or store.state()
-        closed = _to_log(state, result)
+        closed = to_log(state, result)
         if closed is not None:
-            logged_to, step = _log(ctx, state, closed, now or ctx.now())
+            logged_to, step = log_step(ctx, state, closed, now or ctx.now())
             steps.append(step)
     if now is not None and settings.clear_delay >= 0:
-        _track_closed(state, result.new, now)
+        from todocli.app.list_state import track_closed
+
+        track_closed(state, result.new, now)
     if ctx.agent is not None and now is not None:
         from todocli.app.agent_state import record_write
 
         record_write(state, ctx.agent, now, result.new, settings.claim_timeout)
     if any(op.after for op in planned.ops):
-        _raise_id_mark(state, result.new)
+        from todocli.app.list_state import raise_id_mark
+
+        raise_id_mark(state, result.new)
     if result.wiped:
         store.forget_views()  # a finished list: every agent starts afresh
     # An emptied list that `init` or `clear --all` goes on from is a revision
@@ -429,121 +443,3 @@ def _record_view(
             store.save_view(agent, render_canonical(view), landing)
     except TodoError:
         pass
-
-
-LOGGED_KEY = "logged_closed"  # state.json: closed tasks of a finished list logged already
-
-
-def _to_log(state: dict[str, Any], result: Result) -> TodoList | None:
-    """What this write adds to the completion log: the closed tasks a snapshot left
-    out, unless the list they were in was logged when it finished (each is logged
-    once), and the list, when this write finishes it. None: nothing."""
-    logged = state.get(LOGGED_KEY)
-    logged = {c for c in logged if isinstance(c, str)} if isinstance(logged, list) else set()
-    left = result.left.phases if result.left is not None else ()
-    if logged:
-        left = tuple(
-            Phase(p.name, tuple(t for t in p.tasks if t.content not in logged)) for p in left
-        )
-        left = tuple(p for p in left if p.tasks)
-    finished = result.completed
-    still = {t.content for _, t in result.new.tasks() if not t.status.is_open}
-    if finished is not None and not result.wiped:
-        logged = still  # the finished list stays: its tasks are in the log now
-    if logged & still:
-        state[LOGGED_KEY] = sorted(logged & still)
-    else:
-        state.pop(LOGGED_KEY, None)
-    if not left and finished is None:
-        return None
-    phases = left + (finished.phases if finished is not None else ())
-    summary = finished.summary if finished is not None else result.old.summary
-    return TodoList(summary=summary, phases=phases)
-
-
-def _number_new_tasks(
-    store: Store, doc: Document, ops: Sequence[Op], state: dict[str, Any]
-) -> tuple[Sequence[Op], dict[str, Any]]:
-    """New tasks' ids above every id this list ever had: the high-water mark is
-    kept in state.json, so it outlives a deleted task and a hand edit, and it is
-    written (or taken back) with the list."""
-    from todocli.agents.numbering import MARK_KEY, moves_the_mark, number_new_tasks
-
-    if not moves_the_mark(ops):
-        return ops, state
-    state = state or store.state()
-    mark = _id_mark(state)
-    numbered, top = number_new_tasks(ops, (n.meta.id for n in doc.tasks()), mark)
-    if top != mark:
-        state[MARK_KEY] = top
-    return numbered, state
-
-
-def _id_mark(state: dict[str, Any]) -> int:
-    from todocli.agents.numbering import MARK_KEY
-
-    mark = state.get(MARK_KEY)
-    if isinstance(mark, bool) or not isinstance(mark, int) or mark < 0:
-        return 0  # missing or damaged: the list's own ids still count
-    return mark
-
-
-def _raise_id_mark(state: dict[str, Any], todo: TodoList) -> None:
-    """Ids ``--after`` gave count towards the high-water mark too."""
-    from todocli.agents.numbering import MARK_KEY
-
-    ids = [t.meta.id for _, t in todo.tasks() if t.meta.id]
-    top = max([_id_mark(state), *(n for n in map(id_number, ids) if n is not None)])
-    if top:
-        state[MARK_KEY] = top
-
-
-def _log(
-    ctx: Context, state: dict[str, Any], completed: TodoList, now: datetime
-) -> tuple[str, Callable[[], Callable[[], None]]]:
-    """The completion log's path, and the step of the write that appends to it."""
-    from todocli.storage.memory import append_block, completion_block, log_name
-
-    name = state.get("log")
-    # state.json may have been damaged: only a plain file name is a log's name, and
-    # only a whole number a count (anything else starts afresh).
-    if not isinstance(name, str) or not name or os.sep in name or name in (".", ".."):
-        name = log_name(now)
-    count = state.get("completions")
-    number = (
-        count if isinstance(count, int) and not isinstance(count, bool) and count > 0 else 0
-    ) + 1
-    path = os.path.join(ctx.loc.memory_dir, name)
-    block = completion_block(number, now, completed)
-    state["log"], state["completions"] = name, number
-    ctx.store.journal_append(path)  # cut back to its length before if the list does not land
-    return path, lambda: append_block(path, block)
-
-
-def _expired(state: dict[str, Any], delay: float, now: datetime) -> set[str]:
-    if delay < 0:
-        return set()
-    closed = state.get("closed_at")
-    if not isinstance(closed, dict):
-        return set()
-    from datetime import datetime
-
-    expired = set()
-    for content, stamp in closed.items():
-        try:
-            if (now - datetime.fromisoformat(stamp)).total_seconds() >= delay:
-                expired.add(content)
-        except (TypeError, ValueError):
-            continue
-    return expired
-
-
-def _track_closed(state: dict[str, Any], todo: TodoList, now: datetime) -> None:
-    """Remember when each closed task closed, for ``clear_delay``."""
-    before = state.get("closed_at")
-    before = before if isinstance(before, dict) else {}
-    state["closed_at"] = {
-        t.content: before.get(t.content, now.isoformat())
-        for _, t in todo.tasks()
-        if not t.status.is_open
-    }
