@@ -24,7 +24,7 @@ from todocli.agents import claude_todowrite
 from todocli.app import commands, transaction
 from todocli.app.commands import Context, Options
 from todocli.document import markdown
-from todocli.errors import BusyError
+from todocli.errors import BusyError, ConflictError
 from todocli.storage.store import Store
 
 TODO = f"{shlex.quote(sys.executable)} -m todocli"  # `todo` as a check runs it
@@ -119,6 +119,17 @@ def test_a_check_that_runs_todo_on_the_list_still_completes_its_task(
     assert "- [x] Ship" in text
     assert "checked-by-itself" in text  # the check's own write landed first
     assert len(taken) == 1  # this process's; the check's todo took its own
+
+
+def test_a_done_refused_by_if_rev_runs_no_check(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    marker = repo / "ran"
+    commands.add(context(repo), ["Ship"], check=f"touch {shlex.quote(str(marker))}")
+    stale = Context(Options(file=str(repo / "TODO.md"), if_rev=0))
+    with pytest.raises(ConflictError, match="not 0"):
+        commands.done(stale, ["Ship"])
+    assert not marker.exists()  # refused before any check ran, as it always was
 
 
 def test_a_list_changed_while_the_checks_ran_is_planned_again(

@@ -131,8 +131,9 @@ def foresee(
         return ()
     text, rev = store.consistent_read()
     last = store.revision(rev) if rev else None
-    if last != text:
-        return ()
+    wanted_rev = ctx.options.if_rev
+    if last != text or (wanted_rev is not None and wanted_rev != rev):
+        return ()  # (a write --if-rev refuses runs no check: the locked round says so)
     try:
         result = plan(ctx, Read(text, rev, last), ops, tool, proofs).result
     except TodoError:
