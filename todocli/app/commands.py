@@ -3,7 +3,7 @@
 Each takes parsed arguments, does its work through the core (store, engine,
 memory) and returns an ``Outcome`` for the renderers. Nothing here parses a
 command line or prints; every change to a list goes through ``transaction.write``.
-The values (``Context``, ``Options``, ``Outcome``) are ``app.context``'s, named
+The values (``Context``, ``Options``, ``Outcome``) are ``todocli.app``'s, named
 here too for the modules that import them from here. Modules a command alone needs
 are imported inside it: the process starts once per agent step, and ``todo show``
 should not pay for the engine.
@@ -11,7 +11,7 @@ should not pay for the engine.
 
 from __future__ import annotations
 
-from todocli.app.context import (
+from todocli.app import (
     AFRESH,
     Context,
     Options,

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from datetime import datetime
     from typing import Any
 
-    from todocli.app.context import Context
+    from todocli.app import Context
     from todocli.document.markdown import Document
     from todocli.document.model import Result
     from todocli.engine.ops import Op

@@ -12,7 +12,7 @@ place in the list, its text and its check, so two tasks of one text are each
 proved by their own check. (``todo allow``, which approves a check, is
 ``app.allow``.)
 
-``transaction`` calls this module, and this module names ``context`` only for its
+``transaction`` calls this module, and this module names ``todocli.app`` only for its
 types: the import runs one way.
 """
 
@@ -25,7 +25,7 @@ TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from todocli.app.context import Context, Outcome
+    from todocli.app import Context, Outcome
     from todocli.engine.ops import Proof, Wanted
 
 MESSAGE_TAIL = 600  # characters of a failed check's output in the error's message

@@ -14,7 +14,7 @@ from todocli.document.model import Status
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
-    from todocli.app.context import Context, Outcome
+    from todocli.app import Context, Outcome
 
 
 def claim_shared(ctx: Context, task: str | None) -> Outcome:

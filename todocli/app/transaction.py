@@ -20,7 +20,7 @@ the lock is let go, those checks run, and the batch goes round again.
 
 from __future__ import annotations
 
-from todocli.app.context import AFRESH, Outcome, emptied, emptied_story, expect_rev
+from todocli.app import AFRESH, Outcome, emptied, emptied_story, expect_rev
 from todocli.document.markdown import parse, render_canonical
 from todocli.document.model import TodoList
 from todocli.engine.ops import Batch, OpKind, apply
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from datetime import datetime
     from typing import Any
 
-    from todocli.app.context import Context
+    from todocli.app import Context
     from todocli.app.proof import Proving
     from todocli.document.markdown import Document
     from todocli.document.model import Result
