@@ -61,6 +61,8 @@ KEPT_OFF: dict[str, tuple[str, str]] = {
     # and SHA-256 for its file's name). A read pays for none of them.
     "todocli.engine.ops": (READS, "only a write needs the operations"),
     "fcntl": (READS, "only a write takes the lock"),
+    "todocli.app.transaction": (READS, "only a write runs the write transaction"),
+    "todocli.app.list_state": (EVERY, "only a batch that logs, clears or numbers tasks"),
     "todocli.storage.commit": (READS, "only a write commits (journal, staged files, replace)"),
     "todocli.storage.views": (READS, "only a write records what an agent has seen"),
     "todocli.storage.lock": (READS, "only a write takes the lock"),

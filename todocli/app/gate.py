@@ -9,7 +9,7 @@ reminder) and that the file was edited by hand since the last write.
 
 from __future__ import annotations
 
-from todocli.app.commands import Context, Outcome, run_batch, show
+from todocli.app.commands import Context, Outcome, show
 from todocli.app.render import cycle_line, describe_diff
 from todocli.app.report import Report
 from todocli.base import TYPE_CHECKING
@@ -137,7 +137,9 @@ def verify_checks(ctx: Context) -> None:
         proofs.append((place, content, command, None))
         ops.append(Op(OpKind.NOTE, task=f"#{place + 1}", text=note))
     if ops:
-        run_batch(ctx, ops, proofs=tuple(proofs))
+        from todocli.app.transaction import write
+
+        write(ctx, ops, proofs=tuple(proofs))
 
 
 def remind(ctx: Context, every: int | None = None) -> Report:

@@ -1,38 +1,39 @@
 """A write that completes tasks with a check: run the checks, then write.
 
-``commands.run_batch`` applies a batch under the lock; when it would complete a
-task whose check has not run, nothing is written, the lock is let go, and each
-such check runs here (when this user approved it: see ``approvals``) with no lock
-held, since a check may itself run ``todo`` on this list. Then the batch is
-applied again, under the lock, to the list as it is by then; a task whose check
-did not pass, was not approved, or changed while it ran is not completed
+``transaction.write`` learns which checks a batch wants from a plan of it (made
+without the lock when it can be, else under the lock, where nothing is written and
+the lock is let go), and each such check runs here (when this user approved it:
+see ``approvals``) with no lock held, since a check may itself run ``todo`` on
+this list. Then the batch is planned under the lock, with their results, on the
+list as it is by then; a task whose check did not pass, was not approved, or
+changed while it ran is not completed
 (``Engine._settle_proofs``), and the reply says why. Each task is named by its
 place in the list, its text and its check, so two tasks of one text are each
 proved by their own check. (``todo allow``, which approves a check, is
 ``app.allow``.)
 
-``commands`` calls this module, and this module names ``commands`` only for its
+``transaction`` calls this module, and this module names ``todocli.app`` only for its
 types: the import runs one way.
 """
 
 from __future__ import annotations
 
+from todocli.base import TYPE_CHECKING
 from todocli.errors import CheckFailedError, CheckNotAllowedError
 from todocli.escapes import one_line
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from todocli.app.commands import Context, Outcome
+    from todocli.app import Context, Outcome
     from todocli.engine.ops import Proof, Wanted
 
 MESSAGE_TAIL = 600  # characters of a failed check's output in the error's message
 
 
 class Proving:
-    """The checks one write runs (``commands.run_batch`` calls ``run`` with the
-    lock let go), and what to say of those that did not pass."""
+    """The checks one write runs (``transaction.prove`` calls ``run`` with no
+    lock held), and what to say of those that did not pass."""
 
     def __init__(self, ctx: Context) -> None:
         from todocli.app import checks

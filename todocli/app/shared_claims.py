@@ -3,28 +3,22 @@ repository (``storage.worktrees``). Under the ledger's lock, the claim skips the
 tasks other agents took in other worktrees, and what it takes goes on record.
 A task stays on record once claimed (done there, it is not offered here either).
 
-``commands`` calls this module and hands it the write (``run_batch``): this module
-names ``commands`` only for its types, so the import runs one way."""
+Each write goes through the one transaction (``transaction.write``)."""
 
 from __future__ import annotations
 
 import os
 
+from todocli.app.transaction import write
+from todocli.base import TYPE_CHECKING
 from todocli.document.model import Status
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
-
-    from todocli.app.commands import Context, Outcome
-    from todocli.engine.ops import Op
+    from todocli.app import Context, Outcome
 
 
-def claim_shared(
-    ctx: Context, task: str | None, run_batch: Callable[[Context, Sequence[Op]], Outcome]
-) -> Outcome:
-    """The claim, written with ``run_batch`` (``commands.run_batch``) under the
-    ledger's lock."""
+def claim_shared(ctx: Context, task: str | None) -> Outcome:
+    """The claim, written under the ledger's lock."""
     from todocli.engine.claims import key
     from todocli.engine.ops import Op, OpKind
     from todocli.storage.worktrees import SharedClaims, common_dir
@@ -32,11 +26,11 @@ def claim_shared(
     top = os.path.dirname(ctx.loc.list_file)
     common = common_dir(top)
     if common is None:
-        return run_batch(ctx, [Op(OpKind.CLAIM, task=task)])
+        return write(ctx, [Op(OpKind.CLAIM, task=task)])
     with SharedClaims(common, ctx.settings.lock_timeout) as shared:
         ledger = shared.read()
         taken = tuple((k, v["agent"]) for k, v in ledger.items() if v["agent"] != ctx.agent)
-        outcome = run_batch(ctx, [Op(OpKind.CLAIM, task=task, taken=taken)])
+        outcome = write(ctx, [Op(OpKind.CLAIM, task=task, taken=taken)])
         claimed = outcome.result.claimed if outcome.result is not None else None
         if claimed is None or outcome.failed:
             return outcome
