@@ -97,7 +97,7 @@ def test_the_mark_is_taken_back_with_a_write_that_fails(
     apply(todo, create("b"))
     apply(todo, delete("2"))
     path = todo("path").out.strip()
-    from todocli.storage import files, store
+    from todocli.storage import commit, files
 
     real = files.atomic_write
 
@@ -106,9 +106,9 @@ def test_the_mark_is_taken_back_with_a_write_that_fails(
             raise StorageError("disk full")
         real(target, *args, **kwargs)
 
-    monkeypatch.setattr(store, "atomic_write", failing)
+    monkeypatch.setattr(commit, "atomic_write", failing)
     assert apply(todo, create("c"))["exit"] == 6
-    monkeypatch.setattr(store, "atomic_write", real)
+    monkeypatch.setattr(commit, "atomic_write", real)
     assert ids(apply(todo, create("c"))) == ["1", "3"]
 
 
