@@ -28,6 +28,8 @@ AGENTS_ONLY = {"todocli.engine.claims", "todocli.app.agent_state"}
 # What only a list a person edits by hand needs: the swap that catches a save racing
 # the write (through ctypes). A list no one edits by hand pays for none of it.
 PERSON_ONLY = {"todocli.storage.swap", "_ctypes", "ctypes"}
+# What only a list holding an HTML block needs: the block's patterns (through re).
+HTML_ONLY = {"todocli.document.html"}
 TODO_WRITE = {
     "todos": [
         {"content": f"task {i}", "status": "pending", "activeForm": f"Working on task {i}"}
@@ -85,6 +87,7 @@ def test_the_agent_path_loads_none_of_what_the_stand_ins_replace(
     assert not modules & AVOIDED, sorted(modules & AVOIDED)
     assert not modules & AGENTS_ONLY, sorted(modules & AGENTS_ONLY)
     assert not modules & PERSON_ONLY, sorted(modules & PERSON_ONLY)
+    assert not modules & HTML_ONLY, sorted(modules & HTML_ONLY)
     if args[0] == "show":
         assert not modules & WRITE_ONLY, sorted(modules & WRITE_ONLY)
     else:

@@ -11,218 +11,40 @@ task item the line belongs to. It never changes a line.
 
 from __future__ import annotations
 
-from todocli.document.model import MARKER_STATUS, NO_META, Meta, Status
+from todocli.document.lines import (
+    BOM,
+    LineInfo,
+    LineKind,
+    TaskStart,
+    atx_heading_at,
+    bullet_at,
+    eol_of,
+    is_blank,
+    is_thematic_break,
+    meta_comment,
+    simple_task_at,
+    skip_ws,
+    split_lines,
+    split_meta,
+    strip_eol,
+    task_marker_at,
+)
+from todocli.document.model import MARKER_STATUS, Status
 
 TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     import re
 
-# The recognisers below are string functions rather than regular expressions: the
-# tool starts once per agent step and compiling patterns costs start-up. Each is
-# checked against the CommonMark pattern it stands for by a property test
-# (tests/test_blocks_patterns.py); the patterns are quoted in their docstrings.
-_DIGITS = "0123456789"
-# What may follow a task marker: GFM's "spacechar" (cmark-gfm's tasklist extension
-# reads ``[ ] `` only when a space, tab, vertical tab or form feed follows it on the
-# same line; the end of the line does not count).
-_AFTER_MARKER = " \t\v\f"
+# Names the package and its tests import from here (read in ``lines`` now).
+__all__ = ["Scanner", "atx_heading_at", "bullet_at", "eol_of", "meta_comment"]
+__all__ += ["simple_task_at", "split_lines", "split_meta", "strip_eol", "task_marker_at"]
 
-_HTML_BLOCK_TAGS = frozenset(
-    [
-        "address",
-        "article",
-        "aside",
-        "base",
-        "basefont",
-        "blockquote",
-        "body",
-        "caption",
-        "center",
-        "col",
-        "colgroup",
-        "dd",
-        "details",
-        "dialog",
-        "dir",
-        "div",
-        "dl",
-        "dt",
-        "fieldset",
-        "figcaption",
-        "figure",
-        "footer",
-        "form",
-        "frame",
-        "frameset",
-        "h1",
-        "h2",
-        "h3",
-        "h4",
-        "h5",
-        "h6",
-        "head",
-        "header",
-        "hr",
-        "html",
-        "iframe",
-        "legend",
-        "li",
-        "link",
-        "main",
-        "menu",
-        "menuitem",
-        "nav",
-        "noframes",
-        "ol",
-        "optgroup",
-        "option",
-        "p",
-        "param",
-        "search",
-        "section",
-        "summary",
-        "table",
-        "tbody",
-        "td",
-        "tfoot",
-        "th",
-        "thead",
-        "title",
-        "tr",
-        "track",
-        "ul",
-    ]
-)
-_ATTR = (
-    r"""(?:[ \t]+[A-Za-z_:][A-Za-z0-9_.:-]*(?:[ \t]*=[ \t]*(?:[^ \t"'=<>`]+|'[^']*'|"[^"]*"))?)"""
-)
-
-
-class _Html:
-    """The HTML-block patterns, compiled on first use: most lists hold no HTML, and
-    compiling them costs start-up on every call."""
-
-    def __init__(self) -> None:
-        import re
-
-        self.kind1 = re.compile(r"<(?:script|pre|style|textarea)(?:[ \t>]|$)", re.IGNORECASE)
-        self.kind1_end = re.compile(r"</(?:script|pre|style|textarea)>", re.IGNORECASE)
-        self.kind6 = re.compile(r"</?([A-Za-z][A-Za-z0-9]*)(?:[ \t]|/?>|$)")
-        self.kind7 = re.compile(
-            rf"(?:<[A-Za-z][A-Za-z0-9-]*{_ATTR}*[ \t]*/?>|</[A-Za-z][A-Za-z0-9-]*[ \t]*>)[ \t]*$"
-        )
-        self.ends = (
-            ("<!--", re.compile(r"-->")),
-            ("<?", re.compile(r"\?>")),
-            ("<![CDATA[", re.compile(r"\]\]>")),
-        )
-        self.kind4_end = re.compile(">")
-
-
-_html: _Html | None = None
-
-
-def _html_patterns() -> _Html:
-    global _html
-    if _html is None:
-        _html = _Html()
-    return _html
-
-
-BOM = "\ufeff"
 # What may start a block, or an item's content, at column 0 (spaces and tabs
 # included: they may reach a container); a line that starts with anything else is
 # prose (``Scanner._plain_line``).
 _NOT_PLAIN = frozenset(" \t>#`~<*-_+=0123456789")
-_NOT_LINE_BREAKS = "\v\f\x1c\x1d\x1e\x85\u2028\u2029"
-
-
-class LineKind:
-    """What a line is, as far as the checklist is concerned. (Plain constants: an
-    ``Enum`` class costs start-up, and these never leave the package.)"""
-
-    OTHER = 0
-    TASK = 1
-    HEADING = 2
-    NOTE = 3
-
-
-class TaskStart:
-    """A list item that opens with a task marker."""
-
-    __slots__ = (
-        "bullet",
-        "content_col",
-        "gap",
-        "indent",
-        "marker_len",
-        "marker_pos",
-        "status",
-        "text",
-        "text_end",
-        "text_line",
-        "text_pos",
-    )
-
-    def __init__(
-        self,
-        line: int,
-        marker_pos: int,
-        marker_len: int,
-        status: Status,
-        indent: str,
-        bullet: str,
-        gap: str,
-        content_col: int,
-        text: str,
-        text_pos: int,
-    ) -> None:
-        self.marker_pos = marker_pos  # index in the line of the marker's inner text
-        self.marker_len = marker_len  # length of that inner text (0 for "[]")
-        self.status = status
-        self.indent = indent  # the line's text before the bullet (spaces and tabs)
-        self.bullet = bullet  # "-", "*", "+", "1." or "1)"
-        self.gap = gap  # whitespace between the bullet and the marker
-        self.content_col = content_col  # column where the content begins (notes align here)
-        # The task's text: everything after the marker, as written. When nothing but
-        # whitespace follows the marker, GFM takes the text from a paragraph that
-        # starts on the next line inside the item: then ``text_line`` is that line
-        # and ``text_pos`` the index in it where the paragraph starts.
-        self.text = text
-        self.text_line = line
-        self.text_pos = text_pos
-        # The last line of the paragraph that holds the text (the task line when
-        # there is none): the lines up to here are the item's first block.
-        self.text_end = line
-
-
-class LineInfo:
-    """The scanner's report on one line."""
-
-    __slots__ = (
-        "blank",
-        "front_matter",
-        "heading_level",
-        "heading_text",
-        "kind",
-        "note_of",
-        "note_text",
-        "owner",
-        "task",
-        "warning",
-    )
-
-    def __init__(self) -> None:
-        self.kind = LineKind.OTHER
-        self.owner = -1  # line index of the task item this line belongs to, or -1
-        self.task: TaskStart | None = None
-        self.heading_level = 0
-        self.heading_text = ""
-        self.note_of = -1  # for NOTE lines: the task line index the note belongs to
-        self.note_text: str | None = None  # None for a bare ">" separator
-        self.blank = False
-        self.warning: str | None = None
-        self.front_matter = False
+# What may start a leaf block that ends the reading of a line (``Scanner._leaf_starts``).
+_LEAF_STARTS = "#`~<=-*_"
 
 
 class _Leaf:
@@ -270,348 +92,6 @@ class _Container:
         """This list item (the top of the stack) is the task item on ``line``."""
         self.task_line = self.owner = line
         self.owner_note = -1
-
-
-def _is_thematic_break(rest: str, c: str) -> bool:
-    """Three or more ``c`` (``*``, ``-`` or ``_``) and nothing else but spaces and tabs."""
-    marks = rest.replace(" ", "").replace("\t", "")
-    return len(marks) >= 3 and not marks.strip(c)
-
-
-def split_lines(text: str) -> list[str]:
-    """Split text into lines that keep their endings (\\n, \\r\\n or a lone \\r).
-
-    Unlike ``str.splitlines`` this does not break on form feeds, \\x1c-\\x1e or
-    Unicode line separators: CommonMark does not, so neither do we.
-    """
-    if "\r" not in text:
-        parts = text.split("\n")
-        lines = [p + "\n" for p in parts[:-1]]
-        if parts[-1]:
-            lines.append(parts[-1])
-        return lines
-    # str.splitlines also breaks at \v, \f, \x1c-\x1e, \x85, \u2028 and \u2029, which
-    # CommonMark does not: glue those pieces back to the line they belong to.
-    pieces = text.splitlines(keepends=True)
-    if not any(c in text for c in _NOT_LINE_BREAKS):
-        return pieces
-    glued: list[str] = []
-    carry = ""
-    for piece in pieces:
-        if piece[-1] in _NOT_LINE_BREAKS:
-            carry += piece
-        else:
-            glued.append(carry + piece)
-            carry = ""
-    if carry:
-        glued.append(carry)
-    return glued
-
-
-def strip_eol(line: str) -> str:
-    """The line without its line ending."""
-    if line.endswith("\n"):
-        return line[:-2] if line.endswith("\r\n") else line[:-1]
-    if line.endswith("\r"):
-        return line[:-1]
-    return line
-
-
-def eol_of(line: str) -> str:
-    """The line's ending: "\\r\\n", "\\n", "\\r" or ""."""
-    return line[len(strip_eol(line)) :]
-
-
-def is_blank(text: str) -> bool:
-    return not text.strip(" \t")
-
-
-def _skip_ws(text: str, pos: int, col: int) -> tuple[int, int]:
-    """Advance over spaces and tabs; tabs stop at multiples of 4 as CommonMark says."""
-    if pos >= len(text) or text[pos] not in " \t":
-        return pos, col
-    # Over the run alone: a copy of the rest of the line, made for each of a deeply
-    # nested line's containers, made reading 700 nested items take seconds.
-    end, size = pos + 1, len(text)
-    while end < size and text[end] in " \t":
-        end += 1
-    if "\t" not in text[pos:end]:
-        return end, col + end - pos
-    for c in text[pos:end]:
-        col = col + 1 if c == " " else col + 4 - col % 4
-    return end, col
-
-
-def bullet_at(rest: str, start: int = 0) -> str | None:
-    """The list marker ``rest`` starts with (at ``start``): ``([-+*]|[0-9]{1,9}[.)])(?=[ \\t]|$)``.
-
-    Read in place: a copy of the rest of the line for each of a line's thousands
-    of nested items made reading it quadratic."""
-    size = len(rest)
-    if start >= size:
-        return None
-    if rest[start] in "-+*":
-        end = start + 1
-    else:
-        end, limit = start, min(size, start + 10)  # ten digits are already too many
-        while end < limit and rest[end] in _DIGITS:
-            end += 1
-        if not 1 <= end - start <= 9 or end >= size or rest[end] not in ".)":
-            return None
-        end += 1
-    if end < size and rest[end] not in " \t":
-        return None
-    return rest[start:end]
-
-
-def task_marker_at(content: str, start: int = 0) -> tuple[str, int, int] | None:
-    """The task marker an item's content starts with, as (the character inside it,
-    its index, the marker's length). Either bracket may be backslash-escaped, as
-    editors write them (``\\[x\\]``, ``\\[x]``, ``[x\\]``); the empty ``[]`` only
-    unescaped. A space, tab, vertical tab or form feed must follow. The pattern it
-    stands for: ``(?:\\[\\]|(\\\\?)\\[([^\\]\\\\])\\\\?\\])(?=[ \\t\\v\\f])``.
-    With ``start``, the content begins there in ``content`` (indexes stay relative
-    to it)."""
-    if content.startswith("[]", start):
-        char, at, end = "", 1, 2
-    else:
-        at = 2 if content.startswith("\\[", start) else 1 if content.startswith("[", start) else 0
-        if not at or len(content) <= start + at or content[start + at] in "]\\":
-            return None
-        char, end = content[start + at], at + 1
-        if content.startswith("\\]", start + end):
-            end += 2
-        elif content.startswith("]", start + end):
-            end += 1
-        else:
-            return None
-    if start + end >= len(content) or content[start + end] not in _AFTER_MARKER:
-        return None
-    return char, at, end
-
-
-def atx_heading_at(rest: str) -> tuple[int, str] | None:
-    """An ATX heading ``rest`` starts with, as (level, text without its closing
-    hashes): ``(#{1,6})(?:[ \\t]+(.*?))??(?:[ \\t]+#+)?[ \\t]*$``."""
-    level = len(rest) - len(rest.lstrip("#"))
-    if not 1 <= level <= 6:
-        return None
-    after = rest[level:]
-    if after and after[0] not in " \t":
-        return None
-    text = after.strip(" \t")
-    bare = text.rstrip("#")
-    if not bare:
-        return level, ""
-    if bare != text and bare[-1] in " \t":
-        text = bare.rstrip(" \t")
-    return level, text
-
-
-def simple_task_at(text: str) -> bool:
-    """A task item at column 0 with text after its marker:
-    ``[-*+] (?=(?:\\[\\]|\\\\?\\[[^\\]\\\\]\\\\?\\])(?=[ \\t\\v\\f])[ \\t]*[^ \\t])``
-    (past the marker, something other than spaces and tabs: a line whose text
-    starts on the next line takes the general path)."""
-    if len(text) < 6 or text[0] not in "-*+" or text[1] != " ":
-        return False
-    marker = task_marker_at(text[2:])
-    return marker is not None and not is_blank(text[2 + marker[2] :])
-
-
-# The trailing metadata comment of a task line (docs/file-format.md): ``<!-- active: Doing X -->``
-# as before, or fields in a fixed order with the active form last, e.g.
-# ``<!-- id: 3; priority: high; blocked-by: 1, 2; owner: a; active: Doing X -->``.
-# Field values other than the active form are percent-encoded where they hold
-# ``%``, ``;``, ``,``, ``<``, ``>`` or white space, so a value never ends the field or the
-# comment; the active form, last, is free text (it may not hold ``<!--``/``-->``).
-# A trailing comment of any other shape stays part of the task's text.
-META_KEYS = ("id", "priority", "blocked-by", "owner", "check", "checked", "evidence")
-
-
-def split_meta(text: str) -> tuple[str, str | None, Meta]:
-    """Split a task's text into its content, active form and metadata.
-
-    Read with string methods, as the two patterns (tried in this order) would find
-    them with ``re.search`` (tests/test_blocks_patterns.py compares the two):
-    ``[ \t]*<!--[ \t]*active:(.*?)-->[ \t]*$``, the comment as it was before
-    metadata, and ``[ \t]*<!--[ \t]*((?:F;[ \t]*)*(?:F|active:.*?))[ \t]*-->[ \t]*$``
-    with ``F`` = ``(?:K):[^;<>]*?`` and ``K`` any of ``META_KEYS`` (``|``-joined). Every Claude Code
-    list has an active form on every task: compiling those patterns cost each call
-    more than reading the whole list.
-    """
-    if "<!--" not in text:
-        return text.strip(), None, NO_META
-    close = _comment_close(text)
-    if close < 0:
-        return text.strip(), None, NO_META
-    openings = []
-    at = text.find("<!--")
-    while at >= 0:
-        openings.append(at)
-        at = text.find("<!--", at + 4)
-    for at in openings:
-        inner = _skip_blanks(text, at + 4)
-        if text.startswith("active:", inner) and inner + 7 <= close:
-            active = text[inner + 7 : close]
-            if "\n" not in active:
-                return text[: _blanks_start(text, at)].strip(), active.strip(), NO_META
-    end = _blanks_start(text, close)  # where the fields end, whichever opening they follow
-    for at in openings:
-        inner = _skip_blanks(text, at + 4)
-        if inner <= close and _is_field_list(text, inner, end):
-            fields_text = text[inner:end]
-            return _read_fields(text[: _blanks_start(text, at)], fields_text, text)
-    return text.strip(), None, NO_META
-
-
-def _comment_close(text: str) -> int:
-    """Where the ``-->`` that ends the text (bar spaces and tabs, and a last
-    newline: what ``-->[ \t]*$`` allows) starts; -1 if there is none."""
-    body = text[:-1] if text.endswith("\n") else text
-    end = len(body.rstrip(" \t"))
-    return end - 3 if body.endswith("-->", 0, end) else -1
-
-
-def _skip_blanks(text: str, at: int) -> int:
-    while text.startswith((" ", "\t"), at):
-        at += 1
-    return at
-
-
-def _blanks_start(text: str, at: int) -> int:
-    """Where the run of spaces and tabs that ends at ``at`` starts."""
-    return len(text[:at].rstrip(" \t"))
-
-
-def _is_field_list(text: str, at: int = 0, end: int | None = None) -> bool:
-    """Whether ``text[at:end]`` is ``(?:F;[ \t]*)*(?:F|active:.*?)`` (see ``split_meta``).
-
-    Read in place and each character once: a value never holds "<" or ">", so the
-    first of those ends the fields; no search looks past it, nor past the next
-    "<!--" of a line of thousands of them (a search to the end of the text for
-    each field, or for each opening, made reading such a line quadratic)."""
-    end = len(text) if end is None else end
-    angle = -1  # the first "<" or ">" from here, once looked for
-    while True:
-        if text.startswith("active:", at, end):
-            return "\n" not in text[at + 7 : end]  # the free text runs to the end
-        colon = -1
-        for key in META_KEYS:
-            if text.startswith(key, at, end) and text.startswith(":", at + len(key), end):
-                colon = at + len(key)
-                break
-        if colon < 0:
-            return False
-        if angle < 0:
-            lt = text.find("<", colon + 1, end)
-            gt = text.find(">", colon + 1, end if lt < 0 else lt)
-            angle = end if lt < 0 and gt < 0 else gt if gt >= 0 else lt
-        stop = text.find(";", colon + 1, angle)
-        if stop < 0:
-            return angle == end  # the last field, unless a "<" or ">" ends it
-        at = min(_skip_blanks(text, stop + 1), end)
-
-
-def _read_fields(before: str, fields_text: str, text: str) -> tuple[str, str | None, Meta]:
-    fields: dict[str, str] = {}
-    active = None
-    for part in fields_text.split(";"):
-        key, _, value = part.partition(":")
-        key = key.strip()
-        if key == "active":  # the last field: the rest, ";" included
-            active = fields_text.split("active:", 1)[1].strip()
-            break
-        if key in fields:  # a field given twice: not a comment this tool wrote
-            return text.strip(), None, NO_META
-        fields[key] = value.strip()
-    meta = Meta(
-        id=_decode(fields["id"]) if fields.get("id") else None,
-        priority=_decode(fields["priority"]) if fields.get("priority") else None,
-        blocked_by=tuple(
-            _decode(v.strip()) for v in fields.get("blocked-by", "").split(",") if v.strip()
-        ),
-        owner=_decode(fields["owner"]) if fields.get("owner") else None,
-        check=_decode(fields["check"]) if fields.get("check") else None,
-        checked=_decode(fields["checked"]) if fields.get("checked") else None,
-        evidence=_decode(fields["evidence"]) if fields.get("evidence") else None,
-    )
-    return before.strip(), active, meta
-
-
-def meta_comment(active: str | None, meta: Meta) -> str:
-    """The trailing comment for this active form and metadata, with the space
-    before it; empty when there is neither."""
-    if not meta:
-        return "" if active is None else f" <!-- active: {active} -->"
-    parts = []
-    if meta.id:
-        parts.append(f"id: {_encode(meta.id)}")
-    if meta.priority:
-        parts.append(f"priority: {_encode(meta.priority)}")
-    if meta.blocked_by:
-        parts.append("blocked-by: " + ", ".join(_encode(d) for d in meta.blocked_by))
-    if meta.owner:
-        parts.append(f"owner: {_encode(meta.owner)}")
-    for key, text in (
-        ("check", meta.check),
-        ("checked", meta.checked),
-        ("evidence", meta.evidence),
-    ):
-        if text:
-            parts.append(f"{key}: {_encode_text(text)}")
-    if active is not None:
-        parts.append(f"active: {active}")
-    return " <!-- " + "; ".join(parts) + " -->"
-
-
-def _encode(value: str) -> str:
-    out = []
-    for ch in value:
-        if ch in "%;,<>" or ch.isspace() or not ch.isprintable():
-            out.append("".join(f"%{b:02X}" for b in ch.encode("utf-8", "surrogatepass")))
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
-def _encode_text(value: str) -> str:
-    """A free-text field (a check's command, evidence): readable as typed, with
-    only what would end the field or the comment written as ``%XX``."""
-    out = []
-    for ch in value:
-        if ch in "%;<>" or (ch.isspace() and ch != " ") or not ch.isprintable():
-            out.append("".join(f"%{b:02X}" for b in ch.encode("utf-8", "surrogatepass")))
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
-def _decode(value: str) -> str:
-    """Undo ``_encode``: ``%XX`` runs are UTF-8 bytes; a ``%`` not followed by two
-    hex digits (a hand edit) stays as it is."""
-    if "%" not in value:
-        return value
-    out = bytearray()
-    i = 0
-    while i < len(value):
-        hex_pair = value[i + 1 : i + 3]
-        if value[i] == "%" and len(hex_pair) == 2 and all(c in _HEX for c in hex_pair):
-            out.append(int(hex_pair, 16))
-            i += 3
-        else:
-            out += value[i].encode("utf-8")
-            i += 1
-    return out.decode("utf-8", "replace")
-
-
-_HEX = frozenset("0123456789abcdefABCDEF")
-
-
-def heading_text(raw: str) -> str:
-    """The text of an ATX heading line, without hashes or closing sequence."""
-    found = atx_heading_at(raw.lstrip(" "))
-    return found[1] if found else ""
 
 
 class Scanner:
@@ -764,7 +244,7 @@ class Scanner:
         info.blank = True
         self.bare_task = -1
         stack = self.stack
-        matched = self._blank_matches(_skip_ws(text, 0, 0)[1]) if stack else 0
+        matched = self._blank_matches(skip_ws(text, 0, 0)[1]) if stack else 0
         leaf = self.leaf
         if matched == len(stack):
             if leaf == _Leaf.FENCE or leaf == _Leaf.CODE:
@@ -796,9 +276,8 @@ class Scanner:
         self.leaf = _Leaf.NONE
         marker = task_marker_at(text, 2)
         assert marker is not None  # simple_task_at saw one there
-        new_task = self._task_start(index, text, 0, text[0], 2, marker, 2, info)
+        new_task = self._task_start(index, text, 0, text[0], 2, marker, item, info)
         if new_task is not None:
-            item.make_task(index)
             info.kind = LineKind.TASK
             info.task = new_task
         self.para_task = index if new_task is not None else -1
@@ -807,32 +286,46 @@ class Scanner:
         return True
 
     def _scan_line(self, index: int, text: str, info: LineInfo) -> None:
-        stack = self.stack
+        """The general path: continue the open containers, then read what the rest
+        of the line opens (the two phases of a line in CommonMark)."""
         bare, self.bare_task = self.bare_task, -1
-        pos, col, base = 0, 0, 0
-        matched = 0
         blank = is_blank(text)
         info.blank = blank
-        skipped = (-1, 0, 0)  # the last skip: from pos, to ns_pos and ns_col
+        matched, pos, col, base = self._continued(text, blank)
+        all_matched = matched == len(self.stack)
+        leaf = self.leaf
+        swallows = leaf != _Leaf.NONE and leaf != _Leaf.PARAGRAPH  # code or HTML
+        if swallows and self._swallowed(text, (pos, col, base), all_matched, blank, info):
+            return
+        self._open_blocks(index, text, info, bare, matched, (pos, col, base))
+
+    def _continued(self, text: str, blank: bool) -> tuple[int, int, int, int]:
+        """How many open containers the line continues, and where their markers
+        end: (count, index, column, the column the content is measured from)."""
+        pos, col, base = 0, 0, 0
+        matched = 0
         if blank:
             # Without a walk of the stack: list items need no column of a blank line.
-            ns_pos, ns_col = _skip_ws(text, 0, 0)
+            ns_pos, ns_col = skip_ws(text, 0, 0)
             matched = self._blank_matches(ns_col)
             if matched:
                 pos, col = ns_pos, ns_col
-        for cont in () if blank else stack:
+            return matched, pos, col, base
+        size = len(text)
+        skipped = (-1, 0, 0)  # the last skip: from pos, to ns_pos and ns_col
+        for cont in self.stack:
             if skipped[0] != pos:  # list items leave pos where it was: skip once
-                skipped = (pos, *_skip_ws(text, pos, col))
+                skipped = (pos, *skip_ws(text, pos, col))
             ns_pos, ns_col = skipped[1], skipped[2]
             if cont.is_quote:
-                if ns_pos < len(text) and text[ns_pos] == ">" and ns_col - base <= 3:
+                if ns_pos < size and text[ns_pos] == ">" and ns_col - base <= 3:
                     pos, col = ns_pos + 1, ns_col + 1
                     base = col + 1
-                    if pos < len(text) and text[pos] == " ":
+                    if pos < size and text[pos] == " ":
                         pos, col = pos + 1, col + 1
                 else:
                     break
-            elif ns_pos == len(text):
+            elif ns_pos == size:
                 if cont.empty and ns_col < cont.content_col:
                     # An item can begin with at most one blank line; as in cmark-gfm
                     # (what GitHub renders), a line of spaces reaching the item's
@@ -845,16 +338,22 @@ class Scanner:
             else:
                 break
             matched += 1
-        all_matched = matched == len(stack)
+        return matched, pos, col, base
 
-        # Leaves that swallow lines: fenced code, HTML blocks, indented code.
-        if self.leaf == _Leaf.FENCE:
+    def _swallowed(
+        self, text: str, at: tuple[int, int, int], all_matched: bool, blank: bool, info: LineInfo
+    ) -> bool:
+        """Whether the open fenced code, HTML block or indented code takes the line
+        (``at``: index, column and content column past the continued containers);
+        when it does not, that leaf is closed."""
+        pos, col, base = at
+        leaf = self.leaf
+        if leaf == _Leaf.FENCE:
             if all_matched:
                 self._fence_line(text, pos, col, base)
                 self._report(info, text, base)
-                return
-            self.leaf = _Leaf.NONE
-        elif self.leaf == _Leaf.HTML:
+                return True
+        elif leaf == _Leaf.HTML:
             if all_matched:
                 ends_here = (
                     blank if self.html_end is None else bool(self.html_end.search(text, pos))
@@ -862,175 +361,204 @@ class Scanner:
                 if ends_here:
                     self.leaf = _Leaf.NONE
                 self._report(info, text, base)
-                return
-            self.leaf = _Leaf.NONE
-        elif self.leaf == _Leaf.CODE:
-            ns_pos, ns_col = _skip_ws(text, pos, col)
+                return True
+        elif leaf == _Leaf.CODE:
+            ns_col = skip_ws(text, pos, col)[1]
             if all_matched and (blank or ns_col - base >= 4):
                 self._report(info, text, base)
-                return
-            self.leaf = _Leaf.NONE
+                return True
+        self.leaf = _Leaf.NONE
+        return False
 
+    def _open_blocks(
+        self,
+        index: int,
+        text: str,
+        info: LineInfo,
+        bare: int,
+        matched: int,
+        at: tuple[int, int, int],
+    ) -> None:
+        """Read the containers and the leaf the rest of the line opens, from ``at``
+        (index, column, content column) past the ``matched`` continued ones."""
+        stack = self.stack
+        pos, col, base = at
+        all_matched = matched == len(stack)
         lazy_paragraph = self.leaf == _Leaf.PARAGRAPH
-        closed = False  # whether the unmatched containers were closed yet
-
-        def close_unmatched() -> None:
-            nonlocal closed
-            if not closed:
-                del stack[matched:]
-                closed = True
-
+        keep = matched  # the containers the line keeps; -1 once the others are closed
         new_task: TaskStart | None = None
-        rest_blank = False  # nothing but whitespace after the container markers
-        # Where the line's tail of nothing but "-" (or "*", "_"), spaces and tabs
-        # starts, found once per line: each of thousands of nested items on one line
-        # asking whether the rest of it is a thematic break made reading quadratic.
-        # Nor is the rest of the line copied but by a step that ends the loop.
-        break_tails: dict[str, int] = {}
+        break_tails: dict[str, int] = {}  # see _leaf_starts
         size = len(text)
         while True:
             if pos < size and text[pos] not in " \t":
                 ns_pos, ns_col = pos, col  # nothing to skip (the rule between nested items)
             else:
-                ns_pos, ns_col = _skip_ws(text, pos, col)
-            indent = ns_col - base
-            if ns_pos == len(text):
-                rest_blank = True
+                ns_pos, ns_col = skip_ws(text, pos, col)
+            if ns_pos == size:
                 break
             c = text[ns_pos]
-            if indent >= 4:
-                if self.leaf == _Leaf.PARAGRAPH:
+            in_paragraph = self.leaf == _Leaf.PARAGRAPH and all_matched and keep >= 0
+            if ns_col - base >= 4 or c in _LEAF_STARTS:
+                at = (ns_pos, ns_col, base)
+                if self._leaf_starts(index, text, at, in_paragraph, keep, break_tails, info):
+                    return
+                if ns_col - base >= 4:
                     break
-                close_unmatched()
-                self.leaf = _Leaf.CODE
-                self._report(info, text, base)
-                return
-            in_paragraph = self.leaf == _Leaf.PARAGRAPH and all_matched and not closed
             if c == ">":
-                if not closed:
-                    close_unmatched()
-                note_of = -1
-                if stack and not stack[-1].is_quote and stack[-1].task_line >= 0:
-                    note_of = stack[-1].task_line
-                self._push(_Container(is_quote=True, note_of=note_of))
-                pos, col = ns_pos + 1, ns_col + 1
-                base = col + 1
-                if pos < len(text) and text[pos] == " ":
-                    pos, col = pos + 1, col + 1
-                self.leaf = _Leaf.NONE
+                if keep >= 0:
+                    del stack[keep:]
+                    keep = -1
+                pos, col, base = self._open_quote(text, ns_pos, ns_col)
                 all_matched = True
                 continue
-            if c == "#":
-                heading = atx_heading_at(text[ns_pos:])
-                if heading:
-                    close_unmatched()
-                    self.leaf = _Leaf.NONE
-                    if not stack:
-                        info.kind = LineKind.HEADING
-                        info.heading_level, info.heading_text = heading
-                    self._report(info, text, base)
-                    return
-            if c in "`~":
-                rest = text[ns_pos:]
-                run = len(rest) - len(rest.lstrip(c))
-                if run >= 3 and not (c == "`" and "`" in rest[run:]):
-                    close_unmatched()
-                    self.leaf = _Leaf.FENCE
-                    self.fence_char = c
-                    self.fence_len = run
-                    self._report(info, text, base)
-                    return
-            if c == "<":
-                rest = text[ns_pos:]
-                # Kind 7 never interrupts a paragraph, not even a lazy one.
-                started, html_end = self._html_start(rest, self.leaf == _Leaf.PARAGRAPH)
-                if started:
-                    close_unmatched()
-                    self.leaf = _Leaf.HTML
-                    self.html_end = html_end
-                    self.html_closer = _html_closer(rest)
-                    if html_end is not None and html_end.search(rest, 2):
-                        self.leaf = _Leaf.NONE
-                    self._report(info, text, base)
-                    return
-            if in_paragraph and c in "=-" and not text[ns_pos:].rstrip(" \t").strip(c):
-                # A setext underline turns the paragraph into a heading; it is
-                # not a phase heading (phases are ATX headings). A task item
-                # whose text became a heading stays a task, as in cmark-gfm.
-                self._text_goes_on(index)
-                self.leaf = _Leaf.NONE
-                self._report(info, text, base)
-                return
-            if c in "*-_":
-                tail = break_tails.get(c)
-                if tail is None:
-                    tail = break_tails[c] = len(text.rstrip(c + " \t"))
-                # Past the tail's start the rest is only c and blanks: at most three
-                # more bullets before the count says yes, so counting stays linear.
-                is_break = ns_pos >= tail and _is_thematic_break(text[ns_pos:], c)
-            else:
-                is_break = False
-            if is_break:
-                close_unmatched()
-                self.leaf = _Leaf.NONE
-                self._report(info, text, base)
-                return
             bullet = bullet_at(text, ns_pos)
-            if bullet:
-                after = len(bullet)
-                a_pos, a_col = _skip_ws(text, ns_pos + after, ns_col + after)
-                empty = a_pos == len(text)
-                ordered = bullet[-1] in ".)"
-                # Only a non-empty item, and in an ordered list only one that
-                # starts at 1, may interrupt a paragraph (as in cmark and
-                # commonmark.js, a lazy paragraph is not interrupted here).
-                if in_paragraph and (empty or (ordered and int(bullet[:-1]) != 1)):
-                    break
-                if not closed:
-                    close_unmatched()
-                marker_end_col = ns_col + after
-                spaces = a_col - marker_end_col
-                content_col = marker_end_col + 1 if empty or spaces > 4 else a_col
-                item = _Container(is_quote=False, content_col=content_col, empty=empty)
-                self._push(item)
-                self.leaf = _Leaf.NONE
-                all_matched = True
-                if empty:
-                    self._report(info, text, base)
-                    return
-                if spaces > 4:
-                    # The content is indented code; nothing more to find here.
-                    self.leaf = _Leaf.CODE
-                    self._report(info, text, base)
-                    return
-                marker = task_marker_at(text, a_pos) if text[a_pos] in "[\\" else None
-                if marker is not None:
-                    new_task = self._task_start(
-                        index, text, ns_pos, bullet, a_pos, marker, content_col, info
-                    )
-                    if new_task is not None:
-                        item.make_task(index)
-                        item.empty = is_blank(new_task.text)
-                        if item.empty:
-                            self.empties.append(item)
-                    break
-                pos, col, base = a_pos, a_col, content_col
-                continue
-            break
-
-        if rest_blank:
-            close_unmatched()
+            if not bullet:
+                break
+            after = len(bullet)
+            a_pos, a_col = skip_ws(text, ns_pos + after, ns_col + after)
+            empty = a_pos == size
+            # Only a non-empty item, and in an ordered list only one that starts at
+            # 1, may interrupt a paragraph (as in cmark and commonmark.js, a lazy
+            # paragraph is not interrupted here).
+            if in_paragraph and (empty or (bullet[-1] in ".)" and int(bullet[:-1]) != 1)):
+                break
+            if keep >= 0:
+                del stack[keep:]
+                keep = -1
+            spaces = a_col - ns_col - after
+            content_col = ns_col + after + 1 if empty or spaces > 4 else a_col
+            item = _Container(is_quote=False, content_col=content_col, empty=empty)
+            self._push(item)
             self.leaf = _Leaf.NONE
-        elif not closed and not all_matched and lazy_paragraph:
-            self._text_goes_on(index)  # lazy continuation: every container stays open
+            all_matched = True
+            if empty or spaces > 4:  # an empty item, or one whose content is indented code
+                self.leaf = _Leaf.NONE if empty else _Leaf.CODE
+                self._report(info, text, base)
+                return
+            marker = task_marker_at(text, a_pos) if text[a_pos] in "[\\" else None
+            if marker is not None:
+                new_task = self._task_start(index, text, ns_pos, bullet, a_pos, marker, item, info)
+                break
+            pos, col, base = a_pos, a_col, content_col
+        lazy = keep >= 0 and not all_matched and lazy_paragraph
+        self._line_end(index, text, info, bare, (ns_pos, base, keep), lazy, new_task)
+
+    def _open_quote(self, text: str, at: int, col: int) -> tuple[int, int, int]:
+        """Open a block quote whose ``>`` is at index ``at``, column ``col``; where its
+        content starts (index, column, the column it is measured from)."""
+        stack = self.stack
+        note_of = -1
+        if stack and not stack[-1].is_quote and stack[-1].task_line >= 0:
+            note_of = stack[-1].task_line
+        self._push(_Container(is_quote=True, note_of=note_of))
+        self.leaf = _Leaf.NONE
+        pos, col = at + 1, col + 1
+        base = col + 1
+        if pos < len(text) and text[pos] == " ":
+            pos, col = pos + 1, col + 1
+        return pos, col, base
+
+    def _leaf_starts(
+        self,
+        index: int,
+        text: str,
+        at: tuple[int, int, int],
+        in_paragraph: bool,
+        keep: int,
+        break_tails: dict[str, int],
+        info: LineInfo,
+    ) -> bool:
+        """Whether the rest of the line, from ``at`` (index, column, content column),
+        is a leaf that ends its reading: indented code, an ATX heading, a code fence,
+        an HTML block, a setext underline or a thematic break. If so the containers
+        past ``keep`` are closed and the line reported."""
+        ns_pos, ns_col, base = at
+        c = text[ns_pos]
+        leaf = _Leaf.NONE
+        if ns_col - base >= 4:
+            if self.leaf == _Leaf.PARAGRAPH:
+                return False
+            leaf = _Leaf.CODE
+        elif c == "#":
+            heading = atx_heading_at(text[ns_pos:])
+            if heading is None:
+                return False
+            if keep >= 0:
+                del self.stack[keep:]
+            if not self.stack:
+                info.kind = LineKind.HEADING
+                info.heading_level, info.heading_text = heading
+        elif c in "`~":
+            rest = text[ns_pos:]
+            run = len(rest) - len(rest.lstrip(c))
+            if run < 3 or (c == "`" and "`" in rest[run:]):
+                return False
+            leaf, self.fence_char, self.fence_len = _Leaf.FENCE, c, run
+        elif c == "<":
+            from todocli.document import html  # most lists hold no HTML
+
+            rest = text[ns_pos:]
+            # Kind 7 never interrupts a paragraph, not even a lazy one.
+            started, html_end = html.html_start(rest, self.leaf == _Leaf.PARAGRAPH)
+            if not started:
+                return False
+            leaf, self.html_end, self.html_closer = _Leaf.HTML, html_end, html.html_closer(rest)
+            if html_end is not None and html_end.search(rest, 2):
+                leaf = _Leaf.NONE
+        elif in_paragraph and c in "=-" and not text[ns_pos:].rstrip(" \t").strip(c):
+            # A setext underline turns the paragraph into a heading; it is not a
+            # phase heading (phases are ATX headings). A task item whose text
+            # became a heading stays a task, as in cmark-gfm.
+            self._text_goes_on(index)
+        elif c in "*-_":
+            # Where the line's tail of nothing but "-" (or "*", "_"), spaces and tabs
+            # starts, found once per line: each of thousands of nested items on one
+            # line asking whether the rest of it is a thematic break made reading
+            # quadratic. Nor is the rest of the line copied but by a step that ends it.
+            tail = break_tails.get(c)
+            if tail is None:
+                tail = break_tails[c] = len(text.rstrip(c + " \t"))
+            # Past the tail's start the rest is only c and blanks: at most three
+            # more bullets before the count says yes, so counting stays linear.
+            if ns_pos < tail or not is_thematic_break(text[ns_pos:], c):
+                return False
+        else:
+            return False
+        if keep >= 0:
+            del self.stack[keep:]
+        self.leaf = leaf
+        self._report(info, text, base)
+        return True
+
+    def _line_end(
+        self,
+        index: int,
+        text: str,
+        info: LineInfo,
+        bare: int,
+        at: tuple[int, int, int],
+        lazy: bool,
+        new_task: TaskStart | None,
+    ) -> None:
+        """Close the containers the line does not continue (``at``: where its text
+        starts, the content column, the containers kept or -1 once closed), and go
+        on with, or open, the paragraph its text is; ``lazy``: a lazy continuation
+        line, which keeps every container open."""
+        ns_pos, base, keep = at
+        stack = self.stack
+        rest_blank = ns_pos == len(text)  # nothing but whitespace after the markers
+        if (rest_blank or not lazy) and keep >= 0:
+            del stack[keep:]
+        if rest_blank:
+            self.leaf = _Leaf.NONE
+        elif lazy:
+            self._text_goes_on(index)
         elif new_task is not None and is_blank(new_task.text):
             # Nothing after the marker: the item has no content yet, and a
             # paragraph that starts on the next line holds the task's text.
-            close_unmatched()
             self.leaf = _Leaf.NONE
             self.bare_task = index
         else:
-            close_unmatched()
             if self.leaf == _Leaf.PARAGRAPH:
                 self._text_goes_on(index)
             elif new_task is not None:
@@ -1078,7 +606,7 @@ class Scanner:
         bullet: str,
         content_pos: int,
         marker: tuple[str, int, int],
-        content_col: int,
+        item: _Container,
         info: LineInfo,
     ) -> TaskStart | None:
         """The task a list item just opened on this line is, if it is one.
@@ -1102,7 +630,7 @@ class Scanner:
                     f'"{text[content_pos : content_pos + length]}" (use [ ], [x], [/], [-])'
                 )
             return None
-        return TaskStart(
+        start = TaskStart(
             line=index,
             marker_pos=content_pos + at,
             marker_len=len(char),
@@ -1110,32 +638,18 @@ class Scanner:
             indent=text[:bullet_pos],
             bullet=bullet,
             gap=text[bullet_pos + len(bullet) : content_pos],
-            content_col=content_col,
+            content_col=item.content_col,
             text=after,
             text_pos=content_pos + length,
         )
-
-    @staticmethod
-    def _html_start(rest: str, in_paragraph: bool) -> tuple[bool, re.Pattern[str] | None]:
-        """Whether an HTML block starts here, and the pattern that ends it
-        (None: it ends at a blank line), per CommonMark's seven kinds."""
-        html = _html_patterns()
-        if html.kind1.match(rest):
-            return True, html.kind1_end
-        for opener, closer in html.ends:
-            if rest.startswith(opener):
-                return True, closer
-        if len(rest) > 2 and rest[1] == "!" and rest[2].isascii() and rest[2].isalpha():
-            return True, html.kind4_end
-        m = html.kind6.match(rest)
-        if m and m.group(1).lower() in _HTML_BLOCK_TAGS:
-            return True, None
-        if not in_paragraph and html.kind7.match(rest):
-            return True, None
-        return False, None
+        item.make_task(index)
+        item.empty = is_blank(after)
+        if item.empty:
+            self.empties.append(item)
+        return start
 
     def _fence_line(self, text: str, pos: int, col: int, base: int) -> None:
-        ns_pos, ns_col = _skip_ws(text, pos, col)
+        ns_pos, ns_col = skip_ws(text, pos, col)
         if ns_col - base > 3:
             return
         rest = text[ns_pos:]
@@ -1163,15 +677,3 @@ def _note_body(text: str) -> str:
     if stripped.startswith(">"):
         stripped = stripped[1:]
     return stripped.strip(" \t")
-
-
-def _html_closer(rest: str) -> str:
-    import re
-
-    m = re.match(r"<(script|pre|style|textarea)", rest, re.IGNORECASE)
-    if m:
-        return f"</{m.group(1)}>"
-    for opener, closer in (("<!--", "-->"), ("<?", "?>"), ("<![CDATA[", "]]>")):
-        if rest.startswith(opener):
-            return closer
-    return ">"
