@@ -1,12 +1,13 @@
 """What one line holds, read with string methods: its ending, a list marker, a
 task marker, an ATX heading, a task's trailing metadata comment (read and written);
-and the scanner's report on a line (``LineInfo``). The block scanner (``blocks``)
-and the document's segments build on these; nothing here knows about containers.
+and what the block scanner (``blocks``) keeps: its report on a line (``LineInfo``),
+the open leaf and containers. The scanner and the document's segments build on
+these.
 """
 
 from __future__ import annotations
 
-from todocli.document.model import NO_META, Meta, Status
+from todocli.document.model import MARKER_STATUS, NO_META, Meta, Status
 
 # The recognisers below are string functions rather than regular expressions: the
 # tool starts once per agent step and compiling patterns costs start-up. Each is
@@ -202,6 +203,27 @@ def bullet_at(rest: str, start: int = 0) -> str | None:
     return rest[start:end]
 
 
+def item_at(text: str, pos: int, col: int) -> tuple[str, int, int] | None:
+    """The list marker at ``pos`` (column ``col``) of the text, and where its
+    content starts (index, column); None when there is none. Read without a copy
+    of the rest: a line may hold thousands of items."""
+    size = len(text)
+    c = text[pos]
+    if c in "-+*":
+        if pos + 1 < size and text[pos + 1] not in " \t":
+            return None
+        bullet = c
+    else:
+        bullet = bullet_at(text, pos) or ""
+        if not bullet:
+            return None
+    at, col = pos + len(bullet), col + len(bullet)
+    if at + 1 < size and text[at] == " " and text[at + 1] not in " \t":
+        return bullet, at + 1, col + 1  # one space: the common case, without a call
+    at, col = skip_ws(text, at, col)
+    return bullet, at, col
+
+
 def task_marker_at(content: str, start: int = 0) -> tuple[str, int, int] | None:
     """The task marker an item's content starts with, as (the character inside it,
     its index, the marker's length). Either bracket may be backslash-escaped, as
@@ -283,8 +305,14 @@ def split_meta(text: str) -> tuple[str, str | None, Meta]:
     close = _comment_close(text)
     if close < 0:
         return text.strip(), None, NO_META
-    openings = []
     at = text.find("<!--")
+    if text.startswith("<!-- active:", at) and at + 12 <= close:
+        # The form this tool writes: the first opening holds the active form (the
+        # loop below would return at it too).
+        active = text[at + 12 : close]
+        if "\n" not in active:
+            return text[:at].strip(), active.strip(), NO_META
+    openings = []
     while at >= 0:
         openings.append(at)
         at = text.find("<!--", at + 4)
@@ -450,3 +478,181 @@ def heading_text(raw: str) -> str:
     """The text of an ATX heading line, without hashes or closing sequence."""
     found = atx_heading_at(raw.lstrip(" "))
     return found[1] if found else ""
+
+
+class Container:
+    """An open block quote or list item on the scanner's stack (``blocks``)."""
+
+    __slots__ = (
+        "content_col",
+        "depth",
+        "empty",
+        "first_quote",
+        "is_quote",
+        "note_of",
+        "owner",
+        "owner_note",
+        "task_line",
+    )
+
+    def __init__(
+        self,
+        is_quote: bool,
+        content_col: int,
+        note_of: int,
+        empty: bool,
+        below: Container | None,
+        depth: int,
+    ) -> None:
+        """A container opened on top of ``below`` (None: at the bottom), ``depth``
+        containers up the stack."""
+        self.is_quote = is_quote
+        self.content_col = content_col  # list items: the column their content starts at
+        self.task_line = -1  # list items: the line index when the item is a task
+        self.note_of = note_of  # block quotes directly inside a task item: that task's line
+        self.empty = empty  # list items that have no content yet
+        # Taken from the container below, so that no line has to walk the whole
+        # stack (a line inside a container 100,000 deep would cost 100,000 steps):
+        # where it stands in the stack, the index of the lowest block quote up to
+        # here (-1: none), and the task item that owns a line inside this container
+        # with, when that line is one of its notes, the note's task.
+        self.depth = depth
+        if below is None:
+            self.first_quote = depth if is_quote else -1
+            self.owner = self.owner_note = -1
+        else:
+            first_quote = below.first_quote
+            self.first_quote = depth if first_quote < 0 and is_quote else first_quote
+            self.owner = below.owner
+            self.owner_note = below.owner_note
+            if is_quote and note_of >= 0 and note_of == below.owner:
+                self.owner_note = note_of
+
+    def make_task(self, line: int) -> None:
+        """This list item (the top of the stack) is the task item on ``line``."""
+        self.task_line = self.owner = line
+        self.owner_note = -1
+
+
+def task_start(
+    index: int,
+    text: str,
+    at: tuple[int, int],
+    bullet: str,
+    marker: tuple[str, int, int],
+    info: LineInfo,
+) -> TaskStart | None:
+    """The task of a list item on line ``index`` whose bullet and content start at
+    ``at``, with this marker (``task_marker_at``); None for an unknown status
+    marker (with a warning on the line when text follows it)."""
+    bullet_pos, content_pos = at
+    char, inner, length = marker
+    after = text[content_pos + length :]
+    status = MARKER_STATUS.get(char)
+    if status is None and char == "\t":
+        status = Status.PENDING
+    if status is None:
+        if not is_blank(after):
+            info.warning = (
+                f"Line {index + 1}: unknown status marker "
+                f'"{text[content_pos : content_pos + length]}" (use [ ], [x], [/], [-])'
+            )
+        return None
+    return TaskStart(
+        line=index,
+        marker_pos=content_pos + inner,
+        marker_len=len(char),
+        status=status,
+        indent=text[:bullet_pos],
+        bullet=bullet,
+        gap=text[bullet_pos + len(bullet) : content_pos],
+        content_col=0,
+        text=after,
+        text_pos=content_pos + length,
+    )
+
+
+def front_matter(lines: list[str]) -> list[LineInfo]:
+    """The reports on the lines of a YAML front matter block that opens the file
+    (none when there is none)."""
+    infos = []
+    for _ in range(front_matter_end(lines) + 1):
+        info = LineInfo()
+        info.front_matter = True
+        infos.append(info)
+    return infos
+
+
+def fence_at(rest: str) -> int:
+    """The length of the code fence ``rest`` opens (three or more backticks or
+    tildes, and no backtick after backticks); 0 when it opens none."""
+    c = rest[:1]
+    if c not in ("`", "~"):
+        return 0
+    run = run_end(rest, 0, c)
+    return 0 if run < 3 or (c == "`" and "`" in rest[run:]) else run
+
+
+_RUN = 64  # characters compared at once by run_end
+
+
+def run_end(text: str, at: int, char: str) -> int:
+    """Where the run of ``char`` that starts at ``at`` ends, found without a copy
+    of the rest of the line (a line may hold thousands of runs)."""
+    chunk = char * _RUN
+    while text.startswith(chunk, at):
+        at += _RUN
+    size = len(text)
+    while at < size and text[at] == char:
+        at += 1
+    return at
+
+
+def front_matter_end(lines: list[str]) -> int:
+    """The index of the line that closes a front matter block opened on the first
+    line (``---`` or ``...``); -1 if none does, or the first line opens none."""
+    if not lines or strip_eol(lines[0]).removeprefix(BOM).rstrip(" \t") != "---":
+        return -1
+    for i in range(1, len(lines)):
+        if strip_eol(lines[i]).rstrip(" \t") in ("---", "..."):
+            return i
+    return -1
+
+
+def note_body(text: str) -> str:
+    """The text of a note line: what follows its '>' marker (lazy lines have none)."""
+    stripped = text.lstrip(" \t")
+    if stripped.startswith(">"):
+        stripped = stripped[1:]
+    return stripped.strip(" \t")
+
+
+class Leaf:
+    """The open leaf block (plain constants, as for ``LineKind``)."""
+
+    NONE = 0
+    PARAGRAPH = 1
+    FENCE = 2
+    HTML = 3
+    CODE = 4
+
+
+def blank_matches(
+    stack: list[Container], empties: list[Container], width: int
+) -> tuple[int, list[Container]]:
+    """How many open containers a blank line ``width`` columns wide continues:
+    the list items up to the first block quote (a blank line never continues
+    one) or the first item with no content yet that it does not reach (an item
+    can begin with at most one blank line; as in cmark-gfm, what GitHub
+    renders, a line of spaces reaching the item's content column is not that
+    second blank line). With it, those of ``empties`` still open and empty."""
+    if not stack:
+        return 0, empties
+    first_quote = stack[-1].first_quote
+    matched = len(stack) if first_quote < 0 else first_quote
+    if empties:
+        empties = [c for c in empties if c.empty and c.depth < len(stack) and stack[c.depth] is c]
+        for cont in empties:
+            if cont.depth < matched and width < cont.content_col:
+                matched = cont.depth
+    return matched, empties

@@ -213,6 +213,20 @@ class Builder:
                 flush_raw()
                 heading = RawSegment([line], info.heading_level, info.heading_text)
                 self.link(heading)
+            elif kind == LineKind.OTHER and i + 1 < n and infos[i + 1] is info:
+                # Lines that share one report (prose, blank lines) go alike: in one slice.
+                end = i + 2
+                while end < n and infos[end] is info:
+                    end += 1
+                if current is not None and info.owner == current_line:
+                    current.lines += lines[i:end]
+                    if not info.blank:
+                        kept = len(current.lines)
+                else:
+                    close_task()
+                    raw += lines[i:end]
+                i = end
+                continue
             elif current is not None and info.owner == current_line:
                 if kind == LineKind.NOTE and info.note_of == current_line:
                     current.note_lines.append(len(current.lines))
@@ -225,7 +239,8 @@ class Builder:
                     owner = self.by_line.get(info.note_of)
                     if owner is not None:  # a note of a task further up: read, not edited
                         self._note_line(owner, i, line, info)
-                close_task()
+                if current is not None:
+                    close_task()
                 raw.append(line)
             i += 1
         close_task()
