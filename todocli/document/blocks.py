@@ -50,8 +50,7 @@ __all__ += ["simple_task_at", "split_lines", "split_meta", "strip_eol", "task_ma
 # What may start a block, or an item's content, at column 0 (spaces and tabs: they
 # may reach a container); a line that starts with anything else is prose.
 _NOT_PLAIN = frozenset(" \t>#`~<*-_+=0123456789")
-# What may start a leaf block that ends the reading of a line (``Scanner._leaf_starts``).
-_LEAF_STARTS = "#`~<=-*_"
+_LEAF_STARTS = "#`~<=-*_"  # what may start a leaf that ends a line (_leaf_starts)
 _NOT_PROSE = _NOT_PLAIN | {"\n", "\r"}  # what may start a block, or a blank line
 _NOT_PROSE_START = _NOT_PROSE - {" "}
 
@@ -396,16 +395,15 @@ class Scanner:
         matched: int,
         at: tuple[int, int, int],
     ) -> None:
-        """Read the containers and the leaf the rest of the line opens, from ``at``
-        (index, column, content column) past the ``matched`` continued ones."""
-        stack = self.stack
+        """Read what the rest of the line opens, from ``at`` (index, column, content
+        column) past the ``matched`` continued containers."""
+        stack, size = self.stack, len(text)
         pos, col, base = at
         all_matched = matched == len(stack)
         lazy_paragraph = self.leaf == Leaf.PARAGRAPH
         keep = matched  # the containers kept; -1 once the rest are closed (all_matched moot)
         new_task: TaskStart | None = None
         break_tails: dict[str, int] = {}  # see _leaf_starts
-        size = len(text)
         while True:
             if pos < size and text[pos] not in " \t":
                 ns_pos, ns_col = pos, col  # nothing to skip (the rule between nested items)
@@ -440,8 +438,7 @@ class Scanner:
             bullet, a_pos, a_col = found
             after = len(bullet)
             empty = a_pos == size
-            # Only a non-empty item, and in an ordered list only one that starts at 1,
-            # may interrupt a paragraph (as in cmark, not a lazy one either).
+            # Only a non-empty item, ordered from 1, interrupts a paragraph (not lazy).
             if in_paragraph and (empty or (bullet[-1] in ".)" and int(bullet[:-1]) != 1)):
                 break
             if keep >= 0:
@@ -463,7 +460,9 @@ class Scanner:
             if marker is not None:
                 new_task = self._task_start(index, text, ns_pos, bullet, a_pos, marker, item, info)
                 break
-            pos, col = self._nested_alike(text, a_pos, a_col, bullet, break_tails)
+            pos, col = a_pos, a_col
+            if text[a_pos] == bullet[0]:  # perhaps more items alike on this line
+                pos, col = self._nested_alike(text, a_pos, a_col, bullet, break_tails)
             base = col
         lazy = keep >= 0 and not all_matched and lazy_paragraph
         self._line_end(index, text, info, bare, (ns_pos, base, keep), lazy, new_task)
@@ -498,10 +497,11 @@ class Scanner:
         quote = Container(True, 0, note_of, False, stack[-1] if stack else None, len(stack))
         stack.append(quote)
         self.leaf = Leaf.NONE
-        # A quote right inside this one (">>") reads alike but for its depth, which no
-        # one reads of a quote above the first: one object stands for each of a run.
-        size, end = len(text), run_end(text, at, ">")
-        if end > at + 1:
+        # A quote right in this one (">>") reads alike but for its depth, read of none
+        # but the first quote: one object stands for each of a run.
+        size, end = len(text), at + 1
+        if end < size and text[end] == ">":
+            end = run_end(text, end, ">")
             stack.extend([quote] * (end - at - 1))
         pos, col = end, col + end - at
         base = col + 1
