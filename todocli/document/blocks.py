@@ -273,9 +273,9 @@ class Scanner:
         self._report(info, text, 0)
 
     def _simple_task(self, index: int, text: str, info: LineInfo) -> bool:
-        """A task item at column 0 with text after its marker, while no block quote,
-        code or HTML block is open: it closes every open list item and starts a new
-        one, exactly as the general path would. Returns False for anything else."""
+        """A task item at column 0 with text after its marker, while no code or HTML
+        block is open: it closes every open container (a quote too: an item with
+        text is no lazy line) and starts a new one, as the general path would."""
         leaf = self.leaf
         if leaf != Leaf.NONE and leaf != Leaf.PARAGRAPH:
             return False
@@ -285,10 +285,7 @@ class Scanner:
         marker = task_marker_at(text, 2)
         if marker is None or is_blank(text[2 + marker[2] :]):
             return False
-        stack = self.stack
-        if stack and stack[-1].first_quote >= 0:
-            return False
-        stack.clear()
+        self.stack.clear()
         item = self._open_item(2, False)
         self.leaf = Leaf.NONE
         new_task = self._task_start(index, text, 0, text[0], 2, marker, item, info)
