@@ -10,7 +10,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from todocli.document.blocks import (
-    _decode,
     atx_heading_at,
     bullet_at,
     meta_comment,
@@ -19,6 +18,7 @@ from todocli.document.blocks import (
     split_meta,
     task_marker_at,
 )
+from todocli.document.lines import _decode
 from todocli.document.model import NO_META, Meta
 from todocli.engine.ops import task_number
 

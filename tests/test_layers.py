@@ -235,13 +235,6 @@ MAX_MODULE_LINES = 700
 MAX_CLASS_LINES = 650
 MAX_FUNCTION_LINES = 80  # a method or a nested function too; from `def` to its last line
 SIZE_EXEMPT = {"document/markdown.py:Document"}  # the lossless document: one job
-# Places still over their limit, being made smaller: a module by its path, a class
-# or function by its path and qualified name. The list only shrinks (see below).
-STILL_OVER = {
-    "document/blocks.py",
-    "document/blocks.py:Scanner._scan_line",
-    "document/markdown.py",
-}
 
 
 def sizes_over(package: Path) -> dict[str, int]:
@@ -271,15 +264,8 @@ def sizes_over(package: Path) -> dict[str, int]:
 
 
 def test_no_module_class_or_function_is_over_its_size() -> None:
-    new = {key: lines for key, lines in sizes_over(PACKAGE).items() if key not in STILL_OVER}
-    assert not new, f"over the size limits (module 700, class 650, function 80 lines): {new}"
-
-
-def test_the_list_of_places_still_over_only_shrinks() -> None:
-    """An entry that is no longer over its limit leaves the list, so that it cannot
-    grow back unnoticed."""
-    stale = STILL_OVER - set(sizes_over(PACKAGE))
-    assert not stale, f"no longer over their limit, remove from STILL_OVER: {sorted(stale)}"
+    over = sizes_over(PACKAGE)
+    assert not over, f"over the size limits (module 700, class 650, function 80 lines): {over}"
 
 
 def test_the_size_check_sees_a_long_method_and_module(tmp_path: Path) -> None:
@@ -303,14 +289,6 @@ LATE = {
     # launcher did (python -m todocli, the todocli script) the collector would
     # otherwise rescan what those imports make, 3.6 M instructions.
     "todocli/__main__.py": "after gc.disable()",
-}
-# Files still to convert (tools/imports.py lists and rewrites them): each with the
-# imports inside its functions that KEPT_OFF does not name, and "TYPE_CHECKING" where it
-# defines its own. Only shrinks: an entry no longer needed fails.
-TO_CONVERT: dict[str, set[str]] = {
-    "todocli/document/blocks.py": {"TYPE_CHECKING"},
-    "todocli/document/markdown.py": {"TYPE_CHECKING"},
-    "todocli/document/model.py": {"TYPE_CHECKING"},
 }
 
 
@@ -364,20 +342,11 @@ def import_rule_breaches(name: str, path: Path) -> set[str]:
 def test_imports_inside_functions_only_for_what_start_up_keeps_off(name: str, path: Path) -> None:
     relative = path.relative_to(PACKAGE.parent).as_posix()
     found = import_rule_breaches(name, path)
-    waiting = TO_CONVERT.get(relative, set())
-    assert found <= waiting, (
+    assert not found, (
         f"{relative}: imports inside functions of modules start-up does not keep off "
-        f"(move them to the top, or name the module in KEPT_OFF with its reason): "
-        f"{sorted(found - waiting)}"
+        f"(move them to the top, or name the module in KEPT_OFF with its reason, or run "
+        f"python tools/imports.py --types FILE for its own TYPE_CHECKING): {sorted(found)}"
     )
-    assert waiting <= found, (
-        f"{relative} no longer needs its TO_CONVERT entries {sorted(waiting - found)}"
-    )
-
-
-def test_the_to_convert_list_names_real_files() -> None:
-    files = {path.relative_to(PACKAGE.parent).as_posix() for _, path in modules()}
-    assert set(TO_CONVERT) <= files, sorted(set(TO_CONVERT) - files)
 
 
 def test_the_import_rule_sees_an_import_inside_a_function(tmp_path: Path) -> None:

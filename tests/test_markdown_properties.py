@@ -157,7 +157,7 @@ def vars_of(info: object) -> tuple[object, ...]:
 def test_string_checks_match_the_commonmark_patterns_they_replace(rest: str) -> None:
     import re
 
-    from todocli.document.blocks import _is_thematic_break
+    from todocli.document.lines import is_thematic_break as _is_thematic_break
 
     if rest:
         c = rest[0]

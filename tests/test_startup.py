@@ -61,6 +61,7 @@ KEPT_OFF: dict[str, tuple[str, str]] = {
     # and SHA-256 for its file's name). A read pays for none of them.
     "todocli.engine.ops": (READS, "only a write needs the operations"),
     "fcntl": (READS, "only a write takes the lock"),
+    "todocli.document.html": (EVERY, "only a line that starts with < needs its patterns"),
     "todocli.app.transaction": (READS, "only a write runs the write transaction"),
     "todocli.app.list_state": (EVERY, "only a batch that logs, clears or numbers tasks"),
     "todocli.storage.commit": (READS, "only a write commits (journal, staged files, replace)"),
@@ -148,6 +149,8 @@ SETTLE_ONLY = {"todocli.storage.settle"}
 AGENTS_ONLY = {"todocli.engine.claims", "todocli.app.agent_state"}
 RARE_ROOMS = {"todocli.engine.careful", "todocli.engine.proofs"}
 PERSON_ONLY = {"todocli.storage.swap", "_ctypes", "ctypes"}
+# What only a list holding an HTML block needs: the block's patterns (through re).
+HTML_ONLY = {"todocli.document.html"}
 TODO_WRITE = {
     "todos": [
         {"content": f"task {i}", "status": "pending", "activeForm": f"Working on task {i}"}
@@ -235,6 +238,7 @@ def test_the_agent_path_loads_none_of_what_the_stand_ins_replace(
     assert not modules & PERSON_ONLY, sorted(modules & PERSON_ONLY)
     assert not loaded_against_the_table(args, stdin, modules)
     assert not modules & RECOVERY_ONLY, sorted(modules & RECOVERY_ONLY)
+    assert not modules & HTML_ONLY, sorted(modules & HTML_ONLY)
     if args[0] == "show":
         assert not modules & WRITE_ONLY, sorted(modules & WRITE_ONLY)
     else:

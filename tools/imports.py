@@ -7,10 +7,10 @@
                                         modules (GATHER) into todocli/base/__init__.py,
                                         and import them from there everywhere
 
-The rule is checked by tests/test_layers.py (its TO_CONVERT lists the files still
-waiting). Moving an import from a function to the top is left to a person: a name
-may be bound twice (``undo as restore``, ``redo as restore``), and the start-up
-tests must run after each move (tests/test_startup.py, bench/run.py --instructions).
+The rule is checked by tests/test_layers.py. Moving an import from a function to
+the top is left to a person: a name may be bound twice (``undo as restore``,
+``redo as restore``), and the start-up tests must run after each move
+(tests/test_startup.py, bench/run.py --instructions).
 """
 
 from __future__ import annotations

@@ -12,10 +12,10 @@ that ``__init__``'s parameters.
 
 from __future__ import annotations
 
+from todocli.base import TYPE_CHECKING
 from todocli.errors import InvalidParamError
 from todocli.escapes import quoted
 
-TYPE_CHECKING = False  # mypy reads it as true; at run time nothing is imported for types
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any, ClassVar, Self

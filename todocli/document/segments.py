@@ -1,0 +1,323 @@
+"""The pieces a ``Document`` is made of, and how they are read and written whole:
+segments of lines (a task item with its own lines, a raw run of any other lines),
+phases, the grouping of scanned lines into segments, and the canonical form a list
+made from data is written in.
+"""
+
+from __future__ import annotations
+
+from todocli.document.lines import BOM, LineInfo, LineKind, meta_comment, split_meta, strip_eol
+from todocli.document.model import DEFAULT_PHASE, NO_META, Meta, Status, Task, TodoList
+
+
+class Segment:
+    """A run of consecutive lines; the base of the linked list."""
+
+    __slots__ = ("lines", "next", "prev")
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.prev: Segment | None = None
+        self.next: Segment | None = None
+
+
+class RawSegment(Segment):
+    """Lines that are not a task: headings, prose, code, blank lines..."""
+
+    __slots__ = ("heading_level", "heading_text")
+
+    def __init__(self, lines: list[str], heading_level: int = 0, heading: str = "") -> None:
+        super().__init__(lines)
+        self.heading_level = heading_level  # > 0 for a top-level ATX heading line
+        self.heading_text = heading
+
+
+class TaskNode(Segment):
+    """A task item: its line, then its own notes and continuation lines."""
+
+    __slots__ = (
+        "active_form",
+        "bullet",
+        "content",
+        "gap",
+        "indent",
+        "line_no",
+        "marker_len",
+        "marker_pos",
+        "meta",
+        "note_lines",
+        "note_prefix",
+        "notes",
+        "phase",
+        "status",
+        "text_end",
+        "text_line",
+        "text_pos",
+    )
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__(lines)
+        self.content = ""
+        self.status = Status.PENDING
+        self.active_form: str | None = None
+        self.meta: Meta = NO_META
+        self.notes: list[str] = []
+        self.note_lines: list[int] = []  # indexes in ``lines`` of note lines
+        self.note_prefix = ""  # how this task's note lines begin, e.g. "  > "
+        self.marker_pos = 0  # index in lines[0] of the marker character
+        self.marker_len = 0  # 0 for "[]", else 1
+        self.indent = ""
+        self.bullet = "-"
+        self.gap = " "
+        self.line_no = 0  # 1-based line number where it was read, 0 if new
+        self.phase: PhaseNode | None = None
+        # Where the task's text is: the index in ``lines`` of its line (1 when the
+        # task line has nothing after its marker and the text starts on the next
+        # line, as GFM allows), the index in that line where the text starts, and
+        # the index of the last line of the item's first block (its text paragraph).
+        self.text_line = 0
+        self.text_pos = 0
+        self.text_end = 0
+
+    def task(self) -> Task:
+        return Task(self.content, self.status, self.active_form, tuple(self.notes), self.meta)
+
+    def width(self) -> int:
+        """Columns from the bullet to the item's content (a tab in the gap stops at
+        a multiple of 4, counted from the start of the line)."""
+        indent = len(self.indent.expandtabs(4))
+        return len((self.indent + self.bullet + self.gap).expandtabs(4)) - indent
+
+    def new_note_prefix(self) -> str:
+        """How a first note line begins: blank up to the task's content column (its
+        indentation as written, then spaces in place of the bullet and the gap)."""
+        return self.indent + " " * self.width() + "> "
+
+    def next_bullet(self, last: Segment) -> str:
+        """The bullet of a task written in this one's style after ``last``: ordered
+        lists count on from the task before at the same indent."""
+        bullet = self.bullet
+        if bullet[-1] not in ".)":
+            return bullet
+        number = int(bullet[:-1])
+        if isinstance(last, TaskNode) and last.indent == self.indent and last.bullet[-1] in ".)":
+            number = int(last.bullet[:-1]) + 1
+        return f"{number}{bullet[-1]}"
+
+    def shift(self, delta: int) -> None:
+        """Follow a change of length of what stands before the marker on the task
+        line (its indentation, a byte-order mark)."""
+        self.marker_pos += delta
+        if self.text_line == 0:
+            self.text_pos += delta
+        else:
+            body = strip_eol(self.lines[self.text_line])
+            self.text_pos = len(body) - len(body.lstrip(" \t"))
+
+
+class PhaseNode:
+    """A phase: its heading (None for tasks before any heading) and its tasks."""
+
+    __slots__ = ("heading", "name", "tasks")
+
+    def __init__(self, name: str, heading: RawSegment | None) -> None:
+        self.name = name
+        self.heading = heading
+        # Insertion-ordered set: O(1) append and removal.
+        self.tasks: dict[TaskNode, None] = {}
+
+    def first(self) -> TaskNode | None:
+        return next(iter(self.tasks), None)
+
+    def last(self) -> TaskNode | None:
+        return next(reversed(self.tasks), None) if self.tasks else None
+
+
+def conflict_warnings(lines: list[str]) -> list[str]:
+    """Where git left a merge conflict in the file: its markers stay text, and the
+    tasks of both sides between them are read as tasks (both kept)."""
+    return [
+        f"Line {n}: a merge conflict (git's <<<<<<< markers): both sides' tasks are read; "
+        "keep one side and remove the markers"
+        for n, line in enumerate(lines, 1)
+        if line.startswith("<<<<<<<") and not line.startswith("<<<<<<<<")
+    ]
+
+
+class Builder:
+    """Group scanned lines into segments: task items with their own lines, headings,
+    and raw runs of everything else, linked after ``head`` in the order read (a
+    ``Document`` takes them from there: ``markdown.parse``)."""
+
+    def __init__(self, lines: list[str], infos: list[LineInfo], head: Segment) -> None:
+        self.lines = lines
+        self.infos = infos
+        self.tail = head  # the last segment linked
+        self.front_matter: RawSegment | None = None
+        self.warnings: list[str] = []
+        self.by_line: dict[int, TaskNode] = {}
+        # The last note line seen for each task, and whether it was a bare ">".
+        self.last_note_line: dict[TaskNode, tuple[int, bool]] = {}
+        # The lines of each task's last note, joined when the note ends.
+        self.note_parts: dict[TaskNode, list[str]] = {}
+
+    def link(self, seg: Segment) -> None:
+        """Append a segment (the last, so no line ending changes)."""
+        seg.prev = self.tail
+        self.tail.next = seg
+        self.tail = seg
+
+    def build(self) -> None:
+        lines, infos = self.lines, self.infos
+        raw: list[str] = []
+        current: TaskNode | None = None  # the task whose own lines we are collecting
+        current_line = -1
+        kept = 0  # how many of its lines there are up to the last that is not blank
+
+        def flush_raw() -> None:
+            if raw:
+                self.link(RawSegment(raw.copy()))
+                raw.clear()
+
+        def close_task() -> None:
+            nonlocal current
+            if current is None:
+                return
+            # Blank lines at the end of an item belong to what follows (moved in
+            # one slice: one at a time to the front of a list was quadratic).
+            raw.extend(current.lines[kept:])
+            del current.lines[kept:]
+            current = None
+
+        n = len(lines)
+        i = 0
+        while i < n and infos[i].front_matter:
+            i += 1
+        if i:
+            self.front_matter = RawSegment(lines[:i])
+            self.link(self.front_matter)
+        while i < n:
+            line, info = lines[i], infos[i]
+            kind = info.kind
+            if info.warning:
+                self.warnings.append(info.warning)
+            if kind == LineKind.TASK:
+                close_task()
+                flush_raw()
+                node = self._task(i, line, info)
+                self.by_line[i] = node
+                self.link(node)
+                current, current_line, kept = node, i, 1
+            elif kind == LineKind.HEADING:
+                close_task()
+                flush_raw()
+                heading = RawSegment([line], info.heading_level, info.heading_text)
+                self.link(heading)
+            elif kind == LineKind.OTHER and i + 1 < n and infos[i + 1] is info:
+                # Lines that share one report (prose, blank lines) go alike: in one slice.
+                end = i + 2
+                while end < n and infos[end] is info:
+                    end += 1
+                if current is not None and info.owner == current_line:
+                    current.lines += lines[i:end]
+                    if not info.blank:
+                        kept = len(current.lines)
+                else:
+                    close_task()
+                    raw += lines[i:end]
+                i = end
+                continue
+            elif current is not None and info.owner == current_line:
+                if kind == LineKind.NOTE and info.note_of == current_line:
+                    current.note_lines.append(len(current.lines))
+                    self._note_line(current, i, line, info)
+                current.lines.append(line)
+                if not info.blank:
+                    kept = len(current.lines)
+            else:
+                if kind == LineKind.NOTE:
+                    owner = self.by_line.get(info.note_of)
+                    if owner is not None:  # a note of a task further up: read, not edited
+                        self._note_line(owner, i, line, info)
+                if current is not None:
+                    close_task()
+                raw.append(line)
+            i += 1
+        close_task()
+        flush_raw()
+        for node in list(self.note_parts):
+            self._join_note(node)
+
+    @staticmethod
+    def _task(i: int, line: str, info: LineInfo) -> TaskNode:
+        start = info.task
+        assert start is not None
+        node = TaskNode([line])
+        node.content, node.active_form, node.meta = split_meta(start.text)
+        node.status = start.status
+        bom = 1 if i == 0 and line.startswith(BOM) else 0
+        node.marker_pos = start.marker_pos + bom
+        node.marker_len = start.marker_len
+        node.indent, node.bullet, node.gap = start.indent, start.bullet, start.gap
+        node.line_no = i + 1
+        node.text_line = start.text_line - i
+        node.text_pos = start.text_pos + (bom if node.text_line == 0 else 0)
+        node.text_end = start.text_end - i
+        return node
+
+    def _note_line(self, node: TaskNode, i: int, line: str, info: LineInfo) -> None:
+        """Collect note text: consecutive lines make one note; a bare '>' line or
+        any other line in between starts the next one."""
+        if not node.note_prefix:
+            body = strip_eol(line)
+            cut = body.find(">")
+            if cut >= 0:
+                space = " " if body[cut + 1 : cut + 2] == " " else ""
+                node.note_prefix = body[: cut + 1] + space
+        text = info.note_text
+        previous = self.last_note_line.get(node)
+        self.last_note_line[node] = (i, text is None)
+        if text is None:
+            return
+        if previous is not None and previous == (i - 1, False):
+            self.note_parts[node].append(text)
+        else:
+            self._join_note(node)
+            node.notes.append(text)
+            self.note_parts[node] = [text]
+
+    def _join_note(self, node: TaskNode) -> None:
+        """Write the lines read so far of the task's last note into it, joined once
+        (a note of thousands of lines, grown by one line at a time, was quadratic)."""
+        parts = self.note_parts.pop(node, None)
+        if parts is not None and len(parts) > 1:
+            node.notes[-1] = "\n".join(parts)
+
+
+def render_canonical(todo: TodoList) -> str:
+    """Write a list made from data in the canonical form (docs/file-format.md).
+
+    ``# summary``, then ``## phase`` per phase (a lone ``Todos`` phase with no
+    summary is ``# Todos``), ``- [m] content``, notes as ``  > ...`` with a bare
+    ``  >`` between notes, a blank line between blocks, a final newline. An empty
+    list is an empty string.
+    """
+    phases = [p for p in todo.phases if p.tasks]
+    blocks: list[list[str]] = []
+    if todo.summary:
+        blocks.append([f"# {todo.summary}"])
+    lone = not todo.summary and len(phases) == 1 and phases[0].name == DEFAULT_PHASE
+    for phase in phases:
+        block = [("# " if lone else "## ") + phase.name]
+        for task in phase.tasks:
+            line = f"- [{task.status.marker}] {task.content}"
+            line += meta_comment(task.active_form, task.meta)
+            block.append(line)
+            for k, note in enumerate(task.notes):
+                if k:
+                    block.append("  >")
+                block.extend(f"  > {part}" for part in note.split("\n"))
+        blocks.append(block)
+    if not blocks:
+        return ""
+    return "\n\n".join("\n".join(block) for block in blocks) + "\n"
