@@ -405,7 +405,7 @@ def test_setup_doctor_hooks_and_completions_read_the_descriptors() -> None:
     command table, loaded by every call, keeps them as words: importing the
     registry there costs 0.8M instructions, 2% of every call.)"""
     from todocli.app import hooks
-    from todocli.app.setup import TARGETS, target
+    from todocli.app.wiring.setup import TARGETS, target
     from todocli.cli import command_table
 
     assert list(TARGETS) == [*agents.TARGETS, "git"]

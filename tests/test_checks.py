@@ -21,7 +21,7 @@ from todocli.document.markdown import parse
 TODO = f"{shlex.quote(sys.executable)} -m todocli"  # `todo` as a check runs it
 CHECK_FAILED = 8  # the exit codes the README documents
 CHECK_NOT_ALLOWED = 9
-TAIL_BYTES = 4096  # the most of a check's output kept (todocli.app.checks.TAIL_BYTES)
+TAIL_BYTES = 4096  # the most of a check's output kept (todocli.app.evidence.checks.TAIL_BYTES)
 
 
 @pytest.fixture
@@ -182,8 +182,8 @@ def test_a_check_that_exits_leaving_a_child_behind_passes_and_the_child_ends(
 
 
 def test_megabytes_of_output_keep_a_bounded_tail(tmp_path: Path) -> None:
-    from todocli.app import checks
-    from todocli.app.checks import run_check
+    from todocli.app.evidence import checks
+    from todocli.app.evidence.checks import run_check
 
     assert checks.TAIL_BYTES == TAIL_BYTES
     run = run_check(
@@ -449,7 +449,7 @@ def test_a_record_without_commit_and_tree_is_stale_in_a_git_work_tree(tmp_path: 
 def test_the_home_key_is_made_once_private_and_a_racing_one_wins(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from todocli.app import checks
+    from todocli.app.evidence import checks
 
     home = str(tmp_path / "h")
     assert checks.home_key(home) is None
@@ -476,7 +476,7 @@ def test_a_fifo_or_link_at_the_evidence_key_is_refused_without_blocking(
 ) -> None:
     """Whoever can write the home could plant a FIFO (``todo done`` hung reading
     it) or a link to a key of their choosing: both are refused in one line."""
-    from todocli.app import checks
+    from todocli.app.evidence import checks
 
     state = Path(os.environ["TODOCLI_HOME"], "state")
     state.mkdir(parents=True, exist_ok=True)

@@ -21,7 +21,7 @@ from tests.test_filemerge_properties import (
     assert_nothing_lost,
     branch_pairs,
 )
-from todocli.app.gitrepo import ATTRIBUTE, DRIVER, problems
+from todocli.app.wiring.gitrepo import ATTRIBUTE, DRIVER, problems
 from todocli.document.markdown import parse
 from todocli.engine.filemerge import merge_files
 

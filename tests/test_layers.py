@@ -3,7 +3,10 @@
     cli/  mcp/      front ends: the command table, argv, the Typer app, terminal
                     output and the error boundary; the MCP server
        app/         the commands' bodies and their plain and JSON rendering, shared
-                    by both front ends (the MCP server reaches them without cli/)
+                    by both front ends (the MCP server reaches them without cli/);
+                    by job in folders of one layer: wiring/ (setup, doctor, the
+                    gate, git's merge driver), evidence/ (checks, approvals,
+                    proofs), sharing/ (several agents on one plan)
       storage/      files, locks, transactions, history, settings on disk
       agents/       one module per agent tool (its payload, words, reply, schema)
       engine/       operations, snapshots, merges, JSON input
@@ -18,7 +21,8 @@ And no import circle between any two modules of the package, counting the import
 inside functions (a circle an import moved into a function hides still runs, only
 later). Imports under ``if TYPE_CHECKING:`` are left out of that check: they never
 run (mypy alone reads them), so a module may name the types of a module that
-imports it (``app.proof`` names ``commands.Context``) without a circle.
+imports it (``app.evidence.proof`` names ``commands.Context``) without a
+circle.
 
 And no room too large to hold in the head: no module over 700 lines, no class over
 650 (the lossless ``Document`` is one job and may stay whole), no function over 80.

@@ -180,7 +180,7 @@ def test_a_file_that_does_not_parse_is_refused_with_its_line_and_nothing_written
 
 
 def test_a_toml_file_that_does_not_parse_is_refused_with_its_line(tmp_path: Path) -> None:
-    from todocli.app.setup.edits import check
+    from todocli.app.wiring.setup.edits import check
     from todocli.errors import InvalidParamError
 
     with pytest.raises(InvalidParamError, match=r"^c\.toml:2: not valid TOML"):
@@ -421,7 +421,7 @@ def test_qwen_s_tool_hook_as_written_mirrors_todo_write(
 def test_every_target_is_in_the_readme_the_completions_and_the_docs() -> None:
     import re
 
-    from todocli.app.setup import TARGETS
+    from todocli.app.wiring.setup import TARGETS
     from todocli.cli.command_table import BY_NAME
 
     root = Path(__file__).resolve().parent.parent

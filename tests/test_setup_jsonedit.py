@@ -12,7 +12,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from todocli.app.setup import jsonedit
+from todocli.app.wiring.setup import jsonedit
 
 KEYS = st.sampled_from(["hooks", "Stop", "mcpServers", "a", "b", "naïve", 'q"uote'])
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=5))

@@ -573,7 +573,7 @@ TABLE_TYPES = {
     ),
     "TARGETS": (
         "tuple[str, ...]",
-        "todo setup's agents, in this order (todocli/app/setup/NAME.py)",
+        "todo setup's agents, in this order (todocli/app/wiring/setup/NAME.py)",
     ),
     "PROGRAMS": ("dict[str, str]", "todo setup's agents → the command todo doctor looks for"),
 }

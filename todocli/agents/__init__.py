@@ -204,7 +204,7 @@ HOOKS: dict[str, tuple[str, str]] = {
     "gemini": ("deny", ""),
     "qwen": ("block", ""),
 }
-# todo setup's agents, in this order (todocli/app/setup/NAME.py)
+# todo setup's agents, in this order (todocli/app/wiring/setup/NAME.py)
 TARGETS: tuple[str, ...] = (
     "claude",
     "codex",

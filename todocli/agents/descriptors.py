@@ -18,7 +18,7 @@ A module's descriptor is a few constants and one function:
   same), one without is the tool whose shape todocli's own reader read;
 - ``DEFAULT``: the tool answered as when no other claims a payload;
 - ``SETUP`` (its place among ``todo setup``'s targets, a module of the same name
-  in ``todocli.app.setup``), ``PROGRAM`` (its command, when not its name: ``todo
+  in ``todocli.app.wiring.setup``), ``PROGRAM`` (its command, when not its name: ``todo
   doctor`` looks for it), ``HOOK`` (``todo hook NAME``: its stop gate's decision,
   and how the session reaches its shell: the variable naming a file its shell
   runs first, ``reply`` (the SessionStart reply's ``env``), or "");

@@ -157,13 +157,13 @@ def done(
     evidence: str | None = None,
 ) -> Outcome:
     """Complete tasks. A task with a check is completed only when its check
-    passes (see ``app.proof``); ``no_check`` completes it anyway and records that
+    passes (see ``app.evidence.proof``); ``no_check`` completes it anyway and records that
     no check ran; ``evidence`` is kept with each task and in the completion log."""
     from todocli.engine.ops import Op, OpKind
 
     ops = _target_ops("done", tasks, phase, everything, "done")
     if evidence is not None or no_check:
-        from todocli.app.checks import skipped
+        from todocli.app.evidence.checks import skipped
 
         checked = skipped(ctx.now().isoformat(timespec="seconds")) if no_check else None
         ops = [op.replace(evidence=evidence, checked=checked) for op in ops]
@@ -179,7 +179,7 @@ def _shared(ctx: Context, outcome: Outcome) -> Outcome:
     """A named agent's write to a project plan: what it holds goes on the claims
     the repository's worktrees share."""
     if ctx.loc.project and ctx.agent is not None:
-        from todocli.app.shared_claims import record_owned
+        from todocli.app.sharing.shared_claims import record_owned
 
         record_owned(ctx, outcome)
     return outcome
@@ -233,7 +233,7 @@ def add(
     outcome = _write(ctx, [op])
     result = outcome.result
     if check is not None and result is not None and result.ok and result.written:
-        from todocli.app import approvals, checks
+        from todocli.app.evidence import approvals, checks
 
         # The one write that approves a check: this person's own command gave it.
         where = checks.work_dir(ctx.loc.list_file, ctx.loc.is_session)
@@ -249,7 +249,7 @@ def claim(ctx: Context, task: str | None) -> Outcome:
     if ctx.agent is None:
         raise UsageError("todo claim needs an agent name: --agent NAME or TODOCLI_AGENT")
     if ctx.loc.project:
-        from todocli.app.shared_claims import claim_shared
+        from todocli.app.sharing.shared_claims import claim_shared
 
         outcome = claim_shared(ctx, task)
     else:

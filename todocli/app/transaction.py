@@ -7,7 +7,7 @@ server). Its steps, each a function of its own:
 - ``settle``: a person's save that may be under way is let finish;
 - ``plan``: the engine applies the batch to the list read (nothing is written);
 - ``prove``: the checks of the tasks the batch completes run, with no lock held
-  (a check may itself run todo on this list; see ``app.proof``);
+  (a check may itself run todo on this list; see ``app.evidence.proof``);
 - ``commit``: the log, the state, the revision and the list, written together.
 
 Read, settle, plan and commit run under the list's lock. A batch that completes a
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from todocli.app import Context
-    from todocli.app.proof import Proving
+    from todocli.app.evidence.proof import Proving
     from todocli.document.markdown import Document
     from todocli.document.model import Result
     from todocli.engine.ops import Op, Proof, Wanted
@@ -71,7 +71,7 @@ def write(
     for _ in range(PROOF_ROUNDS):
         if wanted:
             if proving is None:
-                from todocli.app.proof import Proving  # only a write with checks runs them
+                from todocli.app.evidence.proof import Proving  # only a write with checks runs them
 
                 proving = Proving(ctx)
             proofs = proofs + prove(proving, wanted)
@@ -254,7 +254,7 @@ def plan(
         expired = frozenset(expired_tasks(state, settings.clear_delay, now))
     stale: tuple[tuple[str, float], ...] = ()
     if agent is not None and now is not None:
-        from todocli.app.agent_state import stale_claims
+        from todocli.app.sharing.agent_state import stale_claims
 
         stale = tuple(stale_claims(state, doc, agent, now, settings.claim_timeout, ops).items())
     echo = None
@@ -369,7 +369,7 @@ def commit(ctx: Context, planned: Plan, params_input: object = None) -> Outcome:
 
         track_closed(state, result.new, now)
     if ctx.agent is not None and now is not None:
-        from todocli.app.agent_state import record_write
+        from todocli.app.sharing.agent_state import record_write
 
         record_write(state, ctx.agent, now, result.new, settings.claim_timeout)
     if any(op.after for op in planned.ops):
@@ -413,7 +413,7 @@ def _failed(ctx: Context, planned: Plan) -> None:
     if ctx.agent is not None and now is not None:
         # A failed call (a claim that found nothing) still shows the agent
         # alive, and starts the clock on claims no write is on record for.
-        from todocli.app.agent_state import record_write
+        from todocli.app.sharing.agent_state import record_write
 
         record_write(planned.state, ctx.agent, now, result.new, ctx.settings.claim_timeout)
         try:  # noqa: SIM105 - contextlib would cost start-up for one suppress

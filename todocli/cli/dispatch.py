@@ -134,7 +134,7 @@ def init(
     call: Call, *, tasks: list[str], phase: str | None, summary: str | None, project: bool
 ) -> int:
     if project:
-        from todocli.app.gitrepo import init_project
+        from todocli.app.wiring.gitrepo import init_project
 
         outcome, report = init_project(call.options, tasks, phase, summary=summary)
         return (
@@ -295,7 +295,7 @@ def _hooked(call: Call, hook: bool) -> Context:
 
 
 def check(call: Call, *, hook: bool, verify: bool) -> int:
-    from todocli.app.gate import check as check_list
+    from todocli.app.wiring.gate import check as check_list
 
     output = call.output
     envelope: dict[str, object] = {}
@@ -325,13 +325,13 @@ def _stop_allowed(outcome: Outcome, envelope: dict[str, object]) -> bool:
 
 
 def allow(call: Call, *, tasks: list[str], digests: list[str] | None = None) -> int:
-    from todocli.app.allow import allow as allow_checks
+    from todocli.app.evidence.allow import allow as allow_checks
 
     return emit_report(allow_checks(_context(call), tasks, digests or ()), call.output)
 
 
 def remind(call: Call, *, every: int | None, hook: bool) -> int:
-    from todocli.app.gate import remind as count_round
+    from todocli.app.wiring.gate import remind as count_round
 
     return emit_report(count_round(_hooked(call, hook), every), call.output)
 
@@ -349,7 +349,7 @@ def hook(call: Call, *, agent: str) -> int:
 
 
 def setup(call: Call, *, tool: str, user: bool, dry_run: bool, remove: bool, mcp: bool) -> int:
-    from todocli.app.setup import setup as wire
+    from todocli.app.wiring.setup import setup as wire
 
     home = _context(call).loc.home
     report = wire(home, tool, user=user, dry_run=dry_run, remove=remove, mcp=mcp)
@@ -357,7 +357,7 @@ def setup(call: Call, *, tool: str, user: bool, dry_run: bool, remove: bool, mcp
 
 
 def doctor(call: Call) -> int:
-    from todocli.app.doctor import doctor as diagnose
+    from todocli.app.wiring.doctor import doctor as diagnose
 
     return emit_report(diagnose(_context(call)), call.output)
 
@@ -414,13 +414,13 @@ def redo(call: Call) -> int:
 
 
 def sessions(call: Call) -> int:
-    from todocli.app.sessions import sessions as listing
+    from todocli.app.sharing.sessions import sessions as listing
 
     return emit_report(listing(_context(call)), call.output)
 
 
 def gc(call: Call, *, older_than: str) -> int:
-    from todocli.app.sessions import gc as collect
+    from todocli.app.sharing.sessions import gc as collect
 
     return emit_report(collect(_context(call), older_than), call.output)
 
@@ -428,7 +428,7 @@ def gc(call: Call, *, older_than: str) -> int:
 def merge_driver(
     call: Call, *, base: str, ours: str, theirs: str, path: str | None, marker_size: int
 ) -> int:
-    from todocli.app.gitmerge import merge_driver as run_driver
+    from todocli.app.wiring.gitmerge import merge_driver as run_driver
 
     report = run_driver(base, ours, theirs, path, marker_size=marker_size)
     if call.output.json:

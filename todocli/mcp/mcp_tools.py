@@ -221,7 +221,7 @@ def _claim(ctx: Context, args: dict[str, Any]) -> Reply:
 
 def _check(ctx: Context, args: dict[str, Any]) -> Reply:
     """``todo check``: fails (isError) while tasks are open, listing them."""
-    from todocli.app.gate import check
+    from todocli.app.wiring.gate import check
 
     _only(args, "todo_check")
     verify = args.get("verify", False)

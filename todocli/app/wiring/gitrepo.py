@@ -80,7 +80,7 @@ def init_project(
     when there is none; replaced by ``tasks`` when some are given), and the
     repository wired for it (``todo setup git``). With tasks, the list is the
     answer (the wiring among its notices); without, a report."""
-    from todocli.app.setup import setup
+    from todocli.app.wiring.setup import setup
 
     if options.file is not None:
         raise UsageError("init --project makes the repository's TODO.md: leave out --file")

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import os
 
-from todocli.app import gitrepo
-from todocli.app.setup.edits import Block, Edit, Plan
+from todocli.app.wiring import gitrepo
+from todocli.app.wiring.setup.edits import Block, Edit, Plan
 from todocli.errors import UsageError
 
 LABEL = "git"

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import os
 
-from todocli.app.setup.edits import Block, Edit, Member
-from todocli.app.setup.instructions import TEXT
+from todocli.app.wiring.setup.edits import Block, Edit, Member
+from todocli.app.wiring.setup.instructions import TEXT
 from todocli.errors import UsageError
 
 LABEL = "VS Code Copilot"

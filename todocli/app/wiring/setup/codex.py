@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import os
 
-from todocli.app.setup.edits import Block, Edit, HookEntry
-from todocli.app.setup.instructions import TEXT
+from todocli.app.wiring.setup.edits import Block, Edit, HookEntry
+from todocli.app.wiring.setup.instructions import TEXT
 
 LABEL = "Codex"
 FOLDER = ".codex"

@@ -20,16 +20,16 @@ import sys
 
 from todocli import agents
 from todocli.app.report import Report
-from todocli.app.setup import files
+from todocli.app.wiring.setup import files
 from todocli.base import TYPE_CHECKING
 from todocli.errors import UsageError
 
 if TYPE_CHECKING:
     from types import ModuleType
 
-    from todocli.app.setup.edits import Edit
+    from todocli.app.wiring.setup.edits import Edit
 
-# name → module of todocli.app.setup (or a full dotted name): the agents whose
+# name → module of todocli.app.wiring.setup (or a full dotted name): the agents whose
 # descriptor names them a setup target (``SETUP``), then git. Each has LABEL (its
 # name for people) and edits(base, user) -> list[Edit] (what goes in which file,
 # under ``base``: the project, or the user's home); optionally FOLDER (its folder
@@ -44,7 +44,7 @@ def target(name: str) -> ModuleType:
     if name not in TARGETS:
         raise UsageError(f"todo setup: unknown tool {name!r} (use {', '.join(TARGETS)})")
     module = TARGETS[name]
-    full = module if "." in module else f"todocli.app.setup.{module}"
+    full = module if "." in module else f"todocli.app.wiring.setup.{module}"
     __import__(full)
     return sys.modules[full]
 

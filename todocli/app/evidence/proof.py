@@ -10,7 +10,7 @@ changed while it ran is not completed
 (``Engine._settle_proofs``), and the reply says why. Each task is named by its
 place in the list, its text and its check, so two tasks of one text are each
 proved by their own check. (``todo allow``, which approves a check, is
-``app.allow``.)
+``app.evidence.allow``.)
 
 ``transaction`` calls this module, and this module names ``todocli.app`` only for its
 types: the import runs one way.
@@ -36,7 +36,7 @@ class Proving:
     lock held), and what to say of those that did not pass."""
 
     def __init__(self, ctx: Context) -> None:
-        from todocli.app import checks
+        from todocli.app.evidence import checks
 
         self.ctx = ctx
         self.top = checks.work_dir(ctx.loc.list_file, ctx.loc.is_session)
@@ -50,7 +50,7 @@ class Proving:
     def run(self, wanted: Sequence[Wanted]) -> tuple[Proof, ...]:
         """Run each task's check, if approved here: (place, text, check, its record
         if it passed, else None)."""
-        from todocli.app import approvals, checks
+        from todocli.app.evidence import approvals, checks
 
         ctx = self.ctx
         list_file = ctx.loc.list_file
@@ -86,7 +86,7 @@ class Proving:
         return tuple(proofs)
 
     def _refuse(self, ref: str, content: str, command: str) -> None:
-        from todocli.app import approvals
+        from todocli.app.evidence import approvals
 
         bad = approvals.unsafe(command)
         self.refused_tasks.append(ref)

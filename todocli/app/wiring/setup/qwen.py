@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import os
 
-from todocli.app.setup.edits import Block, Edit, HookEntry, Member
-from todocli.app.setup.instructions import TEXT
+from todocli.app.wiring.setup.edits import Block, Edit, HookEntry, Member
+from todocli.app.wiring.setup.instructions import TEXT
 
 LABEL = "Qwen Code"
 FOLDER = ".qwen"

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import os
 
-from todocli.app.setup.edits import Block, Edit
-from todocli.app.setup.instructions import TEXT
+from todocli.app.wiring.setup.edits import Block, Edit
+from todocli.app.wiring.setup.instructions import TEXT
 
 LABEL = "Cline"
 FOLDER = os.path.join("Documents", "Cline")

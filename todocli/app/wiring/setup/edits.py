@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from todocli.app.setup import jsonedit
+from todocli.app.wiring.setup import jsonedit
 from todocli.base import TYPE_CHECKING
 from todocli.errors import InvalidParamError
 

@@ -68,7 +68,7 @@ def stale_evidence(ctx: Context, todo: TodoList) -> list[tuple[int, str, str, st
     """The completed tasks whose check has not passed since the last commit or
     change to the work tree it recorded (changes to the list file do not count),
     or never passed: (place from 0, text, check, why). An agent's: those it holds."""
-    from todocli.app import checks
+    from todocli.app.evidence import checks
 
     agent = ctx.agent
     tasks = [
@@ -107,7 +107,7 @@ def verify_checks(ctx: Context) -> None:
     """Run each stale check again (no lock held while they run): a check that
     passes renews its task's evidence; a task whose check fails is reopened, with a
     note saying when and why. A check not approved here is not run."""
-    from todocli.app import approvals, checks
+    from todocli.app.evidence import approvals, checks
     from todocli.engine.ops import Op, OpKind
 
     stale = stale_evidence(ctx, show(ctx, seen=False).todo)

@@ -27,7 +27,7 @@ PROBLEM = "problem: "
 def _wired(tool: str, base: str, user: bool) -> tuple[int, int, list[str]]:
     """How many of the target's additions are in place, of how many, and the
     files that could not be read or parsed."""
-    from todocli.app.setup import target
+    from todocli.app.wiring.setup import target
 
     edits = target(tool).edits(base, user)
     done, broken = 0, []
@@ -48,7 +48,7 @@ def _wired(tool: str, base: str, user: bool) -> tuple[int, int, list[str]]:
 
 
 def agents(ctx: Context) -> list[str]:
-    from todocli.app.setup import TARGETS, target
+    from todocli.app.wiring.setup import TARGETS, target
 
     home = os.path.expanduser("~")
     project = os.getcwd()
@@ -107,7 +107,7 @@ def repository(ctx: Context) -> list[str]:
     """A project plan: whether git merges it by task in this clone."""
     if not ctx.loc.project:
         return []
-    from todocli.app.gitrepo import problems
+    from todocli.app.wiring.gitrepo import problems
 
     found = problems(os.path.dirname(ctx.loc.list_file))
     return [PROBLEM + line for line in found] or ["git: TODO.md is merged by task in this clone"]

@@ -24,7 +24,7 @@ def allow(ctx: Context, tasks: Sequence[str], digests: Sequence[str] = ()) -> Re
     command and the digest of its text. ``todo allow TASK... --digest D...``:
     approve each task's check, if its text is the one whose digest is given (what
     the person was shown); with no digest, or another, nothing is approved."""
-    from todocli.app import approvals, checks
+    from todocli.app.evidence import approvals, checks
 
     home, list_file = ctx.loc.home, ctx.loc.list_file
     listing = show(ctx, seen=False)
@@ -89,7 +89,7 @@ def allow(ctx: Context, tasks: Sequence[str], digests: Sequence[str] = ()) -> Re
 
 def _waiting(ctx: Context, listing: Outcome, listed: list[Task]) -> Report:
     """The checks of this list not approved here, each with its digest."""
-    from todocli.app import approvals, checks
+    from todocli.app.evidence import approvals, checks
 
     home, list_file = ctx.loc.home, ctx.loc.list_file
     where = checks.work_dir(list_file, ctx.loc.is_session)
