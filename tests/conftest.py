@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.support_cli import Run, Todo, todo_in_process
-from todocli.document.model import Value
+from todocli.base import Value
 
 
 def refuse_a_second_set(self: object, name: str, value: object) -> None:

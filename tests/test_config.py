@@ -11,9 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.support_cli import todo_process
+from todocli.base import read_simple_toml
 from todocli.engine import DropPolicy
 from todocli.errors import UsageError
-from todocli.storage.config import load, read_simple_toml
+from todocli.storage.config import load
 
 KEYS = st.sampled_from(["max_tasks", "snapshot_drop", "a", "b-c", "x_1", "bad key", ""])
 VALUES = st.sampled_from(

@@ -12,16 +12,8 @@ from typing import ClassVar
 
 import pytest
 
-from todocli.document.model import (
-    NO_META,
-    Choice,
-    Meta,
-    Result,
-    Status,
-    Task,
-    TodoList,
-    Value,
-)
+from todocli.base import Choice, Value
+from todocli.document.model import NO_META, Meta, Result, Status, Task, TodoList
 from todocli.engine import DropPolicy, Settings
 from todocli.engine.ops import OpKind
 

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from todocli.base import path_key
 from todocli.storage import paths
 
 ENV_VALUES = st.sampled_from(
@@ -73,4 +74,4 @@ def test_path_key_is_hashlib_sha256(path: str) -> None:
         data = path.encode("utf-8", "surrogateescape")
     except UnicodeEncodeError:  # a lone surrogate outside U+DC80..U+DCFF: no path has it
         return
-    assert paths.path_key(path) == hashlib.sha256(data).hexdigest()[:16]
+    assert path_key(path) == hashlib.sha256(data).hexdigest()[:16]

@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.support_cli import Todo, todo_in_process, todo_process
+from todocli.base import path_key
 from todocli.errors import StorageError
-from todocli.storage.paths import path_key
 from todocli.storage.store import Store
 
 PERSONS_FILE = b"# Project\n\nSome prose a person wrote.\n\n- [ ] task 1\n- [ ] task 2\n"

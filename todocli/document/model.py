@@ -12,131 +12,15 @@ that ``__init__``'s parameters.
 
 from __future__ import annotations
 
-from todocli.base import TYPE_CHECKING
+from todocli.base import TYPE_CHECKING, Choice, Value
 from todocli.errors import InvalidParamError
 from todocli.escapes import quoted
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-    from typing import Any, ClassVar, Self
+    from typing import ClassVar
 
 
 DEFAULT_PHASE = "Todos"
-
-
-class Choice(str):
-    """One of a closed set of named string values: a light stand-in for
-    ``enum.StrEnum``, whose import (with ``functools`` and ``collections``) costs
-    about 4 ms of every call. Members are canonical instances, compared with ``is``
-    or ``==``; ``ALL`` lists them in order; ``of`` looks one up by value.
-
-    A subclass declares each member once, as ``NAME: ClassVar[TheClass]``; its
-    value is the name in lower case (``IN_PROGRESS`` is ``"in_progress"``)."""
-
-    __slots__ = ()
-    ALL: ClassVar[tuple[Choice, ...]] = ()
-    _by_value: ClassVar[dict[str, Choice]] = {}
-    _names: ClassVar[dict[str, str]] = {}
-
-    def __init_subclass__(cls) -> None:
-        super().__init_subclass__()
-        member = f"ClassVar[{cls.__name__}]"
-        names = [name for name, kind in _annotations(vars(cls)).items() if kind == member]
-        made = [str.__new__(cls, name.lower()) for name in names]
-        for name, value in zip(names, made, strict=True):
-            setattr(cls, name, value)
-        cls.ALL = tuple(made)
-        cls._by_value = {m.value: m for m in made}
-        cls._names = {m.value: name for name, m in zip(names, made, strict=True)}
-
-    @property
-    def value(self) -> str:
-        return str.__str__(self)
-
-    @property
-    def name(self) -> str:
-        return type(self)._names[self]
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__}.{self.name}: {str.__repr__(self)}>"
-
-    @classmethod
-    def of(cls, value: str) -> Self:
-        """The member with this value; ValueError if there is none."""
-        member = cls._by_value.get(value)
-        if member is None:
-            raise ValueError(f"{value!r} is not a valid {cls.__name__}")
-        return member  # type: ignore[return-value]  # _by_value holds cls's members
-
-
-def _annotations(namespace: Mapping[str, Any]) -> dict[str, object]:
-    """A class body's annotations (text: every module has ``from __future__ import
-    annotations``; Python 3.14 keeps them behind ``__annotate__``)."""
-    found = namespace.get("__annotations__")
-    if found is None and "__annotate__" in namespace:
-        found = namespace["__annotate__"](1)
-    return found or {}
-
-
-class _Fields(type):
-    """Gives a ``Value`` class ``__slots__`` named after its ``__init__``'s
-    parameters, so each field is written once, in the ``__init__`` that sets it."""
-
-    def __new__(mcs, name: str, bases: tuple[type, ...], namespace: dict[str, Any]) -> _Fields:
-        if any(not _is_class_var(kind) for kind in _annotations(namespace).values()):
-            raise TypeError(f"{name}: a field is a parameter of __init__, not an annotation")
-        init = namespace.get("__init__")
-        if init is not None:
-            code = init.__code__  # read, as inspect.signature reads it
-            namespace["__slots__"] = tuple(sorted(code.co_varnames[1 : code.co_argcount]))
-        return super().__new__(mcs, name, bases, namespace)
-
-
-def _is_class_var(annotation: object) -> bool:
-    text = annotation if isinstance(annotation, str) else repr(annotation)
-    return text.startswith(("ClassVar[", "typing.ClassVar["))
-
-
-class Value(metaclass=_Fields):
-    """Equality, hashing and repr from a class's fields (its ``__slots__``).
-
-    A value class writes its ``__init__`` by hand, one parameter a field, each
-    stored as it is; ``__slots__`` is made from those parameters. (Dataclasses would
-    cost about 20 ms of every call, for ``inspect``; an ``__init__`` built from
-    source text at start-up, as dataclasses build theirs, costs 7.5 million
-    instructions, about 2 ms, of every call: 18 small compiles.)"""
-
-    __slots__: ClassVar[tuple[str, ...]] = ()  # made by _Fields: the fields, sorted
-
-    def _fields(self) -> tuple[object, ...]:
-        names: tuple[str, ...] = self.__slots__
-        return tuple(getattr(self, name) for name in names)
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return False
-        # A loop, not all() over a generator: values are compared for every task of a
-        # list on each write, and the generators cost 0.45M instructions of a TodoWrite.
-        for name in self.__slots__:
-            mine, theirs = getattr(self, name), getattr(other, name)
-            if mine is not theirs and mine != theirs:  # the same object is equal, as in a tuple
-                return False
-        return True
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
-    def replace(self, **changes: object) -> Self:
-        """A copy with some fields changed (``dataclasses.replace``): a value is not
-        changed once made."""
-        values = {name: getattr(self, name) for name in self.__slots__}
-        values.update(changes)
-        return type(self)(**values)
-
-    def __repr__(self) -> str:
-        names: tuple[str, ...] = self.__slots__
-        pairs = ", ".join(f"{name}={getattr(self, name)!r}" for name in names)
-        return f"{type(self).__name__}({pairs})"
 
 
 class Status(Choice):

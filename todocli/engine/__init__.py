@@ -12,8 +12,7 @@ package anyway.
 
 from __future__ import annotations
 
-from todocli.base import TYPE_CHECKING
-from todocli.document.model import Choice, Value
+from todocli.base import TYPE_CHECKING, Choice, Value
 from todocli.errors import InvalidParamError
 
 if TYPE_CHECKING:

@@ -7,9 +7,8 @@ knowledge (``todocli.agents``); this module knows none of them.
 
 from __future__ import annotations
 
-from todocli.base import TYPE_CHECKING
+from todocli.base import TYPE_CHECKING, Value
 from todocli.document.markdown import parse
-from todocli.document.model import Value
 from todocli.engine.ops import Op, OpKind
 from todocli.errors import InvalidParamError
 

@@ -22,20 +22,9 @@ of in-progress tasks is kept up to date rather than searched for.
 
 from __future__ import annotations
 
-from todocli.base import TYPE_CHECKING
+from todocli.base import TYPE_CHECKING, Choice, Value
 from todocli.document.markdown import Document, TaskNode, parse
-from todocli.document.model import (
-    Choice,
-    Diff,
-    OpError,
-    Phase,
-    Result,
-    Status,
-    Task,
-    TodoList,
-    Value,
-    notes_added,
-)
+from todocli.document.model import Diff, OpError, Phase, Result, Status, Task, TodoList, notes_added
 from todocli.engine import DropPolicy, OpFailure, Settings, edits
 from todocli.engine.edits import task_number
 from todocli.errors import InternalError

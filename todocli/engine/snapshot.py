@@ -17,18 +17,9 @@ document. ``ops`` loads this module only for a batch with one of them.
 
 from __future__ import annotations
 
-from todocli.base import TYPE_CHECKING
+from todocli.base import TYPE_CHECKING, Value
 from todocli.document.markdown import Document, TaskNode, parse, render_canonical
-from todocli.document.model import (
-    DEFAULT_PHASE,
-    Meta,
-    Phase,
-    Status,
-    Task,
-    TodoList,
-    Value,
-    id_number,
-)
+from todocli.document.model import DEFAULT_PHASE, Meta, Phase, Status, Task, TodoList, id_number
 from todocli.engine import OpFailure, edits
 from todocli.errors import InvalidParamError
 

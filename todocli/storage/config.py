@@ -6,8 +6,7 @@ file and the line.
 
 from __future__ import annotations
 
-from todocli.base import TYPE_CHECKING
-from todocli.document.model import Value
+from todocli.base import TYPE_CHECKING, Value, read_simple_toml
 from todocli.engine import DropPolicy, Settings
 from todocli.errors import UsageError
 from todocli.storage.files import read_bytes
@@ -133,92 +132,6 @@ def _read_file(path: str) -> dict[str, Any]:
         raise UsageError(f"config file {path}: {message}") from None
     except RecursionError:  # tomllib reads nested arrays and tables by recursion
         raise UsageError(f"config file {path}: values nested too deeply") from None
-
-
-_KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
-# Control characters TOML allows nowhere but as escapes (a tab is fine).
-_CONTROL = frozenset(map(chr, [*range(0x09), *range(0x0A, 0x20), 0x7F]))
-
-
-def read_simple_toml(text: str) -> dict[str, Any] | None:
-    """Read a config made only of ``key = value`` lines (integers, decimals, booleans,
-    strings without escapes), comments and blank lines; None for anything else.
-
-    ``tomllib`` takes about 8 ms to import (and a regular expression here would
-    bring ``re`` and ``enum``, 6 ms more), on every call of a tool that starts once
-    per agent step; a config of a few such lines is read here instead. For anything
-    beyond this subset, and for every error, ``tomllib`` decides. A property test
-    checks that this reader, when it answers, agrees with ``tomllib``.
-    """
-    if "\r" in text.replace("\r\n", "\n") or text.startswith("\ufeff"):
-        return None
-    values: dict[str, Any] = {}
-    for line in text.replace("\r\n", "\n").split("\n"):
-        rest = line.lstrip(" \t")
-        if not rest or rest[0] == "#":
-            if not _CONTROL.isdisjoint(rest):
-                return None
-            continue
-        end = 0
-        while end < len(rest) and rest[end] in _KEY_CHARS:
-            end += 1
-        key, rest = rest[:end], rest[end:].lstrip(" \t")
-        if not key or not rest.startswith("="):
-            return None
-        parsed = _simple_value(rest[1:].lstrip(" \t"))
-        if parsed is None or key in values:
-            return None  # beyond the subset, or a duplicate: tomllib words the error
-        values[key] = parsed
-    return values
-
-
-def _simple_value(rest: str) -> object | None:
-    """The value at the start of ``rest`` when only blanks and a comment follow it."""
-    if rest[:1] in ('"', "'"):
-        close = rest.find(rest[0], 1)
-        body = rest[1:close]
-        if close < 0 or not _CONTROL.isdisjoint(body) or (rest[0] == '"' and "\\" in body):
-            return None
-        value: object = body
-        after = rest[close + 1 :]
-    else:
-        end = 0
-        while end < len(rest) and rest[end] not in " \t#":
-            end += 1
-        token, after = rest[:end], rest[end:]
-        if token in ("true", "false"):
-            value = token == "true"
-        else:
-            number = _simple_number(token)
-            if number is None:
-                return None
-            value = number
-    after = after.lstrip(" \t")
-    if after and (after[0] != "#" or not _CONTROL.isdisjoint(after)):
-        return None
-    return value
-
-
-def _simple_number(token: str) -> int | float | None:
-    """``[+-]?(0|[1-9](_?[0-9])*)(\\.[0-9](_?[0-9])*)?`` as an int or a float."""
-    digits = token[1:] if token[:1] in ("+", "-") else token
-    whole, dot, fraction = digits.partition(".")
-    if not _digit_run(whole) or (len(whole) > 1 and whole[0] == "0"):
-        return None
-    if dot and not _digit_run(fraction):
-        return None
-    return float(token) if dot else int(token)
-
-
-def _digit_run(text: str) -> bool:
-    """``[0-9](_?[0-9])*``: digits, single underscores only between digits."""
-    return (
-        bool(text)
-        and text[0] != "_"
-        and text[-1] != "_"
-        and "__" not in text
-        and all(c in "0123456789_" for c in text)
-    )
 
 
 def load(path: str, env: Mapping[str, str]) -> Config:

@@ -12,8 +12,7 @@ from __future__ import annotations
 import os
 import sys
 
-from todocli.base import TYPE_CHECKING
-from todocli.document.model import Value
+from todocli.base import TYPE_CHECKING, Value, path_key
 from todocli.errors import UsageError
 from todocli.escapes import one_line
 
@@ -53,25 +52,6 @@ class Locations(Value):
     def lock_file(self) -> str:
         """Not under the home: see ``lock_path``."""
         return lock_path(self.list_file)
-
-
-def path_key(path: str) -> str:
-    """A short, stable name for a path: the first 16 hex digits of its SHA-256.
-
-    ``hashlib`` loads OpenSSL: the built-in module it would use for SHA-256 gives
-    the same digest 3-4 ms sooner on every call (11 M instructions, 3.11 to 3.13).
-    """
-    data = path.encode("utf-8", "surrogateescape")
-    # Its name changed in 3.12: asking for the other one first is a failed import
-    # (a search of every folder on sys.path) in every write.
-    try:
-        if sys.version_info >= (3, 12):
-            from _sha2 import sha256  # type: ignore[import-not-found, unused-ignore]
-        else:
-            from _sha256 import sha256  # type: ignore[import-not-found, no-redef, unused-ignore]
-    except ImportError:
-        from hashlib import sha256
-    return str(sha256(data).hexdigest()[:16])
 
 
 def runtime_dir() -> str:
