@@ -164,6 +164,61 @@ def test_todo_ended_while_its_check_runs_ends_the_check_too(repo: Path, signal_n
     assert (repo / "TODO.md").read_bytes() == before  # nothing written
 
 
+# A todo whose check is being started when the signal comes: the seam is Popen, which
+# waits until the check's background child is known, then ends todo before returning.
+SIGNALLED_WHILE_STARTING = """
+import os, signal, subprocess, sys, time
+from todocli.app.evidence import checks
+
+real = subprocess.Popen
+pidfile = sys.argv[1]
+
+def starting(*args, **kwargs):
+    proc = real(*args, **kwargs)
+    deadline = time.monotonic() + 30
+    while not os.path.exists(pidfile) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    os.kill(os.getpid(), getattr(signal, sys.argv[2]))
+    time.sleep(0.2)  # the signal is handled here, before Popen returns
+    return proc
+
+checks.subprocess.Popen = starting
+checks.run_check(
+    "sleep 300 & echo $! > " + pidfile + ".tmp; mv " + pidfile + ".tmp " + pidfile + "; wait",
+    os.path.dirname(pidfile), 60,
+)
+print("the check ran to its end")
+"""
+
+
+@pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGINT"])
+def test_todo_ended_while_its_check_is_being_started_ends_the_check_too(
+    tmp_path: Path, signal_name: str
+) -> None:
+    import time
+
+    from tests.support_cli import default_signals
+
+    pidfile = tmp_path / "sleeper.pid"
+    proc = subprocess.run(
+        [sys.executable, "-c", SIGNALLED_WHILE_STARTING, str(pidfile), signal_name],
+        capture_output=True,
+        timeout=60,
+        preexec_fn=default_signals,
+        check=False,
+    )
+    assert proc.returncode != 0
+    assert b"ran to its end" not in proc.stdout
+    sleeper = int(pidfile.read_text())
+    deadline = time.monotonic() + 10  # reaping the orphan is the system's, not ours
+    while _alive(sleeper) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    alive = _alive(sleeper)
+    if alive:
+        os.kill(sleeper, 9)
+    assert not alive
+
+
 def test_a_check_that_exits_leaving_a_child_behind_passes_and_the_child_ends(
     repo: Path,
 ) -> None:

@@ -84,10 +84,22 @@ def test_reading_a_hostile_shape_runs_lines_in_proportion_to_its_size(shape: str
     assert ratio < 10, f"{shape}: eight times the size ran {ratio:.1f} times the lines"
 
 
+def time_ratio(small: str, large: str, attempts: int = 3) -> float:
+    """The least, over a few attempts, of the large text's CPU time over the small
+    one's: a busy machine can slow one measurement (seen: 28 where 24 is the bound),
+    never every attempt of a read that really grows eight times (64 when quadratic)."""
+    ratios = []
+    for _ in range(attempts):
+        ratio = cpu_seconds(lambda: parse(large)) / max(cpu_seconds(lambda: parse(small)), 1e-4)
+        ratios.append(ratio)
+        if ratio < 24:
+            break
+    return min(ratios)
+
+
 @pytest.mark.parametrize("shape", list(SHAPES))
 def test_reading_a_hostile_shape_takes_time_in_proportion_to_its_size(shape: str) -> None:
-    small, large = SHAPES[shape](25_000), SHAPES[shape](200_000)
-    ratio = cpu_seconds(lambda: parse(large)) / max(cpu_seconds(lambda: parse(small)), 1e-4)
+    ratio = time_ratio(SHAPES[shape](25_000), SHAPES[shape](200_000))
     assert ratio < 24, f"{shape}: eight times the size took {ratio:.1f} times as long"
 
 

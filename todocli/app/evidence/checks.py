@@ -87,46 +87,63 @@ def run_check(
     process group is killed). If todo itself is ended meanwhile (SIGTERM, SIGHUP,
     Ctrl-C: a harness's hook timeout), the check's group is ended first."""
     began = time.monotonic()
-    proc = subprocess.Popen(
-        ["sh", "-c", command],
-        cwd=cwd,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-        env=env,
-    )
-    restore = _end_with_todo(proc.pid)
+    # The handlers go in before the check starts: a signal that comes while it is
+    # being started ends it as soon as its process group is known.
+    guard = _EndWithTodo()
     try:
+        proc = subprocess.Popen(
+            ["sh", "-c", command],
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            env=env,
+        )
+        guard.started(proc.pid)
         return _wait(proc, timeout, began)
     finally:
-        restore()
+        guard.restore()
 
 
 SIGNALS = ("SIGTERM", "SIGHUP", "SIGINT")
 
 
-def _end_with_todo(pid: int) -> Callable[[], None]:
-    """Until the returned function is called, a signal that ends todo ends the
-    check's process group first, then todo as the signal would have."""
-    if threading.current_thread() is not threading.main_thread():
-        return lambda: None  # only the main thread may handle signals
-    previous: dict[int, Any] = {}
+class _EndWithTodo:
+    """Until ``restore``, a signal that ends todo ends the check's process group
+    first, then todo as the signal would have. One that comes before the check's
+    group is known (``started``) waits for it."""
 
-    def ended(number: int, frame: object) -> None:
-        _kill_group(pid)
-        signal.signal(number, previous[number])
+    def __init__(self) -> None:
+        self.pid: int | None = None
+        self.pending: int | None = None
+        self.previous: dict[int, Any] = {}
+        if threading.current_thread() is not threading.main_thread():
+            return  # only the main thread may handle signals
+        for name in SIGNALS:
+            number = getattr(signal, name)
+            self.previous[number] = signal.signal(number, self._ended) or signal.SIG_DFL
+
+    def started(self, pid: int) -> None:
+        self.pid = pid
+        if self.pending is not None:
+            self._end(self.pending)
+
+    def _ended(self, number: int, frame: object) -> None:
+        if self.pid is None:
+            self.pending = number  # the check is being started: ended once it is
+            return
+        self._end(number)
+
+    def _end(self, number: int) -> None:
+        assert self.pid is not None
+        _kill_group(self.pid)
+        signal.signal(number, self.previous[number])
         os.kill(os.getpid(), number)  # as it would have been, the group gone
 
-    for name in SIGNALS:
-        number = getattr(signal, name)
-        previous[number] = signal.signal(number, ended) or signal.SIG_DFL
-
-    def restore() -> None:
-        for number, handler in previous.items():
+    def restore(self) -> None:
+        for number, handler in self.previous.items():
             signal.signal(number, handler)
-
-    return restore
 
 
 def _wait(proc: subprocess.Popen[bytes], timeout: float, began: float) -> Run:
