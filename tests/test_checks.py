@@ -351,6 +351,32 @@ def test_verify_reopens_a_task_whose_check_now_fails_with_a_note(repo: Path) -> 
     assert "Reopened 2026-11-25T23:00:00: its check failed (exit 1)" in text
 
 
+def test_verify_says_which_tasks_it_reopened_and_why(repo: Path) -> None:
+    """The reply of ``check --verify`` names each task its failed check reopened,
+    in plain text and in ``changes.reopened``; a check that passes is not named."""
+    (repo / "ok").write_text("")
+    todo_at(repo, "add", "Feature", "--check", "test -f ok")
+    todo_at(repo, "add", "Docs", "--check", "true")
+    todo_at(repo, "done", "Feature")
+    todo_at(repo, "done", "Docs")
+    (repo / "ok").unlink()
+    (repo / "code.py").write_text("print(4)\n")  # both records go stale
+    plain = todo_at(repo, "check", "--verify")
+    assert plain.code == 1  # the reopened task is open: exit codes as before
+    assert plain.out.startswith('Reopened: "Feature" (its check failed: exit 1)\nOpen tasks (1):')
+    assert "Docs" not in plain.out.split("Open tasks")[0]
+    (repo / "ok").write_text("")
+    todo_at(repo, "done", "Feature")
+    (repo / "ok").unlink()
+    (repo / "code.py").write_text("print(5)\n")
+    data = json.loads(todo_at(repo, "check", "--verify", "--json").out)
+    assert data["changes"]["reopened"] == [
+        {"content": "Feature", "reason": "its check failed: exit 1"}
+    ]
+    assert data["error"]["code"] == "OPEN_TASKS"
+    assert json.loads(todo_at(repo, "check", "--json").out)["changes"]["reopened"] == []
+
+
 # -- forged evidence: a record the gate trusts is one this home's todo wrote ---------------
 
 

@@ -5,12 +5,15 @@ list/output split, the Typer app is what the table says, and the table is cheap.
 from __future__ import annotations
 
 import inspect
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import typer.main
 
+from tests.support_cli import todo_process
 from todocli.app.commands import Options
 from todocli.cli import command_table, dispatch
 from todocli.cli.dispatch import Output
@@ -130,3 +133,46 @@ def test_a_usage_error_answers_in_the_form_the_table_s_switches_ask_for(
     assert typer_app.run(["show", "--no-such-option"]) == 2
     plain = capsys.readouterr()
     assert (plain.out, "No such option: --no-such-option" in plain.err) == ("", True)
+
+
+@pytest.mark.parametrize("name", [c.name for c in command_table.COMMANDS])
+def test_an_unknown_option_of_every_command_is_one_line_on_stderr(
+    name: str, tmp_path: Path
+) -> None:
+    """A command line Click cannot read says so in the documented line, ``todo:
+    <message>`` with where help is, exit 2, and nothing on stdout: nothing ran."""
+    run = todo_process(name, "--no-such-option", stdin=b"", cwd=tmp_path)
+    assert (run.code, run.out) == (2, "")
+    assert run.err.startswith("todo: No such option: --no-such-option")
+    assert run.err.endswith(f" (see: todo {name} -h)\n")
+    assert run.err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (
+            ("setup", "--bogus"),
+            "No such option: --bogus (Possible options: --user) (see: todo setup -h)",
+        ),
+        (("add", "--bogus", "x"), "No such option: --bogus (see: todo add -h)"),
+        (("setup",), "Missing argument 'tool'. (see: todo setup -h)"),
+        (
+            ("diff", "word"),
+            "Invalid value for 'rev': 'word' is not a valid int. (see: todo diff -h)",
+        ),
+        (("check", "--verify=x"), "Option '--verify' does not take a value. (see: todo check -h)"),
+        (("statu",), "No such command 'statu'. Did you mean 'start'? (see: todo -h)"),
+    ],
+)
+def test_a_usage_error_of_the_typer_side_is_the_documented_line(
+    args: tuple[str, ...], line: str, tmp_path: Path
+) -> None:
+    """Click's own words, kept, on one line; with --json the error envelope on
+    stdout, as the fast path's usage errors have it."""
+    plain = todo_process(*args, stdin=b"", cwd=tmp_path)
+    assert (plain.code, plain.out, plain.err) == (2, "", f"todo: {line}\n")
+    as_json = todo_process("--json", *args, stdin=b"", cwd=tmp_path)
+    envelope = json.loads(as_json.out)
+    assert (as_json.code, as_json.err) == (2, f"todo: {line}\n")
+    assert envelope["error"] == {"code": "USAGE", "message": line, "details": []}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -57,3 +58,24 @@ def test_doctor_json_lists_the_problems(tmp_path: Path) -> None:
     data = json.loads(done.out)["data"]
     assert data["problems"] == ["the hooks run `todo`, which is not on PATH"]
     assert "Gemini CLI: project wired" in data["lines"]
+
+
+def test_doctor_reports_each_agent_from_its_own_files(tmp_path: Path) -> None:
+    """Codex, Cursor and OpenCode all read AGENTS.md: after ``todo setup codex`` in
+    a git repository, Codex is wired and the other two are said to share Codex's
+    instructions, not to be wired; ``todo setup cursor`` then wires Cursor."""
+    project, home = tmp_path / "p", tmp_path / "h"
+    project.mkdir()
+    home.mkdir()
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    assert todo_process("setup", "codex", cwd=project).code == 0
+    code, lines = run(project, home, os.environ["PATH"])
+    assert code == 0
+    assert "Codex: project wired" in lines
+    assert "Cursor: project instructions shared with Codex (AGENTS.md)" in lines
+    assert "OpenCode: project instructions shared with Codex (AGENTS.md)" in lines
+    assert not [line for line in lines if line.endswith("wired") and "Codex" not in line]
+    assert todo_process("setup", "cursor", cwd=project).code == 0
+    code, lines = run(project, home, os.environ["PATH"])
+    assert "Cursor: project wired" in lines
+    assert "OpenCode: project instructions shared with Codex, Cursor (AGENTS.md)" in lines

@@ -432,3 +432,80 @@ def test_every_target_is_in_the_readme_the_completions_and_the_docs() -> None:
     wiring = (root / "docs" / "wiring.md").read_text()
     for name in TARGETS:
         assert f"| `{name}` |" in wiring, name
+
+
+def tree(root: Path) -> set[str]:
+    """Every file and folder under ``root``, git's own folder left out."""
+    return {str(p.relative_to(root)) for p in root.rglob("*") if ".git" not in p.parts}
+
+
+@pytest.fixture
+def empty_repo(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    return root
+
+
+@pytest.mark.parametrize("mcp", [(), ("--mcp",)])
+@pytest.mark.parametrize("tool", [*TARGETS, "git"])
+def test_dry_run_names_every_file_the_run_creates(
+    empty_repo: Path, tool: str, mcp: tuple[str, ...]
+) -> None:
+    """In an empty git repository, the files a real run creates are exactly the
+    new files ``--dry-run`` names (``+++ PATH (a new ...)`` or a diff from
+    ``/dev/null``)."""
+    dry = setup(empty_repo, tool, "--dry-run", *mcp)
+    if dry.returncode == 2:  # this target keeps its MCP servers where todo does not write
+        assert mcp
+        assert "--mcp" in dry.stderr
+        return
+    assert dry.returncode == 0, dry.stderr
+    assert tree(empty_repo) == set()  # a dry run writes nothing
+    named = {
+        str(Path(line[4:].split(" (")[0]).relative_to(empty_repo))
+        for line in dry.stdout.splitlines()
+        if line.startswith("+++ ")
+    }
+    assert setup(empty_repo, tool, *mcp).returncode == 0
+    made = {p for p in tree(empty_repo) if (empty_repo / p).is_file()}
+    assert made, "the setup wrote nothing"
+    assert made == {p for p in named if not p.startswith(".git/")}
+
+
+@pytest.mark.parametrize(("tool", "mcp"), [("codex", "--mcp"), ("gemini", "--mcp"), ("claude", "")])
+def test_remove_leaves_no_folder_it_made(empty_repo: Path, tool: str, mcp: str) -> None:
+    """``.codex/``, ``.gemini/``, ``.claude/`` made by setup go with ``--remove``:
+    the project is as it was."""
+    assert setup(empty_repo, tool, *filter(None, [mcp])).returncode == 0
+    assert any((empty_repo / p).is_dir() for p in tree(empty_repo))
+    removed = setup(empty_repo, tool, "--remove")
+    assert removed.returncode == 0, removed.stderr
+    assert tree(empty_repo) == set()
+
+
+def test_remove_keeps_a_folder_that_was_there_or_holds_the_person_s_files(
+    empty_repo: Path,
+) -> None:
+    """A folder the person had before setup stays, empty; one setup made that now
+    holds a file of the person's stays with it."""
+    (empty_repo / ".codex").mkdir()
+    assert setup(empty_repo, "codex").returncode == 0
+    assert setup(empty_repo, "codex", "--remove").returncode == 0
+    assert tree(empty_repo) == {".codex"}
+    assert setup(empty_repo, "gemini").returncode == 0
+    (empty_repo / ".gemini" / "notes.md").write_text("mine\n")
+    assert setup(empty_repo, "gemini", "--remove").returncode == 0
+    assert tree(empty_repo) == {".codex", ".gemini", ".gemini/notes.md"}
+
+
+def test_a_block_two_agents_read_stays_until_the_last_is_removed(empty_repo: Path) -> None:
+    """``setup cursor`` after ``setup codex`` finds the AGENTS.md block in place
+    and counts it as Cursor's too: removing Codex keeps it, removing Cursor then
+    deletes the file Codex's setup made."""
+    assert setup(empty_repo, "codex").returncode == 0
+    assert setup(empty_repo, "cursor").stdout == "Cursor: already set up, nothing changed.\n"
+    assert setup(empty_repo, "codex", "--remove").returncode == 0
+    assert "todo" in (empty_repo / "AGENTS.md").read_text()
+    assert setup(empty_repo, "cursor", "--remove").returncode == 0
+    assert tree(empty_repo) == set()

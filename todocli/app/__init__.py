@@ -36,6 +36,7 @@ class Outcome:
         "logged_to",
         "notices",
         "params_input",
+        "reopened",
         "reply_as",
         "request",
         "result",
@@ -72,6 +73,7 @@ class Outcome:
         self.reply_as: str | None = None  # the tool whose shape data.reply has
         self.claim_alone = False  # `todo claim`: the task taken is the whole answer
         self.full_reply = False  # the ``reply = full`` setting: a write shows the whole list
+        self.reopened: list[tuple[str, str]] = []  # `todo check --verify`: task, why
 
     def command(self, words: str) -> str:
         """``todo WORDS`` for this very list as a person types it in a shell of their

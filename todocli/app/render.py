@@ -26,9 +26,10 @@ from todocli.document.model import (
     notes_added,
 )
 from todocli.errors import UsageError
-from todocli.escapes import json_safe, one_line, safe
+from todocli.escapes import json_safe, one_line, quoted, safe
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
 
     from todocli.app.report import Report
@@ -461,6 +462,7 @@ def envelope(outcome: Outcome) -> dict[str, Any]:
             "merged": [m.to_json() for m in result.merged] if result else [],
             "wiped_on_all_completed": bool(result and result.wiped),
             "logged_to": outcome.logged_to,
+            "reopened": [{"content": c, "reason": r} for c, r in outcome.reopened],
         },
         "context": {
             "session": outcome.session,
@@ -562,9 +564,13 @@ def report_envelope(report: Report) -> dict[str, Any]:
 # -- what some commands print instead of the list ---------------------------------------------
 
 
-def check_text(todo: TodoList, agent: str | None = None) -> str:
-    """``todo check``'s plain answer: the open tasks (or "Nothing open.") and the
-    recap; for an agent, the open tasks it holds."""
+def check_text(
+    todo: TodoList, agent: str | None = None, reopened: Sequence[tuple[str, str]] = ()
+) -> str:
+    """``todo check``'s plain answer: the tasks ``--verify`` reopened and why, the
+    open tasks (or "Nothing open.") and the recap; for an agent, the open tasks it
+    holds."""
+    said = "".join(f"Reopened: {quoted(content)} ({why})\n" for content, why in reopened)
     open_tasks = [
         (p, t)
         for p, t in todo.tasks()
@@ -581,7 +587,7 @@ def check_text(todo: TodoList, agent: str | None = None) -> str:
         lines = [f'Agent "{agent}" holds nothing open.']
     else:
         lines = ["Nothing open."]
-    return safe("\n".join([*lines, todo.recap()]) + "\n")
+    return said + safe("\n".join([*lines, todo.recap()]) + "\n")
 
 
 def reply_text(outcome: Outcome, tool: str) -> str:

@@ -139,5 +139,10 @@ def _changes_schema() -> dict[str, Any]:
             "merged": {"type": "array"},
             "wiped_on_all_completed": {"type": "boolean"},
             "logged_to": {"type": ["string", "null"]},
+            "reopened": {
+                "type": "array",
+                "description": "todo check --verify: each task its failed check reopened "
+                "(content, reason).",
+            },
         },
     }

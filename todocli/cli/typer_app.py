@@ -11,7 +11,6 @@ before or after the command name (``todo --json show`` and ``todo show --json``)
 from __future__ import annotations
 
 import inspect
-import io
 from collections.abc import Callable, Sequence
 from typing import Annotated, Any
 
@@ -33,6 +32,7 @@ from todocli.cli.command_table import (
 from todocli.cli.dispatch import Call, Output, guard
 from todocli.cli.fastpath import hoist, split_globals
 from todocli.errors import TodoError, UsageError
+from todocli.escapes import one_line
 from todocli.storage.files import reason
 
 HELP = "A markdown todo checklist for coding agents and the people beside them."
@@ -160,22 +160,29 @@ for _c in COMMANDS:
 
 
 class CommandLineError(UsageError):
-    """A command line the Typer app could not read: ``shown`` is its own words
-    (usage, a hint and the error), for stderr; stdout gets nothing but the JSON
+    """A command line the Typer app could not read, in the one documented line
+    (``shown``, for stderr): nothing ran, so stdout gets nothing but the JSON
     envelope when --json asks for it."""
 
-    def __init__(self, message: str, shown: str) -> None:
+    def __init__(self, message: str) -> None:
         super().__init__(message)
-        self.shown = shown
+        self.shown = f"todo: {one_line(message)}\n"
 
 
-class _Words(io.StringIO):
-    """Click's message, kept whole: Click deletes the ANSI sequences of what it
-    writes to a stream that is not a terminal, so an echoed argument would lose
-    them silently; said to be a terminal, it keeps them for ``write`` to show."""
+NAMES = {name for c in COMMANDS for name in (c.name, *c.aliases)}
 
-    def isatty(self) -> bool:
-        return True
+
+def _help_hint(exc: typer.TyperException, args: Sequence[str]) -> str:
+    """Where help for what was being read is: `` (see: todo setup -h)``. Most of
+    Click's usage errors carry the context of the command they were reading; one
+    its parser raises (``--verify=x``) does not: the command is the first word of
+    the arguments that names one."""
+    ctx = getattr(exc, "ctx", None)
+    path = getattr(ctx, "command_path", None)
+    if not (isinstance(path, str) and path):
+        word = next((a for a in args if a in NAMES), None)
+        path = "todo" if word is None else f"todo {word}"
+    return f" (see: {path} -h)"
 
 
 UNKNOWN = "No such command "  # how Click words an unknown command: No such command 'x'.
@@ -214,13 +221,7 @@ def run(argv: Sequence[str]) -> int:
             # Click echoes the offending argument: its words go out through the same
             # escaping as everything else, never straight to the terminal.
             _unknown(exc)
-            words = _Words()
-            show = getattr(exc, "show", None)  # every Click error has it; the base does not
-            if show is None:
-                words.write(f"Error: {exc.format_message()}\n")
-            else:
-                show(file=words)
-            raise CommandLineError(exc.format_message(), words.getvalue()) from None
+            raise CommandLineError(exc.format_message() + _help_hint(exc, args)) from None
         except (BrokenPipeError, TodoError):
             raise
         except OSError as exc:  # Click's own output (help, version) failed to go out

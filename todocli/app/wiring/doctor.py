@@ -14,6 +14,7 @@ import shutil
 from todocli import agents as registry
 from todocli.app.commands import Context
 from todocli.app.report import Report
+from todocli.app.wiring.setup import TARGETS, Records, target
 from todocli.base import TYPE_CHECKING
 from todocli.errors import BusyError, TodoError
 from todocli.storage.store import Held
@@ -24,14 +25,40 @@ if TYPE_CHECKING:
 PROBLEM = "problem: "
 
 
-def _wired(tool: str, base: str, user: bool) -> tuple[int, int, list[str]]:
-    """How many of the target's additions are in place, of how many, and the
-    files that could not be read or parsed."""
-    from todocli.app.wiring.setup import target
+class _Scope:
+    """One place setup writes (the project, or the user's home): which targets'
+    setups write each file there, and which files each target's setup did write
+    (``state/setup.json``), so that a file several agents read (``AGENTS.md``)
+    counts only for the agent whose setup wrote it."""
 
-    edits = target(tool).edits(base, user)
-    done, broken = 0, []
-    for edit in edits:
+    def __init__(self, name: str, base: str, user: bool, records: Records) -> None:
+        self.name, self.base, self.user, self.records = name, base, user, records
+        self.writers: dict[str, list[str]] = {}
+        for tool in TARGETS:
+            if not getattr(target(tool), "REPOSITORY", False):
+                for edit in target(tool).edits(base, user):
+                    self.writers.setdefault(edit.path, []).append(tool)
+
+    def shared(self, tool: str, path: str) -> list[str] | None:
+        """The other agents a file is said to be shared with (their labels), or
+        None when it is this agent's own: no other setup writes it, or this
+        agent's setup wrote it here. Named: those whose setup wrote it, else all
+        whose setup would."""
+        others = [t for t in self.writers.get(path, ()) if t != tool]
+        if not others or self.records.get(tool, path) is not None:
+            return None
+        wrote = [t for t in others if self.records.get(t, path) is not None]
+        return [target(t).LABEL for t in wrote or others]
+
+
+def _wired(tool: str, scope: _Scope) -> tuple[int, int, list[str], list[str]]:
+    """How many of the target's own additions are in place, of how many; the files
+    that could not be read or parsed; and, for a file in place that other agents'
+    setups write too, what to say instead of "wired"."""
+    done, total, broken, shared = 0, 0, [], []
+    for edit in target(tool).edits(scope.base, scope.user):
+        others = scope.shared(tool, edit.path)
+        total += others is None
         try:
             with open(edit.path, encoding="utf-8", newline="") as handle:
                 text = handle.read()
@@ -41,17 +68,25 @@ def _wired(tool: str, base: str, user: bool) -> tuple[int, int, list[str]]:
             broken.append(f"{edit.path}: not UTF-8")
             continue
         try:
-            done += edit.add(text) == text
+            in_place = edit.add(text) == text
         except TodoError as error:
             broken.append(error.message)
-    return done, len(edits), sorted(set(broken))
+            continue
+        if others is None:
+            done += in_place
+        elif in_place:
+            name = os.path.relpath(edit.path, scope.base)
+            shared.append(f"instructions shared with {', '.join(others)} ({name})")
+    return done, total, sorted(set(broken)), shared
 
 
 def agents(ctx: Context) -> list[str]:
-    from todocli.app.wiring.setup import TARGETS, target
-
     home = os.path.expanduser("~")
-    project = os.getcwd()
+    records = Records(ctx.loc.home)
+    scopes_of = (
+        _Scope("project", os.getcwd(), False, records),
+        _Scope("user", home, True, records),
+    )
     lines = []
     any_hook = False
     for tool in TARGETS:
@@ -64,14 +99,16 @@ def agents(ctx: Context) -> list[str]:
         )
         scopes = []
         wired_somewhere = False
-        for scope, base, user in (("project", project, False), ("user", home, True)):
-            done, total, broken = _wired(tool, base, user)
+        for scope in scopes_of:
+            done, total, broken, shared = _wired(tool, scope)
             lines += [f"{PROBLEM}{tool}: {b}" for b in broken]
             if done:
                 wired_somewhere = True
                 state = "wired" if done == total else f"partly wired ({done}/{total})"
-                scopes.append(f"{scope} {state}")
-        if not found and not wired_somewhere:
+                scopes.append(f"{scope.name} {state}")
+            else:
+                scopes += [f"{scope.name} {words}" for words in shared]
+        if not found and not scopes:
             continue
         any_hook = any_hook or (wired_somewhere and tool in registry.HOOKS)
         what = ", ".join(scopes) if scopes else f"not wired (todo setup {tool})"

@@ -38,10 +38,11 @@ def check(ctx: Context, *, with_rev: bool = False, verify: bool = False) -> Outc
     (``--agent``): while it holds an open task, its own stop gate while others work on.
     With nothing open, failed (``STALE_EVIDENCE``, exit 1) while a completed task's
     check has not passed since the last change to the work tree (``stale_evidence``);
-    ``verify`` runs those checks again first, and reopens a task whose check fails."""
-    if verify:
-        verify_checks(ctx)
+    ``verify`` runs those checks again first, and reopens a task whose check fails
+    (``outcome.reopened`` names them)."""
+    reopened = verify_checks(ctx) if verify else []
     outcome = show(ctx, with_rev=with_rev, seen=False)  # it tells open tasks, not the list
+    outcome.reopened = reopened
     agent = ctx.agent
     count = len(open_tasks(outcome.todo, agent))
     if count and agent is not None:
@@ -103,20 +104,22 @@ def stale_evidence(ctx: Context, todo: TodoList) -> list[tuple[int, str, str, st
     return out
 
 
-def verify_checks(ctx: Context) -> None:
+def verify_checks(ctx: Context) -> list[tuple[str, str]]:
     """Run each stale check again (no lock held while they run): a check that
     passes renews its task's evidence; a task whose check fails is reopened, with a
-    note saying when and why. A check not approved here is not run."""
+    note saying when and why. A check not approved here is not run. The tasks
+    reopened, each with why: ``("Run tests", "its check failed: exit 1")``."""
     from todocli.app.evidence import approvals, checks
     from todocli.engine.ops import Op, OpKind
 
     stale = stale_evidence(ctx, show(ctx, seen=False).todo)
     if not stale:
-        return
+        return []
     list_file = ctx.loc.list_file
     top = checks.work_dir(list_file, ctx.loc.is_session)
     ops: list[Op] = []
     proofs: list[Proof] = []
+    reopened: list[tuple[str, str]] = []
     for place, content, command, why in stale:
         if not approvals.is_approved(ctx.loc.home, list_file, top, command):
             continue
@@ -136,10 +139,19 @@ def verify_checks(ctx: Context) -> None:
         # Reopened by its place, not its text: another task may share the text.
         proofs.append((place, content, command, None))
         ops.append(Op(OpKind.NOTE, task=f"#{place + 1}", text=note))
+        reopened.append(
+            (
+                content,
+                "its check ran out of time"
+                if run.timed_out
+                else f"its check failed: exit {run.code}",
+            )
+        )
     if ops:
         from todocli.app.transaction import write
 
         write(ctx, ops, proofs=tuple(proofs))
+    return reopened
 
 
 def remind(ctx: Context, every: int | None = None) -> Report:

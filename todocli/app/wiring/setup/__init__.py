@@ -22,7 +22,7 @@ from todocli import agents
 from todocli.app.report import Report
 from todocli.app.wiring.setup import files
 from todocli.base import TYPE_CHECKING
-from todocli.errors import UsageError
+from todocli.errors import StorageError, UsageError
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -71,8 +71,9 @@ class Records:
             for path, record in written.items():
                 if isinstance(record, dict):  # earlier releases' copies of the bytes go
                     self.data.setdefault(tool, {})[path] = {"made": _made(record)}
-                    if record.get("unended"):
-                        self.data[tool][path]["unended"] = True
+                    for flag in ("unended", "folder"):
+                        if record.get(flag):
+                            self.data[tool][path][flag] = True
 
     def get(self, tool: str, path: str) -> dict[str, object] | None:
         return self.data.get(tool, {}).get(path)
@@ -91,8 +92,21 @@ class Records:
             made, unended = self.made(tool, path), self.unended(tool, path) or unended
         files_of[path] = {"made": made, "unended": unended} if unended else {"made": made}
 
+    def made_folder(self, tool: str, folder: str) -> None:
+        """A folder this target's setup made (a removal that leaves it empty
+        deletes it; one that was there before is never recorded)."""
+        self.data.setdefault(tool, {})[folder] = {"made": True, "folder": True}
+
+    def folders(self, tool: str) -> list[str]:
+        """The folders this target's setup made, the deepest first."""
+        made = [p for p, r in self.data.get(tool, {}).items() if r.get("folder")]
+        return sorted(made, key=lambda p: (-p.count(os.sep), p))
+
     def forget(self, tool: str, path: str) -> None:
-        self.data.get(tool, {}).pop(path, None)
+        record = self.data.get(tool, {}).pop(path, None)
+        if record is not None and record.get("made"):
+            for other in self.others(tool, path):  # the last to leave deletes it
+                self.data[other][path]["made"] = True
         if tool in self.data and not self.data[tool]:
             del self.data[tool]
 
@@ -251,6 +265,8 @@ def _write(
         if new is None:
             files.delete(real)
         else:
+            for folder in _missing_folders(real):
+                records.made_folder(tool, folder)
             files.write(real, new, path)
         if remove and not any(edit.left for edit in by_file[path]):
             records.forget(tool, path)
@@ -259,9 +275,49 @@ def _write(
             records.wrote(tool, path, made=old is None, unended=unended)
         plain = os.path.normpath(os.path.join(os.path.realpath(top), os.path.relpath(path, top)))
         changed.append(path if real == plain else f"{path} (through its link, {real})")
-    if changed:
+    # A file that already held all this target asks for (another agent's setup
+    # wrote the AGENTS.md it reads) is this target's too: ``doctor`` says so, and
+    # a removal for the other agent leaves the block this one reads.
+    # A removal that leaves a shared block for the other agent forgets it too.
+    planned = {path for path, _, _, _ in plans}
+    kept = [p for p in by_file if p not in planned and (records.get(tool, p) is None) != remove]
+    kept = [p for p in kept if remove or os.path.isfile(p)]
+    for path in kept:
+        if not remove:
+            records.wrote(tool, path, made=False, unended=False)
+        elif not any(edit.left for edit in by_file[path]):
+            records.forget(tool, path)
+    folders = _remove_folders(tool, records) if remove else False
+    if changed or kept or folders:
         records.save()
     return changed
+
+
+def _missing_folders(path: str) -> list[str]:
+    """The folders above ``path`` that are not there yet (writing it makes them)."""
+    missing = []
+    folder = os.path.dirname(path)
+    while folder and not os.path.lexists(folder):
+        missing.append(folder)
+        folder = os.path.dirname(folder)
+    return missing
+
+
+def _remove_folders(tool: str, records: Records) -> bool:
+    """Delete each folder this target's setup made that a removal left empty; one
+    holding anything else stays (and is no longer todo's once none of the
+    target's files is left). Whether it had any to look at."""
+    made = records.folders(tool)
+    for folder in made:
+        if os.path.isdir(folder) and not os.path.islink(folder) and not os.listdir(folder):
+            try:
+                os.rmdir(folder)
+            except OSError as exc:
+                raise StorageError(f"cannot remove {folder}: {exc.strerror}") from None
+        files_left = [p for p, r in records.data.get(tool, {}).items() if not r.get("folder")]
+        if not os.path.isdir(folder) or not files_left:
+            records.forget(tool, folder)
+    return bool(made)
 
 
 def _told(module: ModuleType, changed: list[str], remove: bool, left: list[str]) -> list[str]:
