@@ -88,17 +88,47 @@ class Item(Value):
         return f"{self.path}.{key}" if self.path and key else self.path
 
 
-def write_snapshot(doc: Document, items: Sequence[Item], summary: str | None) -> Document:
+def write_snapshot(
+    doc: Document, items: Sequence[Item], summary: str | None, canonical: bool | None = None
+) -> Document:
     """Make the document hold exactly these tasks; return the document to keep.
 
-    ``summary`` None keeps the summary the document has.
+    ``summary`` None keeps the summary the document has. ``canonical``: whether
+    the document is (None: look).
     """
-    if doc.is_canonical():
-        return parse(render_canonical(_model(doc, items, summary)))
+    if doc.is_canonical() if canonical is None else canonical:
+        model = _model(doc, items, summary)
+        if restated(doc, model):
+            return doc
+        return parse(render_canonical(model))
     _reconcile(doc, items)
     if summary is not None:
         doc.set_summary(summary)
     return doc
+
+
+def restated(doc: Document, model: TodoList) -> bool:
+    """Whether the canonical document now holds ``model``, its task lines changed
+    in place (their markers and trailing comments, as ``done`` changes them): the
+    everyday snapshot, which keeps every task, phase, note and the summary where
+    they are, needs no reading of the text it would render. False, the document
+    perhaps changed, when the snapshot moves, adds or removes lines."""
+    if doc.summary != model.summary:
+        return False
+    nodes = list(doc.tasks())
+    tasks = [task for _, task in model.tasks()]
+    if len(nodes) != len(tasks) or [(p.name, len(p.tasks)) for p in doc.phases if p.tasks] != [
+        (p.name, len(p.tasks)) for p in model.phases
+    ]:
+        return False
+    for node, task in zip(nodes, tasks, strict=True):
+        if node.content != task.content or tuple(node.notes) != task.notes:
+            return False
+    for node, task in zip(nodes, tasks, strict=True):
+        doc.set_status(node, task.status)
+        doc.set_active_form(node, task.active_form)
+        doc.set_meta(node, task.meta)
+    return doc.text() == render_canonical(model) and doc.model() == model
 
 
 def rename_by_id(doc: Document, items: Sequence[Item]) -> list[tuple[str, str]]:
@@ -583,8 +613,13 @@ def replace(engine: Engine, items: Sequence[Item], summary: str | None) -> None:
         if node.status.is_open and node.content not in wanted | engine.deleted:
             engine.dropped_open.append(node.content)
 
-    written = write_snapshot(engine.doc, items, summary)
-    if written is not engine.doc:  # a document read anew from its text, not edited since
+    doc = engine.doc
+    canonical = doc.is_canonical()
+    # A document as read, or checked since (the careful pass), whose task lines a
+    # snapshot changes in place needs no read-back, as after ``done``.
+    in_step = canonical and (engine.careful or doc.text() == engine.original_text)
+    written = write_snapshot(doc, items, summary, canonical)
+    if written is not doc or in_step:  # read anew from its text, or changed in place
         engine.read_back = (written.text(), written.model())
     engine.doc = doc = written
     # The document may have been written anew: follow the numbered tasks by content.
