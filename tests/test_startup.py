@@ -64,7 +64,10 @@ KEPT_OFF: dict[str, tuple[str, str]] = {
     "todocli.app.transaction": (READS, "only a write runs the write transaction"),
     "todocli.app.list_state": (EVERY, "only a batch that logs, clears or numbers tasks"),
     "todocli.storage.commit": (READS, "only a write commits (journal, staged files, replace)"),
-    "todocli.storage.views": (READS, "only a write records what an agent has seen"),
+    "todocli.storage.views": (
+        NO_TODOS,
+        "only a snapshot records what an agent has seen (a write looks for a note first)",
+    ),
     "todocli.storage.lock": (READS, "only a write takes the lock"),
     "todocli.storage.recovery": (EVERY, "only a killed writer's journal needs recovering"),
     "todocli.storage.settle": (STILL, "only a list changed lately by someone else is waited on"),
