@@ -98,7 +98,7 @@ def write_snapshot(
     """
     if doc.is_canonical() if canonical is None else canonical:
         model = _model(doc, items, summary)
-        if restated(doc, model):
+        if restated(doc, model) is not None:
             return doc
         return parse(render_canonical(model))
     _reconcile(doc, items)
@@ -107,28 +107,30 @@ def write_snapshot(
     return doc
 
 
-def restated(doc: Document, model: TodoList) -> bool:
-    """Whether the canonical document now holds ``model``, its task lines changed
+def restated(doc: Document, model: TodoList) -> str | None:
+    """The canonical document's text once it holds ``model``, its task lines changed
     in place (their markers and trailing comments, as ``done`` changes them): the
     everyday snapshot, which keeps every task, phase, note and the summary where
-    they are, needs no reading of the text it would render. False, the document
+    they are, needs no reading of the text it would render. None, the document
     perhaps changed, when the snapshot moves, adds or removes lines."""
     if doc.summary != model.summary:
-        return False
+        return None
     nodes = list(doc.tasks())
     tasks = [task for _, task in model.tasks()]
     if len(nodes) != len(tasks) or [(p.name, len(p.tasks)) for p in doc.phases if p.tasks] != [
         (p.name, len(p.tasks)) for p in model.phases
     ]:
-        return False
+        return None
     for node, task in zip(nodes, tasks, strict=True):
         if node.content != task.content or tuple(node.notes) != task.notes:
-            return False
+            return None
     for node, task in zip(nodes, tasks, strict=True):
         doc.set_status(node, task.status)
         doc.set_active_form(node, task.active_form)
-        doc.set_meta(node, task.meta)
-    return doc.text() == render_canonical(model) and doc.model() == model
+        if task.meta is not node.meta:  # most often the task's own, kept
+            doc.set_meta(node, task.meta)
+    text = doc.text()
+    return text if text == render_canonical(model) else None
 
 
 def rename_by_id(doc: Document, items: Sequence[Item]) -> list[tuple[str, str]]:
@@ -368,7 +370,10 @@ def op_write(engine: Engine, op: Op) -> None:
             edits.text(check, "Check", limit, "Missing check", item.at("check"))
     if engine.echo is not None:
         # The list as the agent last saw it: what todo last wrote (or --base).
-        seen = engine.merge_base if engine.merge_base is not None else engine.doc.model()
+        seen = engine.merge_base
+        if seen is None:  # the list as the batch found it, unless an op before changed it
+            unchanged = engine.doc.text() == engine.original_text
+            seen = engine.old if unchanged else engine.doc.model()
         todos = engine.echo(seen, todos, op.merge)
     todos = merged(engine, todos) if op.merge else kept_meta(engine, todos)
     items = [_checked(settings, item) for item in todos]
@@ -617,10 +622,19 @@ def replace(engine: Engine, items: Sequence[Item], summary: str | None) -> None:
     canonical = doc.is_canonical()
     # A document as read, or checked since (the careful pass), whose task lines a
     # snapshot changes in place needs no read-back, as after ``done``.
-    in_step = canonical and (engine.careful or doc.text() == engine.original_text)
-    written = write_snapshot(doc, items, summary, canonical)
-    if written is not doc or in_step:  # read anew from its text, or changed in place
-        engine.read_back = (written.text(), written.model())
+    if canonical and (engine.careful or doc.text() == engine.original_text):
+        model = _model(doc, items, summary)
+        text = restated(doc, model)
+        if text is not None:
+            engine.read_back = (text, model)
+            written = doc
+        else:
+            written = parse(render_canonical(model))
+            engine.read_back = (written.text(), written.model())
+    else:
+        written = write_snapshot(doc, items, summary, canonical)
+        if written is not doc:  # a document read anew from its text, not edited since
+            engine.read_back = (written.text(), written.model())
     engine.doc = doc = written
     # The document may have been written anew: follow the numbered tasks by content.
     engine.numbering = [doc.find(t.content) if t is not None else None for t in engine.numbering]
