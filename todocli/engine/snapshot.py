@@ -1,11 +1,9 @@
 """Write a full snapshot over a document, keeping every line it does not change.
 
 Agents send their whole list on every call. A file the tool wrote itself (the
-canonical form) holds nothing else, so it is simply written anew. A file a person
-has edited is reconciled in place: tasks the snapshot keeps keep their lines (and
-their bullet, indentation and notes) and get only their marker, active form or
-notes changed; tasks it drops lose their own lines; new tasks are written next to
-the task before them in the snapshot, in that task's style.
+canonical form) holds nothing else, so it is written anew (or, when the snapshot
+keeps every line where it is, its task lines are changed in place). A file a person
+has edited is reconciled in place (``reconcile``).
 
 The ops that write a whole list are here too (``op_write``: a full snapshot, or
 updates that name the tasks they change; ``op_init``): a write's items are checked
@@ -101,7 +99,10 @@ def write_snapshot(
         if restated(doc, model) is not None:
             return doc
         return parse(render_canonical(model))
-    _reconcile(doc, items)
+    from todocli.engine.reconcile import reconcile  # only a list a person wrote
+
+    found = matches(doc, items)
+    reconcile(doc, items, found, _resolved_phases(doc, items, found))
     if summary is not None:
         doc.set_summary(summary)
     return doc
@@ -226,83 +227,6 @@ def _model(doc: Document, items: Sequence[Item], summary: str | None) -> TodoLis
         summary=doc.summary if summary is None else summary,
         phases=tuple(Phase(name, tuple(tasks)) for name, tasks in phases.items()),
     )
-
-
-def _reconcile(doc: Document, items: Sequence[Item]) -> None:
-    matched = matches(doc, items)
-    names = _resolved_phases(doc, items, matched)
-    kept = {node for node in matched if node is not None}
-    old_headings = [p.heading for p in doc.phases if p.heading is not None]
-    for task in list(doc.tasks()):
-        if task not in kept:
-            doc.remove_task(task, drop_heading=False)
-    position = {task: i for i, task in enumerate(doc.tasks())}
-
-    groups: dict[str, list[tuple[Item, TaskNode | None]]] = {}
-    for item, name, match in zip(items, names, matched, strict=True):
-        groups.setdefault(name, []).append((item, match))
-    for name, members in groups.items():
-        previous: TaskNode | None = None
-        furthest = -1  # the latest original position among tasks placed so far
-        for item, found in members:
-            if found is None:
-                node = _insert(doc, name, previous, item)
-            else:
-                node = found
-                _update(doc, node, item)
-                in_place = node.phase is not None and node.phase.name == name
-                if in_place and position.get(node, -1) > furthest:
-                    furthest = position[node]
-                elif previous is not None:
-                    doc.move_after(node, previous)
-                else:
-                    first = _first_in(doc, name)
-                    if first is not None and first is not node:
-                        assert first.prev is not None
-                        doc.move_after(node, first.prev)
-                    elif first is None:
-                        doc.move_to_phase(node, name)
-            previous = node
-    doc.reindex()
-    for heading in old_headings:
-        doc.drop_empty_heading(heading)
-    doc.reindex()
-
-
-def _first_in(doc: Document, name: str) -> TaskNode | None:
-    for phase in doc.phase_named(name):
-        first = phase.first()
-        if first is not None:
-            return first
-    return None
-
-
-def _insert(doc: Document, name: str, previous: TaskNode | None, item: Item) -> TaskNode:
-    notes = item.notes or ()
-    active = None if item.keep_active_form else item.active_form
-    if previous is not None:
-        node = doc.insert_task_beside(previous, item.content, item.status, active, notes)
-    else:
-        first = _first_in(doc, name)
-        if first is not None:
-            node = doc.insert_task_beside(
-                first, item.content, item.status, active, notes, before=True
-            )
-        else:
-            node = doc.add_task(name, item.content, item.status, active, notes)
-    if item.meta is not None:
-        doc.set_meta(node, item.meta)
-    return node
-
-
-def _update(doc: Document, node: TaskNode, item: Item) -> None:
-    doc.set_status(node, item.status)
-    if not item.keep_active_form:
-        doc.set_active_form(node, item.active_form)
-    if item.meta is not None:
-        doc.set_meta(node, item.meta)
-    if item.notes is not None:
-        doc.set_notes(node, item.notes)
 
 
 def view_of(items: Sequence[Item], summary: str | None, doc: Document) -> TodoList:
