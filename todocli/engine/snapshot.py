@@ -537,9 +537,9 @@ def replace(engine: Engine, items: Sequence[Item], summary: str | None) -> None:
             renamed.append((was, now))
         else:  # renamed twice in one batch: from the first text to the last
             renamed[first] = (renamed[first][0], now)
-    wanted = {item.content for item in items}
+    wanted = {item.content for item in items} | engine.deleted
     for node in engine.doc.tasks():
-        if node.status.is_open and node.content not in wanted | engine.deleted:
+        if node.status.is_open and node.content not in wanted:
             engine.dropped_open.append(node.content)
 
     doc = engine.doc
@@ -551,6 +551,7 @@ def replace(engine: Engine, items: Sequence[Item], summary: str | None) -> None:
         text = restated(doc, model)
         if text is not None:
             engine.read_back = (text, model)
+            engine.in_place = True
             written = doc
         else:
             written = parse(render_canonical(model))
