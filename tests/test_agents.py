@@ -764,6 +764,33 @@ def test_what_a_reply_fills_in_is_not_written_back(todo: Todo) -> None:
     assert "active" not in Path(todo("-s", "f", "path").out.strip()).read_text()
 
 
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_claude_reply_entries_read_back_one_at_a_time_as_the_whole_reply_does(
+    data: st.DataObject,
+) -> None:
+    # The echo reads only the entries of the tasks an item changes (agents.echo):
+    # each must read back exactly as it does within the whole reply.
+    from todocli.agents import echo, entry_of
+    from todocli.document.model import Meta, Phase, Status, Task, TodoList
+
+    contents = data.draw(st.lists(SAFE.filter(bool), min_size=1, max_size=6, unique=True))
+    statuses = st.sampled_from(list(Status.ALL))
+    active = st.one_of(st.none(), SAFE.filter(bool))
+    meta = st.builds(Meta, id=st.one_of(st.none(), st.sampled_from(["1", "7", "a"])))
+    tasks = tuple(
+        Task(c, data.draw(statuses), data.draw(active), (), data.draw(meta)) for c in contents
+    )
+    todo = TodoList(summary=data.draw(SAFE), phases=(Phase("Todos", tasks),))
+    entry = entry_of("claude")
+    assert entry is not None
+    whole = echo._shown("claude", todo, list(tasks))
+    assert whole is not None
+    one_at_a_time = echo._Entries(entry, list(tasks))
+    assert [one_at_a_time[k] for k in range(len(tasks))] == whole[0]
+    assert whole[1]  # a whole list, not updates
+
+
 def test_the_oh_my_pi_reply_keeps_notes_and_a_block_reason_once(todo: Todo) -> None:
     assert todo("init", "-q", "--phase", "Build", "A", "B").code == 0
     todo("note", "-q", "A", "keep me")

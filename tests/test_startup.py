@@ -65,9 +65,13 @@ KEPT_OFF: dict[str, tuple[str, str]] = {
     "todocli.app.transaction": (READS, "only a write runs the write transaction"),
     "todocli.app.list_state": (EVERY, "only a batch that logs, clears or numbers tasks"),
     "todocli.storage.commit": (READS, "only a write commits (journal, staged files, replace)"),
-    "todocli.storage.views": (READS, "only a write records what an agent has seen"),
+    "todocli.storage.views": (
+        NO_TODOS,
+        "only a snapshot records what an agent has seen (a write looks for a note first)",
+    ),
     "todocli.storage.lock": (READS, "only a write takes the lock"),
     "todocli.storage.recovery": (EVERY, "only a killed writer's journal needs recovering"),
+    "todocli.storage.takeback": (EVERY, "only a failed write or a killed writer's is taken back"),
     "todocli.storage.settle": (STILL, "only a list changed lately by someone else is waited on"),
     "_sha2": (READS, "only a write names its lock file (3.12 on)"),
     "_sha256": (READS, "only a write names its lock file (3.11)"),
@@ -82,6 +86,7 @@ KEPT_OFF: dict[str, tuple[str, str]] = {
     "todocli.agents.echo": (NO_TODOS, "only a tool's own list is echoed back"),
     "todocli.engine.snapshot": (NO_TODOS, "only a tool's whole list is a snapshot"),
     "todocli.engine.merge": (NO_TODOS, "only a snapshot is merged"),
+    "todocli.engine.reconcile": (NO_TODOS, "only a snapshot over a list a person wrote"),
     # What only several agents or dependencies need: a list with neither pays for none of it.
     "todocli.engine.claims": (EVERY, "only several agents or dependencies need claims"),
     # What only a rare batch needs: the careful pass (an edit that would make the file
@@ -142,7 +147,7 @@ WRITE_ONLY = {
     "todocli.storage.views", "todocli.storage.lock", "fcntl", "_sha2", "_sha256",
 }  # fmt: skip
 # What only a call that finds a killed writer's journal (or a write that fails) needs.
-RECOVERY_ONLY = {"todocli.storage.recovery"}
+RECOVERY_ONLY = {"todocli.storage.recovery", "todocli.storage.takeback"}
 # What only a call that finds the list changed lately by someone else needs: the wait
 # for a save under way to end (test_a_list_not_changed_lately_loads_no_wait).
 SETTLE_ONLY = {"todocli.storage.settle"}

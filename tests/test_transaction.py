@@ -8,6 +8,7 @@ never by sleeping."""
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import sys
 from collections import Counter
@@ -46,7 +47,7 @@ def steps(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Record each step of the transaction as it runs (the steps are called through
     the module, so wrapping them there sees every call)."""
     seen: list[str] = []
-    for name in ("read", "settle", "plan", "prove", "commit"):
+    for name in ("read", "settle", "plan", "prove", "commit", "commit_text"):
         step = getattr(transaction, name)
 
         def wrapped(*args: Any, _step: Any = step, _name: str = name, **kwargs: Any) -> Any:
@@ -78,6 +79,28 @@ def test_a_write_runs_read_settle_plan_commit_in_order(
     outcome = commands.start(context(repo), "Ship")
     assert outcome.exit_code == 0
     assert seen == ["read", "settle", "plan", "commit"]
+
+
+def test_undo_redo_and_an_edit_write_through_the_transactions_steps(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from todocli.app import edit, history
+
+    commands.init(context(repo), ["Ship", "Test"])
+    commands.start(context(repo), "Ship")
+    seen = steps(monkeypatch)
+    taken = count_locks(monkeypatch)
+    assert history.undo(context(repo)).exit_code == 0
+    assert history.redo(context(repo)).exit_code == 0
+    editor = repo / "editor.sh"
+    editor.write_text('#!/bin/sh\nprintf -- "- [ ] Ship\\n" > "$1"\n')
+    editor.chmod(0o755)
+    ctx = Context(Options(file=str(repo / "TODO.md")), env={**os.environ, "EDITOR": str(editor)})
+    assert edit.edit(ctx).exit_code == 0
+    # Each a whole text for its plan: read, settle, commit, under one lock.
+    assert seen == ["read", "settle", "commit_text"] * 3
+    assert len(taken) == 3
+    assert (repo / "TODO.md").read_text() == "- [ ] Ship\n"
 
 
 def test_a_done_with_a_check_plans_proves_then_commits_under_one_lock(
@@ -211,8 +234,8 @@ def test_a_todowrite_parses_its_list_and_builds_its_reply_a_counted_number_of_ti
         sys.setprofile(None)
     assert answer.code == 0, answer.err
     assert json.loads(answer.out)["data"]["reply"]["todos"][0]["status"] == "completed"
-    # Once each for the write itself: the list read, and the reply the agent gets.
-    # Besides those: the engine reads back the canonical text a snapshot of a
-    # canonical list renders (engine/snapshot.py), and the echo check builds the
-    # reply of the list as the agent last saw it (agents/echo.py).
-    assert counted == {"parse": 2, "reply": 2}
+    # Once each: the list read, and the reply the agent gets. The snapshot changes
+    # the canonical list's task lines in place (engine/snapshot.py: nothing to read
+    # back), and the echo reads only the reply's entries of the tasks the items
+    # change (agents/echo.py: no reply of the list as the agent last saw it).
+    assert counted == {"parse": 1, "reply": 1}

@@ -11,7 +11,7 @@ from todocli.base import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any
 
-    from todocli.document.model import TodoList
+    from todocli.document.model import Task, TodoList
 
 # What it is: read into the registry by tools/generate.py.
 NAME = "claude"
@@ -24,15 +24,16 @@ HOOK = ("block", "CLAUDE_ENV_FILE")  # its stop answer; the file its shell runs 
 
 
 def reply(todo: TodoList) -> dict[str, Any]:
+    return {"todos": [entry(t) for t in tasks(todo)]}
+
+
+def entry(task: Task) -> dict[str, Any]:
+    """One task as the reply shows it: of that task alone, read back by todocli's own
+    reader (so the echo reads one task's entry without building the whole reply)."""
     return {
-        "todos": [
-            {
-                "content": t.content,
-                "status": BASIC[t.status],
-                "activeForm": t.active_form or t.content,
-            }
-            for t in tasks(todo)
-        ]
+        "content": task.content,
+        "status": BASIC[task.status],
+        "activeForm": task.active_form or task.content,
     }
 
 

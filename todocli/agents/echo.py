@@ -14,15 +14,20 @@ list is compared, field by field, with what reading that tool's reply of the lis
 gives for the task (the reply, read back through ``agents.request``: one
 mechanism for every tool, with no table of its own). A field equal to it is the
 task's own value; a field that differs is a change the agent made, and applies.
+A tool whose reply is one entry per task, each of that task alone (its module's
+``entry``), has only the entries of the tasks the items change read back: the
+list's whole reply is built once, for the answer.
 """
 
 from __future__ import annotations
 
+from todocli.agents import entry_of
 from todocli.base import TYPE_CHECKING
 from todocli.document.model import Meta
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
+    from typing import Any
 
     from todocli.document.model import Task, TodoList
     from todocli.engine.snapshot import Item
@@ -49,28 +54,66 @@ def as_sent(tool: str, todo: TodoList, items: Sequence[Item], merge: bool) -> li
     for task in tasks:
         first.setdefault(task.content, task)
     differ = [k for k, item in enumerate(items) if merge or not _as_own(item, first)]
-    reply = _shown(tool, todo, tasks) if tasks and differ else None
-    if reply is None:
+    if not tasks or not differ:
         return list(items)
-    shown, whole = reply
+    entry = entry_of(tool)
+    shown: list[Item | None] | _Entries
+    if entry is not None:
+        shown, whole = _Entries(entry, tasks), True
+    else:
+        reply = _shown(tool, todo, tasks)
+        if reply is None:
+            return list(items)
+        shown, whole = reply
     by_id = {t.meta.id: k for k, t in enumerate(tasks) if t.meta.id}
-    made_up: dict[str, int] = {}  # ids the reply gave tasks that have none
-    for k, (task, seen) in enumerate(zip(tasks, shown, strict=True)):
-        shown_id = seen.meta.id if seen is not None and seen.meta is not None else None
-        if shown_id and not task.meta.id:
-            made_up.setdefault(shown_id, k)
+    made_up: dict[str, int] | None = None  # ids the reply gave tasks that have none
     by_text: dict[str, int] = {}
     for k, task in enumerate(tasks):
         by_text.setdefault(task.content, k)
     out = list(items)
     for n in differ:
         item = items[n]
-        which = _which(item, tasks, by_id, made_up, by_text)
+        task_id = item.meta.id if item.meta is not None else None
+        if made_up is None and task_id and task_id not in by_id:
+            made_up = _made_up(tasks, shown)
+        which = _which(item, tasks, by_id, made_up or {}, by_text)
         seen = shown[which] if which is not None else None
         if which is not None and seen is not None:
             shows = _given(seen) if whole else seen.given or frozenset()
             out[n] = _unchanged(item, tasks[which], seen, shows, merge)
     return out
+
+
+def _made_up(tasks: list[Task], shown: list[Item | None] | _Entries) -> dict[str, int]:
+    """The ids the reply gave tasks that have none, each to its (first) task."""
+    made_up: dict[str, int] = {}
+    for k, task in enumerate(tasks):
+        seen = shown[k]
+        shown_id = seen.meta.id if seen is not None and seen.meta is not None else None
+        if shown_id and not task.meta.id:
+            made_up.setdefault(shown_id, k)
+    return made_up
+
+
+class _Entries:
+    """Each task as a reply made of one entry per task reads back, each entry read
+    when it is first asked for: a write that changes two tasks reads two entries,
+    not the whole reply."""
+
+    def __init__(self, entry: Callable[[Task], dict[str, Any]], tasks: list[Task]) -> None:
+        self.entry = entry
+        self.tasks = tasks
+        self.read: dict[int, Item] = {}
+
+    def __len__(self) -> int:
+        return len(self.tasks)
+
+    def __getitem__(self, k: int) -> Item:
+        if k not in self.read:
+            from todocli.agents.request import item
+
+            self.read[k] = item(self.entry(self.tasks[k]), f"todos[{k}]")
+        return self.read[k]
 
 
 def _as_own(item: Item, first: dict[str, Task]) -> bool:

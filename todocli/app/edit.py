@@ -14,10 +14,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 from todocli.app.commands import Context, Outcome, expect_rev
+from todocli.app.transaction import Replacement, replace_text
+from todocli.base import TYPE_CHECKING
 from todocli.document.markdown import parse
 from todocli.document.model import Diff, Result
 from todocli.errors import ConflictError, InvalidParamError, StorageError, UsageError
 from todocli.storage.files import ENCODING_ERRORS, make_dir, read_text, reason
+
+if TYPE_CHECKING:
+    from todocli.app.transaction import Read
 
 
 def editor_command(env: dict[str, str] | os._Environ[str]) -> list[str]:
@@ -86,16 +91,18 @@ def edit(ctx: Context, confirm: Callable[[list[str]], bool] | None = None) -> Ou
                 f"the edit has lines that look like tasks but are not (above); nothing "
                 f"was written. Your edit is kept in {path}"
             )
-        with store.locked():
-            now = store.read()
-            store.recover(now)
-            if now != original:
+
+        def choose(seen: Read) -> Replacement:
+            nonlocal keep
+            if seen.text != original:
                 keep = True
                 raise ConflictError(
                     f"the list changed while you were editing; nothing was written. "
                     f"Your edit is kept in {path}"
                 )
-            rev = store.commit(edited, hand=store.hand_edit(now, *store.last_written(now)))
+            return Replacement(edited)
+
+        rev = replace_text(ctx, choose)[1]
         old, new = parse(original).model(), doc.model()
         result = Result(old=old, new=new, written=True, diff=Diff.between(old, new))
         return ctx.outcome(new, rev, result=result, warnings=[])

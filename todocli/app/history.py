@@ -11,10 +11,17 @@ from datetime import datetime
 
 from todocli.app.commands import Context, Outcome, expect_rev
 from todocli.app.report import Report
+from todocli.app.transaction import Replacement, replace_text
+from todocli.base import TYPE_CHECKING
 from todocli.document.blocks import split_lines
 from todocli.document.markdown import parse
 from todocli.document.model import Diff, Result
 from todocli.errors import InvalidParamError
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from todocli.app.transaction import Read
 
 
 def history(ctx: Context) -> Report:
@@ -120,14 +127,14 @@ def _step(ctx: Context, *, back: bool) -> Outcome:
     that); ``undo_base``, the revision whose list it put back; ``redo``, the
     revisions the undos left, newest last."""
     store = ctx.store
-    with store.locked():
+    chosen: dict[str, Any] = {}
+
+    def choose(seen: Read) -> Replacement:
         state = store.state()
-        text = store.read()
-        store.recover(text)
-        current = store.rev()
+        text, current = seen.text, seen.rev
         expect_rev(ctx, current)
-        last = store.revision(current) if current else ""
-        edited = text != last  # a change since the last revision: recorded below
+        last = seen.last if current else ""
+        edited = text != last  # a change since the last revision: recorded as one
         base, redo = state.get("undo_base"), state.get("redo")
         chain = not edited and state.get("undone") == current and isinstance(base, int)
         left = [r for r in redo if isinstance(r, int)] if chain and isinstance(redo, list) else []
@@ -153,11 +160,14 @@ def _step(ctx: Context, *, back: bool) -> Outcome:
         if restored is None:
             word = "undone" if back else "redone"
             raise InvalidParamError(f"revision #{target} is no longer kept; nothing was {word}")
-        hand = store.hand_edit(text, current, last)
-        current += hand is not None
-        old, new = parse(text).model(), parse(restored).model()
+        current += store.hand_edit(text, current, seen.last) is not None
         state["undo_base"], state["undone"], state["redo"] = target, current + 1, left
-        rev = store.commit(restored, state, hand=hand)
+        chosen.update(restored=restored, target=target, edited=edited, current=current)
+        return Replacement(restored, state)
+
+    seen, rev = replace_text(ctx, choose)
+    target, edited, current = chosen["target"], chosen["edited"], chosen["current"]
+    old, new = parse(seen.text).model(), parse(chosen["restored"]).model()
     result = Result(old=old, new=new, written=True, diff=Diff.between(old, new))
     outcome = ctx.outcome(new, rev, result=result)
     if edited:  # only an undo gets here with one: a redo after it has nothing to redo

@@ -16,6 +16,9 @@ todo last wrote it, to learn which checks it wants; they run, then the batch is
 planned under the lock with their results and committed: one lock. A plan that
 still wants checks (the list changed while they ran) is a value, not an error:
 the lock is let go, those checks run, and the batch goes round again.
+
+A write of a whole text (an undo, a redo, a person's edit) takes the same steps
+with a ``Replacement`` for its plan: ``replace_text``.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from todocli.errors import BusyError, InvalidParamError, TodoError
 from todocli.storage.store import ListChangedError
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
     from datetime import datetime
     from typing import Any
 
@@ -169,14 +172,15 @@ def read(ctx: Context) -> Read:
     return Read(text, rev, store.revision(rev) if rev else None)
 
 
-def settle(ctx: Context, seen: Read, ops: Sequence[Op]) -> Read:
+def settle(ctx: Context, seen: Read, ops: Sequence[Op], *, whole: bool = False) -> Read:
     """The list once a person's save that may be under way is done. A list emptied
-    where todo wrote tasks is written over only by a batch that replaces it."""
+    where todo wrote tasks is written over only by a batch that replaces it (or a
+    plan that puts a whole text in its place: ``whole``)."""
     if seen.last == seen.text:
         return seen
     text = ctx.store.settle(seen.text, seen.last)  # a person's save may be under way
     blank = emptied(text, seen.last)
-    if blank and not _replaces_list(ops):
+    if blank and not whole and not _replaces_list(ops):
         story = emptied_story(ctx, seen.last or "", seen.rev)
         raise BusyError(
             f"{story}; nothing was written. Try again in a moment; "
@@ -404,6 +408,49 @@ def commit(ctx: Context, planned: Plan, params_input: object = None) -> Outcome:
         logged_to=logged_to,
         warnings=list(result.warnings),
     )
+
+
+class Replacement:
+    """A plan that puts a whole text in place of the list (an undo, a redo, a
+    person's edit) instead of the engine's batch: the text, and the state to write
+    with it (None: the state stays as it is)."""
+
+    __slots__ = ("state", "text")
+
+    def __init__(self, text: str, state: dict[str, Any] | None = None) -> None:
+        self.text = text
+        self.state = state
+
+
+def replace_text(ctx: Context, choose: Callable[[Read], Replacement]) -> tuple[Read, int]:
+    """The write of a whole text: ``read``, ``settle`` and the commit under the lock,
+    as every batch's, with the text ``choose`` makes of the list as read for its plan
+    (it may refuse: its error leaves everything as it was). The list as read, edited
+    by hand since todo's last write, becomes a revision of its own first. Returns the
+    list as read and the new revision."""
+    with ctx.store.locked():
+        for _ in range(WRITE_ATTEMPTS):
+            seen = settle(ctx, read(ctx), (), whole=True)
+            try:
+                return seen, commit_text(ctx, seen, choose(seen))
+            except ListChangedError:
+                continue  # a person saved as it was replaced: read and choose again
+    raise BusyError(
+        f"the list kept changing while todo tried to write it ({WRITE_ATTEMPTS} times); "
+        "nothing was written: try again"
+    )
+
+
+def commit_text(ctx: Context, seen: Read, chosen: Replacement) -> int:
+    """Write a whole text over the list as read (see ``commit``): the list a person
+    edited becomes a revision of its own first. Returns the new revision."""
+    store = ctx.store
+    hand = store.hand_edit(seen.text, seen.rev, seen.last)
+    person_near = hand is not None or store.person_near()
+    rev = store.commit(chosen.text, chosen.state, person_near=person_near, hand=hand)
+    if hand is not None:
+        store.saw_person()  # edited by hand: the person may save again at any moment
+    return rev
 
 
 def _failed(ctx: Context, planned: Plan) -> None:

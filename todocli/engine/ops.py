@@ -254,6 +254,7 @@ class Engine:
         self.deleted: set[str] = set()  # tasks an update removed on purpose
         self.renamed: list[tuple[str, str]] = []  # (old, new) texts of tasks renamed by id
         self.structural = False  # whether lines were added, moved or removed
+        self.in_place = False  # the op just made (a snapshot) kept every line where it was
         # The list as todo last wrote it (or as --base names it): what a snapshot is
         # merged against, three ways (see ``merge``).
         self.merge_base: TodoList | None = None
@@ -454,8 +455,10 @@ class Engine:
         if op.kind in _IN_PLACE:
             handler(self, op)
             return
-        self.structural = True
+        before, self.structural, self.in_place = self.structural, True, False
         self.edit(lambda: handler(self, op), _PLACEMENTS if op.kind in _PLACED else 1)
+        if self.in_place:  # it changed task lines in place only, as the ops above do
+            self.structural = before
 
     def _over_file_limit(self) -> str | None:
         """Why the batch would make the file too big to read back, if it would.

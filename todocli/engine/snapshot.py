@@ -1,11 +1,9 @@
 """Write a full snapshot over a document, keeping every line it does not change.
 
 Agents send their whole list on every call. A file the tool wrote itself (the
-canonical form) holds nothing else, so it is simply written anew. A file a person
-has edited is reconciled in place: tasks the snapshot keeps keep their lines (and
-their bullet, indentation and notes) and get only their marker, active form or
-notes changed; tasks it drops lose their own lines; new tasks are written next to
-the task before them in the snapshot, in that task's style.
+canonical form) holds nothing else, so it is written anew (or, when the snapshot
+keeps every line where it is, its task lines are changed in place). A file a person
+has edited is reconciled in place (``reconcile``).
 
 The ops that write a whole list are here too (``op_write``: a full snapshot, or
 updates that name the tasks they change; ``op_init``): a write's items are checked
@@ -79,17 +77,52 @@ class Item(Value):
         return f"{self.path}.{key}" if self.path and key else self.path
 
 
-def write_snapshot(doc: Document, items: Sequence[Item], summary: str | None) -> Document:
+def write_snapshot(
+    doc: Document, items: Sequence[Item], summary: str | None, canonical: bool | None = None
+) -> Document:
     """Make the document hold exactly these tasks; return the document to keep.
 
-    ``summary`` None keeps the summary the document has.
+    ``summary`` None keeps the summary the document has. ``canonical``: whether
+    the document is (None: look).
     """
-    if doc.is_canonical():
-        return parse(render_canonical(_model(doc, items, summary)))
-    _reconcile(doc, items)
+    if doc.is_canonical() if canonical is None else canonical:
+        model = _model(doc, items, summary)
+        if restated(doc, model) is not None:
+            return doc
+        return parse(render_canonical(model))
+    from todocli.engine.reconcile import reconcile  # only a list a person wrote
+
+    found = matches(doc, items)
+    reconcile(doc, items, found, _resolved_phases(doc, items, found))
     if summary is not None:
         doc.set_summary(summary)
     return doc
+
+
+def restated(doc: Document, model: TodoList) -> str | None:
+    """The canonical document's text once it holds ``model``, its task lines changed
+    in place (their markers and trailing comments, as ``done`` changes them): the
+    everyday snapshot, which keeps every task, phase, note and the summary where
+    they are, needs no reading of the text it would render. None, the document
+    perhaps changed, when the snapshot moves, adds or removes lines."""
+    if doc.summary != model.summary:
+        return None
+    nodes = list(doc.tasks())
+    tasks = [task for _, task in model.tasks()]
+    if len(nodes) != len(tasks) or [(p.name, len(p.tasks)) for p in doc.phases if p.tasks] != [
+        (p.name, len(p.tasks)) for p in model.phases
+    ]:
+        return None
+    for node, task in zip(nodes, tasks, strict=True):
+        if node.content != task.content or tuple(node.notes) != task.notes:
+            return None
+    for node, task in zip(nodes, tasks, strict=True):
+        doc.set_status(node, task.status)
+        doc.set_active_form(node, task.active_form)
+        if task.meta is not node.meta:  # most often the task's own, kept
+            doc.set_meta(node, task.meta)
+    text = doc.text()
+    return text if text == render_canonical(model) else None
 
 
 def rename_by_id(doc: Document, items: Sequence[Item]) -> list[tuple[str, str]]:
@@ -187,83 +220,6 @@ def _model(doc: Document, items: Sequence[Item], summary: str | None) -> TodoLis
     )
 
 
-def _reconcile(doc: Document, items: Sequence[Item]) -> None:
-    matched = matches(doc, items)
-    names = _resolved_phases(doc, items, matched)
-    kept = {node for node in matched if node is not None}
-    old_headings = [p.heading for p in doc.phases if p.heading is not None]
-    for task in list(doc.tasks()):
-        if task not in kept:
-            doc.remove_task(task, drop_heading=False)
-    position = {task: i for i, task in enumerate(doc.tasks())}
-
-    groups: dict[str, list[tuple[Item, TaskNode | None]]] = {}
-    for item, name, match in zip(items, names, matched, strict=True):
-        groups.setdefault(name, []).append((item, match))
-    for name, members in groups.items():
-        previous: TaskNode | None = None
-        furthest = -1  # the latest original position among tasks placed so far
-        for item, found in members:
-            if found is None:
-                node = _insert(doc, name, previous, item)
-            else:
-                node = found
-                _update(doc, node, item)
-                in_place = node.phase is not None and node.phase.name == name
-                if in_place and position.get(node, -1) > furthest:
-                    furthest = position[node]
-                elif previous is not None:
-                    doc.move_after(node, previous)
-                else:
-                    first = _first_in(doc, name)
-                    if first is not None and first is not node:
-                        assert first.prev is not None
-                        doc.move_after(node, first.prev)
-                    elif first is None:
-                        doc.move_to_phase(node, name)
-            previous = node
-    doc.reindex()
-    for heading in old_headings:
-        doc.drop_empty_heading(heading)
-    doc.reindex()
-
-
-def _first_in(doc: Document, name: str) -> TaskNode | None:
-    for phase in doc.phase_named(name):
-        first = phase.first()
-        if first is not None:
-            return first
-    return None
-
-
-def _insert(doc: Document, name: str, previous: TaskNode | None, item: Item) -> TaskNode:
-    notes = item.notes or ()
-    active = None if item.keep_active_form else item.active_form
-    if previous is not None:
-        node = doc.insert_task_beside(previous, item.content, item.status, active, notes)
-    else:
-        first = _first_in(doc, name)
-        if first is not None:
-            node = doc.insert_task_beside(
-                first, item.content, item.status, active, notes, before=True
-            )
-        else:
-            node = doc.add_task(name, item.content, item.status, active, notes)
-    if item.meta is not None:
-        doc.set_meta(node, item.meta)
-    return node
-
-
-def _update(doc: Document, node: TaskNode, item: Item) -> None:
-    doc.set_status(node, item.status)
-    if not item.keep_active_form:
-        doc.set_active_form(node, item.active_form)
-    if item.meta is not None:
-        doc.set_meta(node, item.meta)
-    if item.notes is not None:
-        doc.set_notes(node, item.notes)
-
-
 def view_of(items: Sequence[Item], summary: str | None, doc: Document) -> TodoList:
     """The list as the agent that sent these items knows it, for its next snapshot
     to be merged against: its tasks with the statuses, phases and notes it sent;
@@ -329,7 +285,10 @@ def op_write(engine: Engine, op: Op) -> None:
             edits.text(check, "Check", limit, "Missing check", item.at("check"))
     if engine.echo is not None:
         # The list as the agent last saw it: what todo last wrote (or --base).
-        seen = engine.merge_base if engine.merge_base is not None else engine.doc.model()
+        seen = engine.merge_base
+        if seen is None:  # the list as the batch found it, unless an op before changed it
+            unchanged = engine.doc.text() == engine.original_text
+            seen = engine.old if unchanged else engine.doc.model()
         todos = engine.echo(seen, todos, op.merge)
     todos = merged(engine, todos) if op.merge else kept_meta(engine, todos)
     items = [_checked(settings, item) for item in todos]
@@ -569,14 +528,29 @@ def replace(engine: Engine, items: Sequence[Item], summary: str | None) -> None:
             renamed.append((was, now))
         else:  # renamed twice in one batch: from the first text to the last
             renamed[first] = (renamed[first][0], now)
-    wanted = {item.content for item in items}
+    wanted = {item.content for item in items} | engine.deleted
     for node in engine.doc.tasks():
-        if node.status.is_open and node.content not in wanted | engine.deleted:
+        if node.status.is_open and node.content not in wanted:
             engine.dropped_open.append(node.content)
 
-    written = write_snapshot(engine.doc, items, summary)
-    if written is not engine.doc:  # a document read anew from its text, not edited since
-        engine.read_back = (written.text(), written.model())
+    doc = engine.doc
+    canonical = doc.is_canonical()
+    # A document as read, or checked since (the careful pass), whose task lines a
+    # snapshot changes in place needs no read-back, as after ``done``.
+    if canonical and (engine.careful or doc.text() == engine.original_text):
+        model = _model(doc, items, summary)
+        text = restated(doc, model)
+        if text is not None:
+            engine.read_back = (text, model)
+            engine.in_place = True
+            written = doc
+        else:
+            written = parse(render_canonical(model))
+            engine.read_back = (written.text(), written.model())
+    else:
+        written = write_snapshot(doc, items, summary, canonical)
+        if written is not doc:  # a document read anew from its text, not edited since
+            engine.read_back = (written.text(), written.model())
     engine.doc = doc = written
     # The document may have been written anew: follow the numbered tasks by content.
     engine.numbering = [doc.find(t.content) if t is not None else None for t in engine.numbering]

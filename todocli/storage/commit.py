@@ -19,7 +19,7 @@ import os
 import stat
 
 from todocli.base import TYPE_CHECKING
-from todocli.errors import StorageError, TodoError
+from todocli.errors import StorageError
 from todocli.storage.files import (
     ENCODING_ERRORS,
     PENDING,
@@ -36,7 +36,6 @@ from todocli.storage.files import (
     signature,
     stat_signature,
     stop_point,
-    temp_path,
 )
 
 if TYPE_CHECKING:
@@ -129,6 +128,20 @@ class Journal:
             lines += [f"was {self.was}"] * bool(self.was)
         return "\n".join([*lines, "end"]) + "\n"
 
+    def staged(self, store: Store) -> list[tuple[str, str]]:
+        """The files this write stages, each as (staged path, its place)."""
+        final = store.revision_path(self.rev)
+        moves = [(final + PENDING, final)]
+        if self.hand:  # the list as the write found it: the revision before, by hand
+            for place in (store.revision_path(self.rev - 1), store.hand_path(self.rev - 1)):
+                moves.append((place + PENDING, place))
+        for name in self.views:
+            place = os.path.join(store.views_dir, name)
+            moves.append((place + PENDING, place))
+        if self.state:
+            moves.append((store.state_file + PENDING, store.state_file))
+        return moves
+
     @classmethod
     def parse(cls, text: str) -> Journal | None:
         """The journal ``text`` holds; None when it is not whole (its writer was killed
@@ -209,6 +222,8 @@ def commit(
     except BaseException:
         for back in reversed(undo):
             back()
+        from todocli.storage.takeback import abandon  # only a write that fails
+
         abandon(store, job, text)
         raise
     if finish(store, job):
@@ -259,20 +274,6 @@ def replace_list(store: Store, job: Journal, text: str, person_near: bool) -> No
             os.close(held)
 
 
-def abandon(store: Store, job: Journal, text: str) -> None:
-    """A step failed: what the journal names is taken back. An editor that saved
-    twice in the swap's window leaves its older save under the temporary name (see
-    ``files._swap_in``): the newer one is kept."""
-    target = os.path.realpath(store.loc.list_file)
-    tmp = temp_path(target, job.tag)
-    parked, aside = put_back_parked(store, tmp, target, text)
-    undone = take_back(store, job)
-    if aside:
-        parked = keep_aside(store, tmp, target)
-    if undone and parked:
-        remove(store.journal_file)
-
-
 def commit_state(
     store: Store,
     rev: int,
@@ -308,21 +309,6 @@ def sweep(folder: str, names: list[str] | None = None) -> None:
             remove(os.path.join(folder, name))
 
 
-def staged_files(store: Store, job: Journal) -> list[tuple[str, str]]:
-    """The files ``job`` stages, each as (staged path, its place)."""
-    final = store.revision_path(job.rev)
-    moves = [(final + PENDING, final)]
-    if job.hand:  # the list as the write found it: the revision before, by hand
-        for place in (store.revision_path(job.rev - 1), store.hand_path(job.rev - 1)):
-            moves.append((place + PENDING, place))
-    for name in job.views:
-        place = os.path.join(store.views_dir, name)
-        moves.append((place + PENDING, place))
-    if job.state:
-        moves.append((store.state_file + PENDING, store.state_file))
-    return moves
-
-
 def finish(store: Store, job: Journal) -> bool:
     """The list landed: the staged files take their places; whether all did."""
     done = True
@@ -334,7 +320,7 @@ def finish(store: Store, job: Journal) -> bool:
         for name in names:
             if name.endswith(".md") and name not in job.views:
                 remove(os.path.join(store.views_dir, name))
-    for staged, place in staged_files(store, job):
+    for staged, place in job.staged(store):
         try:
             os.replace(staged, place)
         except FileNotFoundError:
@@ -342,28 +328,6 @@ def finish(store: Store, job: Journal) -> bool:
         except OSError:
             done = False  # the journal stays: the next call tries again
         kill_point("adopt")
-    return done
-
-
-def take_back(store: Store, job: Journal) -> bool:
-    """The list did not land: the staged files go, and each log is cut back to
-    its length before; whether all of it was done."""
-    done = True
-    for staged, _ in staged_files(store, job):
-        remove(staged)
-        remove(temp_path(staged, job.tag))
-        kill_point("drop")
-    for size, path in job.appends:
-        try:
-            if size < 0:
-                os.unlink(path)  # the write made it: not even an empty file stays
-            elif os.stat(path).st_size > size:
-                os.truncate(path, size)
-        except FileNotFoundError:
-            pass
-        except OSError:
-            done = False
-        kill_point("cut")
     return done
 
 
@@ -475,70 +439,3 @@ def stage_state(store: Store, state: dict[str, Any], tag: str) -> None:
     state["list"] = store.loc.list_file
     text = json.dumps(state, indent=1, sort_keys=True) + "\n"
     atomic_write(store.state_file + PENDING, text, False, tag=tag)
-
-
-def put_back_parked(
-    store: Store, tmp: str, target: str, new: str | None, made: bool = True
-) -> tuple[bool, bool]:
-    """The killed writer's temporary file beside the list, if it is still there:
-    its own (it holds the text being written, or, not ``made`` whole yet, part
-    of it) is removed; anything else is the person's save a swap parked there
-    (a swap comes only after the file was made), and it goes back to the list,
-    unless the list holds a newer file (their later save, as ``files._swap_in``
-    leaves it, or another home's write). Returns whether that was done, and
-    whether the parked save is still to be kept aside (``keep_aside``, once the
-    journal's revisions are settled): it is never removed unseen."""
-    if not os.path.lexists(tmp):
-        return True, False
-    if not made or (new is not None and store._kept(tmp) == new):
-        remove(tmp)
-        return True, False
-    ours = new is not None and store._kept(target) == new
-    now = stat_signature(target)
-    try:
-        if not (ours or now is None or os.lstat(tmp).st_mtime_ns > now[3]):
-            return True, True  # the list holds a newer file
-        os.replace(tmp, target)
-    except OSError:
-        return False, False  # the journal stays: the next call tries again
-    kill_point("put-back")
-    return True, False
-
-
-def keep_aside(store: Store, tmp: str, target: str) -> bool:
-    """A person's save parked at ``tmp`` that the list no longer holds (it holds
-    a newer file): kept as the next revision, marked as by hand, so ``todo
-    history`` lists it and ``todo undo`` brings it back; the call says so on
-    stderr. Whether it was done (if not, the journal stays: the next call tries
-    again). A save too big to read stays where it is."""
-    text = store._kept(tmp)
-    if text is None:
-        return True
-    rev = store.rev() + 1
-    try:
-        make_dir(store.revs_dir)
-        atomic_write(store.hand_path(rev), "", False)  # the mark first: a kill
-        atomic_write(store.revision_path(rev), text, False)  # between: the same rev
-    except TodoError:
-        return False
-    kill_point("keep")
-    remove(tmp)
-    todo = command(store)
-    os.write(
-        2,
-        f"todo: a save of {target} that a killed write had set aside is kept as "
-        f"revision #{rev}, by hand: the list holds a newer file "
-        f"(see: {todo} history; get it back with: {todo} undo)\n".encode("utf-8", ENCODING_ERRORS),
-    )
-    return True
-
-
-def command(store: Store) -> str:
-    """``todo`` with the options that reach this very list and its history from
-    any shell (the home holds the history; a list is a session or a file)."""
-    import shlex  # imports re: only a kept-aside save's message needs it
-
-    loc = store.loc
-    where = f"--session {shlex.quote(loc.session)}" if loc.is_session else "--file"
-    where = where if loc.is_session else f"--file {shlex.quote(loc.list_file)}"
-    return f"todo --home {shlex.quote(loc.home)} {where}"

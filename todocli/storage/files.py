@@ -303,7 +303,7 @@ def atomic_write(
     if tag is None:
         # A journaled write's temporary files are its journal's to clear; beside a
         # list, an old one may be a person's save a killed swap parked (see
-        # ``commit.put_back_parked``): nothing but that journal may remove it.
+        # ``takeback.put_back_parked``): nothing but that journal may remove it.
         _remove_stale_temps(folder, name)
     tmp = ""
     made: os.stat_result | None = None

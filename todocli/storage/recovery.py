@@ -20,16 +20,7 @@ import shutil
 
 from todocli.base import TYPE_CHECKING
 from todocli.errors import StorageError, TodoError
-from todocli.storage.commit import (
-    Journal,
-    file_id,
-    finish,
-    keep_aside,
-    put_back_parked,
-    sweep,
-    take_back,
-    write_journal,
-)
+from todocli.storage.commit import Journal, file_id, finish, sweep, write_journal
 from todocli.storage.files import (
     PENDING,
     kill_point,
@@ -40,6 +31,7 @@ from todocli.storage.files import (
     stat_signature,
     temp_path,
 )
+from todocli.storage.takeback import keep_aside, put_back_parked, take_back
 
 if TYPE_CHECKING:
     from todocli.storage.store import Store

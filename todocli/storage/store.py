@@ -297,7 +297,8 @@ class Store:
         return revs[-1] if revs else 0
 
     # -- what agents have seen, the reminder's notes, a person near (``views``) ------------
-    # A read loads none of it (see tests/test_startup.py): only a write or an agent does.
+    # A read loads none of it (see tests/test_startup.py), nor a write that finds no
+    # note to clear or read: only a snapshot, an agent or the reminder does.
 
     def view_path(self, agent: str | None) -> str:
         from todocli.storage import views
@@ -351,6 +352,8 @@ class Store:
         views.save_failed(self, rev, message)
 
     def clear_failed(self) -> None:
+        if not os.path.exists(self.failed_file):
+            return  # the cheap look first: most writes follow no failed call
         from todocli.storage import views
 
         views.clear_failed(self)
@@ -361,6 +364,8 @@ class Store:
         views.saw_person(self)
 
     def person_near(self) -> bool:
+        if not os.path.lexists(self.person_file):
+            return False  # the cheap look first: no person has edited this list by hand
         from todocli.storage import views
 
         return views.person_near(self)
