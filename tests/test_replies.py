@@ -323,7 +323,8 @@ def test_a_synonym_or_typo_of_a_command_suggests_the_command_meant(
 ) -> None:
     run = todo(typed)
     assert run.code == 2
-    assert f"Error: No such command '{typed}'. Did you mean '{meant}'?" in run.err
+    assert run.err.startswith(f"todo: No such command '{typed}'. Did you mean '{meant}'?")
+    assert run.err.count("\n") == 1  # one line
     assert "__complete" not in run.err
 
 
