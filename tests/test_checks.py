@@ -325,6 +325,58 @@ def test_the_gate_fails_on_evidence_a_commit_made_stale(repo: Path) -> None:
     assert todo_at(repo, "check").code == 0
 
 
+def _pass_on_a_dirty_tree(repo: Path) -> None:
+    """A check passed on work not yet committed: a changed file and a new one
+    (untracked: the check saw it, so it is part of the tree checked)."""
+    (repo / "code.py").write_text("print(2)\n")
+    (repo / "new.py").write_text("print('new')\n")
+    todo_at(repo, "add", "Tests pass", "--check", "true")
+    assert todo_at(repo, "done", "Tests pass").code == 0
+    assert " dirty digest " in line(repo, "Tests pass")
+
+
+@pytest.mark.parametrize("with_list", [True, False], ids=["list-committed", "list-left-out"])
+def test_evidence_stays_fresh_when_the_tree_it_passed_on_is_committed(
+    repo: Path, with_list: bool
+) -> None:
+    """Fix, done, commit: the commit holds exactly the tree the check passed on
+    (the list file committed with it or not), so the evidence holds."""
+    _pass_on_a_dirty_tree(repo)
+    git(repo, "add", "code.py", "new.py", *(["TODO.md"] if with_list else []))
+    git(repo, "commit", "-q", "-m", "the fix")
+    gate = todo_at(repo, "check")
+    assert gate.code == 0, gate.out + gate.err
+    # Any other file changed after the commit: stale again.
+    (repo / "code.py").write_text("print(3)\n")
+    gate = todo_at(repo, "check")
+    assert gate.code == 1
+    assert '"Tests pass": the work tree changed since it passed' in gate.out
+    (repo / "code.py").write_text("print(2)\n")
+    assert todo_at(repo, "check").code == 0  # back to the tree it passed on
+    (repo / "other.py").write_text("x = 1\n")  # a new file counts too
+    assert todo_at(repo, "check").code == 1
+
+
+def test_evidence_goes_stale_on_a_commit_of_another_tree(repo: Path) -> None:
+    """A commit that is not the tree the check passed on: the new file left out
+    (untracked files count as part of the tree checked), or a file changed and
+    committed since."""
+    _pass_on_a_dirty_tree(repo)
+    git(repo, "add", "code.py")
+    git(repo, "commit", "-q", "-m", "half the work")
+    gate = todo_at(repo, "check")
+    assert gate.code == 1
+    assert '"Tests pass": a commit since it passed' in gate.out
+    git(repo, "add", "new.py")
+    git(repo, "commit", "-q", "-m", "the rest")
+    assert todo_at(repo, "check").code == 0  # now HEAD holds the tree it passed on
+    (repo / "code.py").write_text("print(4)\n")
+    git(repo, "commit", "-q", "-am", "more")
+    gate = todo_at(repo, "check")
+    assert gate.code == 1
+    assert '"Tests pass": a commit since it passed' in gate.out
+
+
 def test_a_check_a_snapshot_changes_on_a_completed_task_has_no_evidence(repo: Path) -> None:
     todo_at(repo, "add", "Tests pass", "--check", "true")
     assert todo_at(repo, "done", "Tests pass").code == 0
