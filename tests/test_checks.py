@@ -89,7 +89,7 @@ def test_a_failing_check_keeps_the_task_open_with_its_tail_and_exit_8(repo: Path
     result = todo_at(repo, "done", "Tests pass")
     assert result.code == CHECK_FAILED
     assert "failed (exit 3" in result.err
-    assert "AssertionError: 2 != 3" in result.err
+    assert "AssertionError: 2 != 3" in result.out.splitlines()  # the tail, on stdout
     assert (repo / "TODO.md").read_bytes() == before  # still in progress, nothing written
     data = json.loads(todo_at(repo, "done", "Tests pass", "--json").out)
     assert data["error"]["code"] == "CHECK_FAILED"
@@ -104,6 +104,51 @@ def test_a_failing_check_keeps_the_task_open_with_its_tail_and_exit_8(repo: Path
     env = {**os.environ, "PATH": path}
     assert subprocess.run(hint, shell=True, cwd=repo, env=env, check=False).returncode == 0
     assert "checked: no check ran " in line(repo, "[x] Tests pass")
+
+
+PYTEST_FAILURE = """\
+import sys
+print("=" * 30, "FAILURES", "=" * 30)
+for n in range(40):
+    print(f"tests/test_retry.py:{n}: in test_retry_{n}")
+    print(f"    assert backoff({n}) == {n + 1}")
+print("E   AssertionError: assert 3 == 4")
+print("FAILED tests/test_retry.py::test_retry_39 - AssertionError", file=sys.stderr)
+sys.exit(1)
+"""
+
+
+def test_a_failed_check_s_tail_is_printed_once_with_its_line_breaks(repo: Path) -> None:
+    """A pytest-like failure of about 3,000 characters: its end is shown once, on
+    stdout (the reply the agent reads; stderr keeps its one line), over lines of
+    its own, at most 1,500 characters; ``--json`` carries it in error.details."""
+    (repo / "fail.py").write_text(PYTEST_FAILURE)
+    printed = subprocess.run([sys.executable, "fail.py"], cwd=repo, capture_output=True)
+    assert len(printed.stdout + printed.stderr) > 2800
+    todo_at(repo, "add", "Tests pass", "--check", f"{shlex.quote(sys.executable)} fail.py")
+    before = (repo / "TODO.md").read_bytes()
+    result = todo_at(repo, "done", "Tests pass")
+    assert result.code == CHECK_FAILED
+    assert (repo / "TODO.md").read_bytes() == before
+    assert len(result.out) + len(result.err) < 2000, result.out + result.err
+    assert "\\n" not in result.out + result.err  # no literal \n: the lines are lines
+    lines = result.out.splitlines()
+    assert "E   AssertionError: assert 3 == 4" in lines
+    assert "FAILED tests/test_retry.py::test_retry_39 - AssertionError" in lines
+    head = lines.index("The end of the output of #1's check:")
+    tail = "\n".join(lines[head + 1 : -1])  # up to the recap
+    assert len(tail) <= 1500
+    assert tail.startswith("tests/test_retry.py:") or tail.startswith("    assert")  # whole lines
+    assert result.out.count("assert 3 == 4") == 1
+    assert result.err.count("\n") == 1  # stderr: one line, the tail not in it
+    assert "assert 3 == 4" not in result.err
+    assert result.err.startswith('todo: the check of #1 "Tests pass" failed (exit 1')
+    as_json = todo_at(repo, "done", "Tests pass", "--json")
+    assert as_json.code == CHECK_FAILED
+    assert as_json.out.count("assert 3 == 4") == 1  # once, in its field
+    data = json.loads(as_json.out)
+    assert "Tests pass: E   AssertionError: assert 3 == 4" in data["error"]["details"]
+    assert "assert 3 == 4" not in as_json.err
 
 
 def _alive(pid: int) -> bool:
@@ -121,7 +166,7 @@ def test_a_hanging_check_times_out_and_its_whole_process_group_ends(repo: Path) 
     result = todo_at(repo, "done", "Hangs", env={"TODOCLI_CHECK_TIMEOUT": "2"})
     assert result.code == 8
     assert "ran out of time after 2 s" in result.err
-    assert "waiting" in result.err
+    assert "waiting" in result.out.splitlines()
     assert line(repo, "Hangs").startswith("- [/] Hangs")
     sleeper = int(pidfile.read_text())
     import time

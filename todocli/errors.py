@@ -88,10 +88,15 @@ class InternalError(TodoError):
 
 class CheckFailedError(TodoError):
     """``todo done``: a task's check failed or ran out of time, so the task is not
-    completed; the message ends with the tail of the check's output."""
+    completed. ``tail``: the end of each failed check's output, over several lines,
+    shown once after the message (never in the one line of stderr)."""
 
     exit_code = 8
     code = "CHECK_FAILED"
+
+    def __init__(self, message: str, details: list[str] | None = None, tail: str = "") -> None:
+        super().__init__(message, details)
+        self.tail = tail
 
 
 class CheckNotAllowedError(TodoError):
