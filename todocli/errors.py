@@ -57,6 +57,14 @@ class ConflictError(TodoError):
     code = "CONFLICT"
 
 
+class UnmergedError(ConflictError):
+    """A write to a list that still holds git's conflict markers: refused until the
+    person resolves them, as git refuses to commit unmerged paths."""
+
+    exit_code = 4
+    code = "UNMERGED"
+
+
 class BusyError(TodoError):
     """The list's lock could not be taken in time."""
 
