@@ -89,7 +89,7 @@ def test_a_failing_check_keeps_the_task_open_with_its_tail_and_exit_8(repo: Path
     result = todo_at(repo, "done", "Tests pass")
     assert result.code == CHECK_FAILED
     assert "failed (exit 3" in result.err
-    assert "AssertionError: 2 != 3" in result.err
+    assert "AssertionError: 2 != 3" in result.out.splitlines()  # the tail, on stdout
     assert (repo / "TODO.md").read_bytes() == before  # still in progress, nothing written
     data = json.loads(todo_at(repo, "done", "Tests pass", "--json").out)
     assert data["error"]["code"] == "CHECK_FAILED"
@@ -104,6 +104,51 @@ def test_a_failing_check_keeps_the_task_open_with_its_tail_and_exit_8(repo: Path
     env = {**os.environ, "PATH": path}
     assert subprocess.run(hint, shell=True, cwd=repo, env=env, check=False).returncode == 0
     assert "checked: no check ran " in line(repo, "[x] Tests pass")
+
+
+PYTEST_FAILURE = """\
+import sys
+print("=" * 30, "FAILURES", "=" * 30)
+for n in range(40):
+    print(f"tests/test_retry.py:{n}: in test_retry_{n}")
+    print(f"    assert backoff({n}) == {n + 1}")
+print("E   AssertionError: assert 3 == 4")
+print("FAILED tests/test_retry.py::test_retry_39 - AssertionError", file=sys.stderr)
+sys.exit(1)
+"""
+
+
+def test_a_failed_check_s_tail_is_printed_once_with_its_line_breaks(repo: Path) -> None:
+    """A pytest-like failure of about 3,000 characters: its end is shown once, on
+    stdout (the reply the agent reads; stderr keeps its one line), over lines of
+    its own, at most 1,500 characters; ``--json`` carries it in error.details."""
+    (repo / "fail.py").write_text(PYTEST_FAILURE)
+    printed = subprocess.run([sys.executable, "fail.py"], cwd=repo, capture_output=True)
+    assert len(printed.stdout + printed.stderr) > 2800
+    todo_at(repo, "add", "Tests pass", "--check", f"{shlex.quote(sys.executable)} fail.py")
+    before = (repo / "TODO.md").read_bytes()
+    result = todo_at(repo, "done", "Tests pass")
+    assert result.code == CHECK_FAILED
+    assert (repo / "TODO.md").read_bytes() == before
+    assert len(result.out) + len(result.err) < 2000, result.out + result.err
+    assert "\\n" not in result.out + result.err  # no literal \n: the lines are lines
+    lines = result.out.splitlines()
+    assert "E   AssertionError: assert 3 == 4" in lines
+    assert "FAILED tests/test_retry.py::test_retry_39 - AssertionError" in lines
+    head = lines.index("The end of the output of #1's check:")
+    tail = "\n".join(lines[head + 1 : -1])  # up to the recap
+    assert len(tail) <= 1500
+    assert tail.startswith("tests/test_retry.py:") or tail.startswith("    assert")  # whole lines
+    assert result.out.count("assert 3 == 4") == 1
+    assert result.err.count("\n") == 1  # stderr: one line, the tail not in it
+    assert "assert 3 == 4" not in result.err
+    assert result.err.startswith('todo: the check of #1 "Tests pass" failed (exit 1')
+    as_json = todo_at(repo, "done", "Tests pass", "--json")
+    assert as_json.code == CHECK_FAILED
+    assert as_json.out.count("assert 3 == 4") == 1  # once, in its field
+    data = json.loads(as_json.out)
+    assert "Tests pass: E   AssertionError: assert 3 == 4" in data["error"]["details"]
+    assert "assert 3 == 4" not in as_json.err
 
 
 def _alive(pid: int) -> bool:
@@ -121,7 +166,7 @@ def test_a_hanging_check_times_out_and_its_whole_process_group_ends(repo: Path) 
     result = todo_at(repo, "done", "Hangs", env={"TODOCLI_CHECK_TIMEOUT": "2"})
     assert result.code == 8
     assert "ran out of time after 2 s" in result.err
-    assert "waiting" in result.err
+    assert "waiting" in result.out.splitlines()
     assert line(repo, "Hangs").startswith("- [/] Hangs")
     sleeper = int(pidfile.read_text())
     import time
@@ -323,6 +368,58 @@ def test_the_gate_fails_on_evidence_a_commit_made_stale(repo: Path) -> None:
     assert 'Stale evidence: 1 completed task without fresh evidence: "Tests pass"' in hooked.out
     assert todo_at(repo, "check", "--verify").code == 0  # it passes again: fresh evidence
     assert todo_at(repo, "check").code == 0
+
+
+def _pass_on_a_dirty_tree(repo: Path) -> None:
+    """A check passed on work not yet committed: a changed file and a new one
+    (untracked: the check saw it, so it is part of the tree checked)."""
+    (repo / "code.py").write_text("print(2)\n")
+    (repo / "new.py").write_text("print('new')\n")
+    todo_at(repo, "add", "Tests pass", "--check", "true")
+    assert todo_at(repo, "done", "Tests pass").code == 0
+    assert " dirty digest " in line(repo, "Tests pass")
+
+
+@pytest.mark.parametrize("with_list", [True, False], ids=["list-committed", "list-left-out"])
+def test_evidence_stays_fresh_when_the_tree_it_passed_on_is_committed(
+    repo: Path, with_list: bool
+) -> None:
+    """Fix, done, commit: the commit holds exactly the tree the check passed on
+    (the list file committed with it or not), so the evidence holds."""
+    _pass_on_a_dirty_tree(repo)
+    git(repo, "add", "code.py", "new.py", *(["TODO.md"] if with_list else []))
+    git(repo, "commit", "-q", "-m", "the fix")
+    gate = todo_at(repo, "check")
+    assert gate.code == 0, gate.out + gate.err
+    # Any other file changed after the commit: stale again.
+    (repo / "code.py").write_text("print(3)\n")
+    gate = todo_at(repo, "check")
+    assert gate.code == 1
+    assert '"Tests pass": the work tree changed since it passed' in gate.out
+    (repo / "code.py").write_text("print(2)\n")
+    assert todo_at(repo, "check").code == 0  # back to the tree it passed on
+    (repo / "other.py").write_text("x = 1\n")  # a new file counts too
+    assert todo_at(repo, "check").code == 1
+
+
+def test_evidence_goes_stale_on_a_commit_of_another_tree(repo: Path) -> None:
+    """A commit that is not the tree the check passed on: the new file left out
+    (untracked files count as part of the tree checked), or a file changed and
+    committed since."""
+    _pass_on_a_dirty_tree(repo)
+    git(repo, "add", "code.py")
+    git(repo, "commit", "-q", "-m", "half the work")
+    gate = todo_at(repo, "check")
+    assert gate.code == 1
+    assert '"Tests pass": a commit since it passed' in gate.out
+    git(repo, "add", "new.py")
+    git(repo, "commit", "-q", "-m", "the rest")
+    assert todo_at(repo, "check").code == 0  # now HEAD holds the tree it passed on
+    (repo / "code.py").write_text("print(4)\n")
+    git(repo, "commit", "-q", "-am", "more")
+    gate = todo_at(repo, "check")
+    assert gate.code == 1
+    assert '"Tests pass": a commit since it passed' in gate.out
 
 
 def test_a_check_a_snapshot_changes_on_a_completed_task_has_no_evidence(repo: Path) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from tests.support_cli import install_launcher, todo_process
+from tests.support_cli import Run, install_launcher, todo_process
 from tests.test_filemerge_properties import (
     Entry,
     _halves,
@@ -258,6 +258,77 @@ def test_without_the_driver_git_merges_the_plan_as_text_and_conflicts(
     merged = repo.git("merge", "--no-edit", "theirs", check=False)
     assert merged.returncode != 0
     assert "CONFLICT (content): Merge conflict in TODO.md" in merged.stdout
+
+
+UNMERGED = 4  # the exit code the README documents for a list with conflict markers
+
+
+def test_a_list_with_conflict_markers_refuses_every_write_until_resolved(
+    tmp_path: Path, bin_dir: Path
+) -> None:
+    """git's text merge leaves its markers in the plan: reads show both sides,
+    and every write door (a command, apply, a hook's TodoWrite, MCP) is refused,
+    naming the marker lines, with the file left byte for byte, until the person
+    resolves the conflict; then the write goes."""
+    from tests.test_hook_command import envelope
+    from todocli.app.commands import Options
+    from todocli.mcp.mcp_tools import call
+
+    base, ours, theirs, _, _ = SCENARIOS["conflict"]
+    repo = _repo(tmp_path, bin_dir, base, driver=False)
+    _branches(repo, ours, theirs)
+    assert repo.git("merge", "--no-edit", "theirs", check=False).returncode != 0
+    conflicted = (repo.path / "TODO.md").read_bytes()
+    marks = [
+        n
+        for n, line in enumerate(conflicted.decode().splitlines(), 1)
+        if line.startswith(("<<<<<<< ", "=======", ">>>>>>> "))
+    ]
+    assert len(marks) == 3
+    named = f"(lines {', '.join(map(str, marks))})"
+    listing = str(repo.path / "TODO.md")
+
+    def at(*args: str, stdin: str | None = None) -> Run:
+        return todo_process("--file", listing, *args, stdin=stdin, cwd=repo.path, env=repo.env)
+
+    shown = at("show")
+    assert shown.code == 0  # reads show both sides, as before
+    assert "[x] Add the cache" in shown.out  # ours
+    assert "[-] Add the cache" in shown.out  # theirs
+    ops = json.dumps([{"op": "append", "items": ["From apply"]}])
+    hook = json.dumps(envelope("claude-code-posttooluse-todowrite"))
+    for args, stdin in (
+        (("add", "New task"), None),
+        (("done", "Parse the config"), None),
+        (("init", "A fresh plan"), None),
+        (("apply",), ops),
+    ):
+        refused = at(*args, stdin=stdin)
+        assert refused.code == UNMERGED, (args, refused.out, refused.err)
+        assert refused.err.startswith("todo: the list holds git's conflict markers")
+        assert named in refused.err
+        assert (repo.path / "TODO.md").read_bytes() == conflicted
+    as_json = json.loads(at("add", "New task", "--json").out)
+    assert as_json["error"]["code"] == "UNMERGED"
+    hooked = at("hook", "claude", stdin=hook)
+    assert hooked.code == 0  # a hook never fails its harness: the refusal is its reply
+    context = json.loads(hooked.out)["hookSpecificOutput"]["additionalContext"]
+    assert context.startswith("Errors: the list holds git's conflict markers")
+    assert named in context
+    from_mcp = {"ops": [{"op": "append", "items": ["From MCP"]}]}
+    mcp = call("todo_write", from_mcp, Options(file=listing))  # the MCP server's tool
+    assert mcp.failed
+    assert named in mcp.text
+    assert (repo.path / "TODO.md").read_bytes() == conflicted
+    # The person resolves the conflict (keeps one side, removes the markers).
+    lines = conflicted.decode().splitlines(keepends=True)
+    kept = [ln for n, ln in enumerate(lines, 1) if not marks[0] <= n <= marks[1]]
+    resolved = "".join(ln for ln in kept if not ln.startswith(">>>>>>> "))
+    assert "<<<<<<<" not in resolved
+    (repo.path / "TODO.md").write_text(resolved)
+    written = at("add", "New task")
+    assert written.code == 0, written.err
+    assert "- [ ] New task" in (repo.path / "TODO.md").read_text()
 
 
 def test_conflict_markers_go_around_the_tasks_lines_alone() -> None:

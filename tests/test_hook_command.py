@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.support_cli import Todo
+from tests.support_cli import Todo, todo_process
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "agents" / "hooks"
 
@@ -63,7 +63,7 @@ def test_the_stop_gate_lets_the_agent_stop_when_every_open_task_waits_on_the_per
     assert todo("-s", "s1", "init", "Deploy", "Announce").code == 0
     blocked = json.loads(todo("hook", "claude", stdin=json.dumps(stop)).out)
     assert blocked["decision"] == "block"
-    assert "Deploy [in_progress]; Announce [pending]" in blocked["reason"]
+    assert "still open: Deploy; Announce." in blocked["reason"]
     assert todo("-s", "s1", "block", "Deploy", "--reason", "which region?").code == 0
     assert todo("-s", "s1", "block", "Announce").code == 0
     run = todo("hook", "claude", stdin=json.dumps(stop))
@@ -73,6 +73,44 @@ def test_the_stop_gate_lets_the_agent_stop_when_every_open_task_waits_on_the_per
     assert reply["systemMessage"] == (
         "todo: 2 open tasks blocked on you: Deploy (which region?); Announce"
     )
+
+
+def test_the_stop_reason_names_the_list_once_and_stays_under_300_characters() -> None:
+    """A real ``todo hook claude`` fed Claude Code's Stop envelope: five open tasks
+    of ordinary length, a 36-character session id."""
+    session = "3f2b9c1e-8a47-4d2e-9b6f-0c5d7e1a2b34"
+    tasks = (
+        "Read the config loader",
+        "Add retry to the HTTP client",
+        "Write tests for retries",
+        "Update the README",
+        "Run the full test suite",
+    )
+    assert todo_process("-s", session, "init", *tasks).code == 0
+    stop = {
+        "session_id": session,
+        "transcript_path": f"/home/u/.claude/projects/p/{session}.jsonl",
+        "cwd": "/home/u/p",
+        "hook_event_name": "Stop",
+        "stop_hook_active": False,
+    }
+    run = todo_process("hook", "claude", stdin=json.dumps(stop))
+    assert run.code == 0, run.err
+    reply = json.loads(run.out)
+    assert reply["decision"] == "block"
+    reason = reply["reason"]
+    assert len(reason) < 300, reason
+    assert reason.count(session) == 1  # the list named once
+    assert f"todo -s {session} done TASK" in reason
+    assert all(task in reason for task in tasks)
+    assert "drop TASK" in reason
+    assert 'block TASK -r "what you need"' in reason
+    many = [f"Step {n} of the migration plan, with its own tests" for n in range(12)]
+    assert todo_process("-s", session, "add", *many).code == 0
+    longer = json.loads(todo_process("hook", "claude", stdin=json.dumps(stop)).out)["reason"]
+    assert len(longer) < 300, longer  # the tasks that do not fit are counted
+    assert "; and " in longer
+    assert " more. Before you stop" in longer
 
 
 def test_the_stop_gate_is_silent_when_nothing_is_open(todo: Todo) -> None:

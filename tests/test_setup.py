@@ -255,8 +255,8 @@ def test_claude_hooks_as_written_mirror_the_plan_restore_it_and_gate_the_stop(
     assert code == 0
     blocked = json.loads(out)
     assert blocked["decision"] == "block"
-    assert "3 todo tasks are still open" in blocked["reason"]
-    assert "drop it if it is no longer needed" in blocked["reason"]
+    assert "3 todo tasks still open" in blocked["reason"]
+    assert "drop TASK if not needed" in blocked["reason"]
     code, out = run_hook(stop, stdin | {"stop_hook_active": True}, shell_env)
     assert (code, out) == (0, "")  # never blocks twice in a row
 

@@ -57,6 +57,14 @@ class ConflictError(TodoError):
     code = "CONFLICT"
 
 
+class UnmergedError(ConflictError):
+    """A write to a list that still holds git's conflict markers: refused until the
+    person resolves them, as git refuses to commit unmerged paths."""
+
+    exit_code = 4
+    code = "UNMERGED"
+
+
 class BusyError(TodoError):
     """The list's lock could not be taken in time."""
 
@@ -88,10 +96,15 @@ class InternalError(TodoError):
 
 class CheckFailedError(TodoError):
     """``todo done``: a task's check failed or ran out of time, so the task is not
-    completed; the message ends with the tail of the check's output."""
+    completed. ``tail``: the end of each failed check's output, over several lines,
+    shown once after the message (never in the one line of stderr)."""
 
     exit_code = 8
     code = "CHECK_FAILED"
+
+    def __init__(self, message: str, details: list[str] | None = None, tail: str = "") -> None:
+        super().__init__(message, details)
+        self.tail = tail
 
 
 class CheckNotAllowedError(TodoError):

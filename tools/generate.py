@@ -456,7 +456,9 @@ MAN_TAIL = [
     ".TP\n\\fB2\\fR\nUsage error: unknown command or option, an argument that is not UTF\\-8 "
     "(a path may hold any bytes), bad session name, malformed config.",
     ".TP\n\\fB3\\fR\nUnexpected internal error.",
-    ".TP\n\\fB4\\fR\n\\fBCONFLICT\\fR: \\fB\\-\\-if\\-rev\\fR named a revision the list is no longer at.",
+    ".TP\n\\fB4\\fR\n\\fBCONFLICT\\fR: \\fB\\-\\-if\\-rev\\fR named a revision the list is no longer at; "
+    "\\fBUNMERGED\\fR: the list holds git's conflict markers, and writes wait until they "
+    "are resolved.",
     ".TP\n\\fB5\\fR\n\\fBBUSY\\fR: the list's lock was not free in time.",
     ".TP\n\\fB6\\fR\n\\fBSTORAGE\\fR: a file could not be read or written.",
     ".TP\n\\fB7\\fR\n\\fBCYCLE\\fR: \\fBtodo claim\\fR found no pending task that can ever "

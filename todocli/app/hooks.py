@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from todocli.app.commands import Outcome
-    from todocli.document.model import TodoList
+    from todocli.document.model import Task, TodoList
 
 STOP_EVENTS = frozenset({"Stop", "AfterAgent"})
 TOOL_EVENTS = frozenset({"PostToolUse", "AfterTool"})
@@ -45,6 +45,7 @@ PROMPT_EVENTS = frozenset({"BeforeAgent", "UserPromptSubmit"})
 # Each harness's quirks (its stop gate's decision, how the session reaches its
 # shell) are in its agent module's descriptor: agents.HOOKS.
 NO_QUIRKS = ("block", "")
+STOP_REASON = 299  # the most characters of a stop reason that lists its tasks
 
 
 # -- the record of each hooked session ------------------------------------------------------
@@ -264,16 +265,30 @@ def _stop(ctx: Context, agent: str, active: bool) -> str:
             }
         )
     count = len(waiting)
-    listed = "; ".join(f"{t.content} [{t.status.value}]" for t in waiting)
     where = _which(ctx).removesuffix(" ...")
-    reason = (
-        f"{count} todo task{'s are' if count > 1 else ' is'} still open: {listed}. Before "
-        f"you stop, for each: finish it and mark it ({where} done TASK), drop it if it is "
-        f"no longer needed ({where} drop TASK), or block it on the person ({where} block "
-        f'TASK --reason "what you need").'
+    head = f"{count} todo task{'s' if count > 1 else ''} still open: "
+    tail = (
+        f". Before you stop, for each: {where} done TASK, or drop TASK if not needed, "
+        'or block TASK -r "what you need".'
     )
+    reason = head + _listed(waiting, STOP_REASON - len(head) - len(tail)) + tail
     decision = agents.HOOKS.get(agent, NO_QUIRKS)[0]
     return _reply({"decision": decision, "reason": reason})
+
+
+def _listed(tasks: list[Task], room: int) -> str:
+    """The open tasks' texts, as many as ``room`` characters hold (the first one
+    always), then how many more: the reason is read on every blocked stop, and
+    the list is one command away."""
+    shown = [tasks[0].content]
+    size = len(shown[0])
+    for n, task in enumerate(tasks[1:], 1):
+        more = f"; and {len(tasks) - n} more" if n < len(tasks) - 1 else ""
+        if size + 2 + len(task.content) + len(more) > room:
+            return "; ".join(shown) + f"; and {len(tasks) - n} more"
+        shown.append(task.content)
+        size += 2 + len(task.content)
+    return "; ".join(shown)
 
 
 def _tool(ctx: Context, event: str, data: bytes) -> str:

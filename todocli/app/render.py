@@ -322,10 +322,11 @@ def claim_lines(outcome: Outcome) -> list[str] | None:
     return lines
 
 
-def plain(outcome: Outcome, *, notes: bool = False) -> str:
+def plain(outcome: Outcome, *, notes: bool = False, tail: bool = True) -> str:
     """The plain text an agent reads. Never empty. After a write: what changed and
     the recap (the whole list too with ``reply = full``); after a read, the list
-    (with ``notes``, every task's notes)."""
+    (with ``notes``, every task's notes). ``tail``: with a failed check's output
+    (the JSON envelope carries it in ``error.details`` instead)."""
     claimed = claim_lines(outcome)
     if claimed:
         return "\n".join(claimed) + "\n"
@@ -333,6 +334,9 @@ def plain(outcome: Outcome, *, notes: bool = False) -> str:
     result = outcome.result
     if outcome.error is not None:
         lines.append(f"Errors: {one_line(outcome.error.message)}")
+        shown = getattr(outcome.error, "tail", "") if tail else ""
+        if shown:
+            lines.append(shown)  # a failed check's output, with its own line breaks
     elif result is not None and result.errors:
         lines.append("Errors: " + "; ".join(one_line(e) for e in error_lines(result)))
     lines += change_lines(outcome)
@@ -441,7 +445,7 @@ def envelope(outcome: Outcome) -> dict[str, Any]:
         "version": JSON_VERSION,
         "status": "error" if outcome.failed else "success",
         "data": body,
-        "text": plain(outcome),
+        "text": plain(outcome, tail=False),
         "stats": todo.stats(),
         "changes": {
             "old_todos": new_todos if old is todo else _brief(old),

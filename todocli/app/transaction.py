@@ -27,6 +27,7 @@ from todocli.app import AFRESH, Outcome, emptied, emptied_story, expect_rev
 from todocli.base import TYPE_CHECKING
 from todocli.document.markdown import parse, render_canonical
 from todocli.document.model import TodoList
+from todocli.document.segments import refuse_unmerged
 from todocli.engine.ops import Batch, OpKind, apply
 from todocli.errors import BusyError, InvalidParamError, TodoError
 from todocli.storage.store import ListChangedError
@@ -231,6 +232,7 @@ def plan(
     """The engine's plan for the batch on the list read; nothing is written."""
     opts, settings, store = ctx.options, ctx.settings, ctx.store
     text, rev, last = seen.text, seen.rev, seen.last
+    refuse_unmerged(text)  # git's conflict markers: the person resolves them first
     doc = parse(text)
     baseline = parse(last).model() if last is not None and last != text else None
     merge_base = _merge_base(ctx, rev)

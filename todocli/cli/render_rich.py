@@ -99,6 +99,9 @@ def render(
     result = outcome.result
     if outcome.error is not None:
         console.print(Text(f"Error: {one_line(outcome.error.message)}", style="bold red"))
+        shown = getattr(outcome.error, "tail", "")
+        if shown:
+            console.print(Text(shown))  # a failed check's output, escaped, its lines kept
     elif result is not None and result.errors:
         for line in error_lines(result):
             console.print(Text(f"Error: {one_line(line)}", style="bold red"))

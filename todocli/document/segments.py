@@ -6,8 +6,17 @@ made from data is written in.
 
 from __future__ import annotations
 
-from todocli.document.lines import BOM, LineInfo, LineKind, meta_comment, split_meta, strip_eol
+from todocli.document.lines import (
+    BOM,
+    LineInfo,
+    LineKind,
+    meta_comment,
+    split_lines,
+    split_meta,
+    strip_eol,
+)
 from todocli.document.model import DEFAULT_PHASE, NO_META, Meta, Status, Task, TodoList
+from todocli.errors import UnmergedError
 
 
 class Segment:
@@ -142,6 +151,50 @@ def conflict_warnings(lines: list[str]) -> list[str]:
         for n, line in enumerate(lines, 1)
         if line.startswith("<<<<<<<") and not line.startswith("<<<<<<<<")
     ]
+
+
+def unmerged_lines(text: str) -> list[int]:
+    """The lines (from 1) of git's conflict markers left in ``text``: a run of at
+    least seven ``<`` (git's ``conflict-marker-size``, 7 unless set) alone or before
+    a space opens a conflict; the ``|``, ``=`` and ``>`` lines of that size in it
+    are its other markers."""
+    if "<<<<<<<" not in text:
+        return []
+    found: list[int] = []
+    size = 0  # the size of the conflict open, 0 outside one
+    for n, line in enumerate(split_lines(text), 1):
+        bare = strip_eol(line)
+        if not size:
+            size = _marker_size(bare, "<")
+            marker = size > 0
+        elif _marker_size(bare, ">") == size:
+            size, marker = 0, True
+        else:
+            marker = bare == "=" * size or _marker_size(bare, "|") == size
+        if marker:
+            found.append(n)
+    return found
+
+
+def _marker_size(line: str, mark: str) -> int:
+    """The size of a conflict marker of ``mark`` that ``line`` is (0: none)."""
+    size = len(line) - len(line.lstrip(mark))
+    if size < 7 or (len(line) > size and line[size] != " "):
+        return 0
+    return size
+
+
+def refuse_unmerged(text: str) -> None:
+    """A write is refused while the list holds git's conflict markers: merged into
+    the list, a marker line would become a task's text or note."""
+    lines = unmerged_lines(text)
+    if lines:
+        numbers = ", ".join(map(str, lines))
+        raise UnmergedError(
+            f"the list holds git's conflict markers (line{'s' if len(lines) > 1 else ''} "
+            f"{numbers}); nothing was written: keep one side of each conflict, remove the "
+            "markers, then write again (todo show reads both sides)"
+        )
 
 
 class Builder:

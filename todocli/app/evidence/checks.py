@@ -18,6 +18,10 @@ under its state directory, 0600, made on first need), over the list file's real
 path, the task's text, the check's text and the record's words before it. A
 record typed by hand, copied from another home or another task, or written
 before records were signed does not verify here, and proves nothing (``is_stale``).
+
+Evidence holds while the work tree is the tree it names (the list file left out)
+and HEAD is its commit, or a later one that changes only the list file or holds
+exactly that tree (the work checked, then committed).
 """
 
 from __future__ import annotations
@@ -250,12 +254,23 @@ def _work_tree(top: str, leave_out: str | None) -> str | None:
 
 def changed_since(top: str, commit: str, list_file: str) -> bool:
     """Whether the commits from ``commit`` to HEAD change anything but the list file."""
+    return _differs(top, f"{commit}^{{commit}}", "HEAD", list_file)
+
+
+def committed_other_than(top: str, tree: str, list_file: str) -> bool:
+    """Whether HEAD's tree differs from ``tree`` (as ``_work_tree`` wrote it) in
+    anything but the list file: a commit of exactly the tree a check passed on
+    keeps its evidence."""
+    return _differs(top, f"{tree}^{{tree}}", "HEAD", list_file)
+
+
+def _differs(top: str, old: str, new: str, list_file: str) -> bool:
     leave_out = _leave_out(top, list_file)
-    base = _git(top, "rev-parse", "--verify", "-q", f"{commit}^{{commit}}")
+    base = _git(top, "rev-parse", "--verify", "-q", old)
     if base is None:
-        return True  # a commit this repository does not have: surely not the same
+        return True  # an object this repository does not have (or no longer): not the same
     done = subprocess.run(
-        ["git", "diff", "--quiet", base, "HEAD", "--", ".", *_exclude(leave_out)],
+        ["git", "diff", "--quiet", base, new, "--", ".", *_exclude(leave_out)],
         cwd=top,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
@@ -450,11 +465,28 @@ def is_stale(
     now = state()
     if now is None:
         return None  # passed outside a git work tree, and is outside one: nothing to compare
-    if evidence.tree is None or (now.commit and evidence.commit is None):
+    if evidence.tree is None:
         return NO_GIT_STATE
-    moved = evidence.commit and (now.commit or "")[: len(evidence.commit)] != evidence.commit
-    if moved and changed_since(top, evidence.commit or "", list_file):
+    if _moved(evidence.commit, now.commit) and not _same_content(evidence, top, list_file):
         return f"a commit since it passed ({evidence.when})"
     if (now.tree or "")[: len(evidence.tree)] != evidence.tree:
         return f"the work tree changed since it passed ({evidence.when})"
     return None
+
+
+def _moved(recorded: str | None, head: str | None) -> bool:
+    """Whether HEAD is another commit than the one a record names (a record made
+    before the first commit names none)."""
+    if recorded is None:
+        return head is not None
+    return (head or "")[: len(recorded)] != recorded
+
+
+def _same_content(evidence: Evidence, top: str, list_file: str) -> bool:
+    """Whether the commits since a check passed leave what it checked as it was,
+    the list file left out: they change nothing else, or HEAD holds exactly the
+    tree it passed on (the work it checked, committed)."""
+    assert evidence.tree is not None
+    if evidence.commit is not None and not changed_since(top, evidence.commit, list_file):
+        return True
+    return not committed_other_than(top, evidence.tree, list_file)

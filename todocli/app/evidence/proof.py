@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from todocli.base import TYPE_CHECKING
 from todocli.errors import CheckFailedError, CheckNotAllowedError
-from todocli.escapes import one_line
+from todocli.escapes import one_line, safe
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from todocli.app import Context, Outcome
     from todocli.engine.ops import Proof, Wanted
 
-MESSAGE_TAIL = 600  # characters of a failed check's output in the error's message
+TAIL_SHOWN = 1500  # the most characters of failed checks' output a reply shows
 
 
 class Proving:
@@ -45,7 +45,7 @@ class Proving:
         self.refused: list[str] = []  # what to say of each check not approved
         self.refused_hint = ""  # how to approve the first (or fix it)
         self.refused_tasks: list[str] = []  # "#N" of each
-        self.details: list[str] = []  # the failed checks' output, a line each
+        self.tails: list[tuple[str, str, str]] = []  # each failed check's "#N", text, output
 
     def run(self, wanted: Sequence[Wanted]) -> tuple[Proof, ...]:
         """Run each task's check, if approved here: (place, text, check, its record
@@ -76,14 +76,33 @@ class Proving:
                 if run.timed_out
                 else f"failed (exit {run.code}, {run.seconds:.1f}s)"
             )
-            tail = run.tail.rstrip()
-            shown = tail[-MESSAGE_TAIL:]
+            tail = run.tail.replace("\r\n", "\n").rstrip()
             self.failed.append(
-                f'the check of {ref} "{one_line(content)}" {how}, so it stays open; '
-                f"last output: {one_line(shown) if shown else '(none)'}"
+                f'the check of {ref} "{one_line(content)}" {how}, so it stays open'
+                + ("" if tail else " (it printed nothing)")
             )
-            self.details += [f"{content}: {line}" for line in tail.splitlines()]
+            if tail:
+                self.tails.append((ref, content, tail))
         return tuple(proofs)
+
+    def _shown(self) -> tuple[str, list[str]]:
+        """The end of each failed check's output, ``TAIL_SHOWN`` characters in all
+        (whole lines where they fit), under a line naming its task; and its lines
+        for ``--json``'s ``error.details`` (``TASK: LINE``)."""
+        room = TAIL_SHOWN // max(len(self.tails), 1)
+        blocks: list[str] = []
+        details: list[str] = []
+        for ref, content, tail in self.tails:
+            head = f"The end of the output of {ref}'s check:"
+            keep = room - len(head) - 1
+            if keep < 1:
+                break  # more failed checks than the room holds: the first ones shown
+            end = tail[len(tail) - keep :] if keep < len(tail) else tail
+            if len(end) < len(tail) and "\n" in end:
+                end = end.split("\n", 1)[1]  # from the first whole line
+            blocks.append(f"{head}\n{safe(end)}")
+            details += [f"{content}: {line}" for line in end.splitlines()]
+        return "\n".join(blocks), details
 
     def _refuse(self, ref: str, content: str, command: str) -> None:
         from todocli.app.evidence import approvals
@@ -118,7 +137,8 @@ class Proving:
                 f" (fix it and run todo done again; "
                 f"{outcome.command(f'done {first} --no-check')} completes it anyway)"
             )
-            outcome.error = CheckFailedError("; ".join(self.failed) + hint, self.details)
+            tail, details = self._shown()
+            outcome.error = CheckFailedError("; ".join(self.failed) + hint, details, tail)
         elif self.refused:
             first = f"'{self.refused_tasks[0]}'"
             hint = self.refused_hint.replace("todo allow ", outcome.command("allow "), 1)
