@@ -146,6 +146,44 @@ def test_the_scanners_fast_path_reads_lines_as_the_general_path_does(text: str) 
     assert seen == expected
 
 
+# Lines of nested quotes and items, the shapes the scanner reads in one step
+# (``- - - x``, ``> - > - x``), and near misses of them, with lines that go on.
+NESTED_PIECES = ["> ", ">", "- ", "-", "* ", "1. ", "2) ", " ", "  ", "\t", "[ ] ", "[x] ", "x"]
+
+
+@settings(max_examples=500)
+@given(
+    st.lists(
+        st.lists(st.sampled_from(NESTED_PIECES), max_size=14).map("".join), min_size=1, max_size=4
+    )
+)
+def test_nested_quotes_and_items_are_read_alike_by_the_fast_and_general_paths(
+    lines: list[str],
+) -> None:
+    test_the_scanners_fast_path_reads_lines_as_the_general_path_does.hypothesis.inner_test(  # type: ignore[attr-defined]
+        "\n".join(lines) + "\n"
+    )
+
+
+def test_the_lines_after_nested_quotes_and_items_go_on_in_them_as_the_general_path_reads() -> None:
+    """Where a nested item's content starts decides which of the next lines go on in
+    it: every line of up to three quote or indent steps after each nested shape."""
+    import itertools
+
+    from todocli.document.blocks import Scanner, split_lines
+
+    steps = [">" + " " * n for n in range(5)] + [" " * n for n in range(1, 7)]
+    prefixes = ["".join(p) for k in range(4) for p in itertools.product(steps, repeat=k)]
+    for first in ("> - > - > - x", "- > - > - [ ] x", "> 1. > 1. x", "- - - x"):
+        # After a blank line (no lazy paragraph to go on), or as a new item.
+        for second in [f"\n{p}y" for p in prefixes] + [f"{p}- [ ] y" for p in prefixes]:
+            lines = split_lines(f"{first}\n{second}\n")
+            fast, general = Scanner(), Scanner()
+            general.fast = False
+            seen = [vars_of(i) for i in fast.scan(lines)]
+            assert seen == [vars_of(i) for i in general.scan(lines)], (first, second)
+
+
 def vars_of(info: object) -> tuple[object, ...]:
     task = getattr(info, "task", None)
     task_fields = tuple(getattr(task, n) for n in task.__slots__) if task else None

@@ -30,6 +30,7 @@ from todocli.document.lines import (
     item_at,
     meta_comment,
     note_body,
+    quoted_items_alike,
     run_end,
     simple_task_at,
     skip_ws,
@@ -458,7 +459,7 @@ class Scanner:
                 new_task = self._task_start(index, text, ns_pos, bullet, a_pos, marker, item, info)
                 break
             pos, col = a_pos, a_col
-            if text[a_pos] == bullet[0]:  # perhaps more items alike on this line
+            if text[a_pos] in (bullet[0], ">"):  # perhaps more items alike on this line
                 pos, col = self._nested_alike(text, a_pos, a_col, bullet, break_tails)
             base = col
         lazy = keep >= 0 and not all_matched and lazy_paragraph
@@ -468,9 +469,10 @@ class Scanner:
         self, text: str, pos: int, col: int, bullet: str, break_tails: dict[str, int]
     ) -> tuple[int, int]:
         """Open the items nested on this line right after one with this ``bullet``
-        (``- - - x``) that are alike: the same bullet, one space, then the next one.
-        Each is read as the general loop would (not a leaf, not empty, no task),
-        with fewer steps; where the next starts (index and column) is returned."""
+        that are alike (``- - - x``; or quoted, ``- > - > - x``: ``lines``), each read
+        as the general loop would, in fewer steps; where the next starts is returned."""
+        if text[pos] == ">":
+            return quoted_items_alike(self.stack, text, pos, col, bullet, self.fast)
         if bullet in "-*":
             tail = break_tails.get(bullet)  # where a thematic break could begin
             if tail is None:
