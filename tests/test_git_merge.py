@@ -675,3 +675,14 @@ def test_the_same_copy_made_on_both_sides_comes_once_and_three_copies_stay_three
     thrice = "- [ ] a <!-- id: 1 -->\n" * 3
     merged = merge_files(base, thrice + "- [ ] b <!-- id: 2 -->\n", thrice)
     assert _ids(merged.text) == ["1", "3", "4"]  # b: removed by theirs, unchanged by ours
+
+
+def test_a_diff_fenced_in_the_list_is_code_not_a_conflict(tmp_path: Path) -> None:
+    """Markers in a code block fenced at the top level (a diff a person pasted into
+    the plan) are code: writes go on, and only the task's marker changes."""
+    listing = tmp_path / "TODO.md"
+    fenced = "```diff\n<<<<<<< HEAD\na\n=======\nb\n>>>>>>> x\n```\n"
+    listing.write_text(f"# Todos\n\n{fenced}\n- [ ] Alpha\n")
+    done = todo_process("--file", str(listing), "done", "Alpha", cwd=tmp_path)
+    assert done.code == 0, done.err
+    assert listing.read_text() == f"# Todos\n\n{fenced}\n- [x] Alpha\n"

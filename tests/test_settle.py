@@ -812,3 +812,23 @@ def test_the_save_pause_setting_sets_how_long_a_changed_list_must_stay_still(
     refused = run("show", env={"TODOCLI_SAVE_PAUSE": "0"})
     assert refused.code == 2
     assert "save_pause must be a number from 0.05 to 10" in refused.err
+
+
+@pytest.mark.parametrize("stop_at", ["temp:1", "journal:1"])
+def test_an_undo_raced_by_a_persons_save_is_refused_and_the_save_kept(
+    home: Path, stop_at: str
+) -> None:
+    """A whole-text write (undo) that a person's save races is not chosen again from
+    the save: that would take back the save instead of the write it was asked to
+    undo. It is refused, as any write a save races, and the save stays on disk."""
+    assert todo_process("init", "Alpha", "Beta").code == 0
+    assert todo_process("add", "Zed").code == 0
+    path = listing(home)
+    agent = stopped_todo(stop_at, "undo")
+    save = "# Todos\n- [/] Alpha\n  person note\n- [ ] Beta\n- [ ] Person task\n"
+    path.write_text(save)
+    go_on(agent)
+    _, err = agent.communicate(timeout=60)
+    assert agent.returncode == 4, err
+    assert "nothing was written" in err
+    assert path.read_text() == save

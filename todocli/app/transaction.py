@@ -429,18 +429,15 @@ def replace_text(ctx: Context, choose: Callable[[Read], Replacement]) -> tuple[R
     as every batch's, with the text ``choose`` makes of the list as read for its plan
     (it may refuse: its error leaves everything as it was). The list as read, edited
     by hand since todo's last write, becomes a revision of its own first. Returns the
-    list as read and the new revision."""
+    list as read and the new revision.
+
+    A save that races the replace is not written over, and the text is not chosen
+    again from it (an undo would then take back the person's save rather than what
+    it was asked to): the replace is refused (``ListChangedError``, exit 4), the
+    save left on disk."""
     with ctx.store.locked():
-        for _ in range(WRITE_ATTEMPTS):
-            seen = settle(ctx, read(ctx), (), whole=True)
-            try:
-                return seen, commit_text(ctx, seen, choose(seen))
-            except ListChangedError:
-                continue  # a person saved as it was replaced: read and choose again
-    raise BusyError(
-        f"the list kept changing while todo tried to write it ({WRITE_ATTEMPTS} times); "
-        "nothing was written: try again"
-    )
+        seen = settle(ctx, read(ctx), (), whole=True)
+        return seen, commit_text(ctx, seen, choose(seen))
 
 
 def commit_text(ctx: Context, seen: Read, chosen: Replacement) -> int:

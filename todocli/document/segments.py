@@ -10,6 +10,7 @@ from todocli.document.lines import (
     BOM,
     LineInfo,
     LineKind,
+    fence_at,
     meta_comment,
     split_lines,
     split_meta,
@@ -157,15 +158,21 @@ def unmerged_lines(text: str) -> list[int]:
     """The lines (from 1) of git's conflict markers left in ``text``: a run of at
     least seven ``<`` (git's ``conflict-marker-size``, 7 unless set) alone or before
     a space opens a conflict; the ``|``, ``=`` and ``>`` lines of that size in it
-    are its other markers."""
+    are its other markers. Lines in a code block fenced at the top level are code,
+    not markers (a diff shown in the list; git writes its markers at column 0)."""
     if "<<<<<<<" not in text:
         return []
     found: list[int] = []
     size = 0  # the size of the conflict open, 0 outside one
+    fence = ""  # the fence of the code block open at the top level, "" outside one
     for n, line in enumerate(split_lines(text), 1):
         bare = strip_eol(line)
+        if fence:
+            fence = "" if _closes(bare, fence) else fence
+            continue
         if not size:
-            size = _marker_size(bare, "<")
+            fence = _opens(bare)
+            size = 0 if fence else _marker_size(bare, "<")
             marker = size > 0
         elif _marker_size(bare, ">") == size:
             size, marker = 0, True
@@ -174,6 +181,23 @@ def unmerged_lines(text: str) -> list[int]:
         if marker:
             found.append(n)
     return found
+
+
+def _opens(line: str) -> str:
+    """The fence of the code block ``line`` opens at the top level ("" for none)."""
+    rest = line.lstrip(" ")
+    run = fence_at(rest) if len(line) - len(rest) <= 3 else 0
+    return rest[:run]
+
+
+def _closes(line: str, fence: str) -> bool:
+    """Whether ``line`` closes the code block ``fence`` opened."""
+    rest = line.lstrip(" ")
+    return (
+        len(line) - len(rest) <= 3
+        and rest.startswith(fence)
+        and not rest.lstrip(fence[0]).strip(" \t")
+    )
 
 
 def _marker_size(line: str, mark: str) -> int:
