@@ -241,3 +241,28 @@ def test_after_a_compaction_without_session_start_the_next_prompt_gets_the_plan_
         if agent == "codex":
             jsonschema.validate(reply, schema)
         assert todo("hook", agent, stdin=asked).out == ""  # once
+
+
+def test_the_plan_put_back_carries_the_notes_of_the_task_in_progress(todo: Todo) -> None:
+    """A person's instruction on the task under way outlives /clear and compaction:
+    the plan SessionStart puts back carries its notes, bounded; a note left out is
+    counted, with where to read it."""
+    from todocli.app.hooks import NOTES_BOUND
+
+    start = {"session_id": "nb", "hook_event_name": "SessionStart", "source": "compact"}
+    assert todo("-s", "nb", "init", "Compare dates", "Write tests").code == 0
+    assert todo("-s", "nb", "note", "Compare dates", "use <= not <").code == 0
+    assert todo("-s", "nb", "note", "Write tests", "not this one: pending").code == 0
+    put_back = json.loads(todo("hook", "claude", stdin=json.dumps(start)).out)
+    context = put_back["hookSpecificOutput"]["additionalContext"]
+    assert "Note on Compare dates: use <= not <" in context
+    assert "not this one" not in context  # only the tasks in progress
+    long_note = "x" * (NOTES_BOUND + 100)
+    assert todo("-s", "nb", "note", "Compare dates", long_note).code == 0
+    assert todo("-s", "nb", "note", "Compare dates", "the last word").code == 0
+    put_back = json.loads(todo("hook", "claude", stdin=json.dumps(start)).out)
+    context = put_back["hookSpecificOutput"]["additionalContext"]
+    notes = [line for line in context.splitlines() if line.startswith("Note on ")]
+    assert sum(len(line.split(": ", 1)[1]) for line in notes) <= NOTES_BOUND
+    assert "(1 more note: todo show --notes)" in context
+    assert "the last word" in todo("-s", "nb", "show", "--notes").out  # the hint holds

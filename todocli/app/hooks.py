@@ -236,12 +236,29 @@ def _after_compaction(ctx: Context, session: str, event: str) -> str:
     return _context_reply(event, text)
 
 
+NOTES_BOUND = 600  # characters of the in-progress tasks' notes a plan put back carries
+
+
 def plan_lines(todo: TodoList) -> str:
-    """The plan in the lean form: the recap, and the reason of each blocked task."""
+    """The plan in the lean form: the recap, the reason of each blocked task, and the
+    notes of the tasks in progress (a person's instruction for the work under way
+    must outlive a compaction), at most NOTES_BOUND characters of them."""
     lines = [todo.recap()]
+    left, unsaid = NOTES_BOUND, 0
     for _, task in todo.tasks():
         if task.status is Status.BLOCKED and task.notes:
             lines.append(f"Blocked: {task.content}: {_reason(task.notes[-1])}")
+        if task.status is not Status.IN_PROGRESS:
+            continue
+        for note in task.notes:
+            if left <= 0:
+                unsaid += 1
+                continue
+            said = note if len(note) <= left else note[: left - 1] + "…"
+            left -= len(said)
+            lines.append(f"Note on {task.content}: {said}")
+    if unsaid:
+        lines.append(f"({unsaid} more note{'s' if unsaid > 1 else ''}: todo show --notes)")
     return "\n".join(lines)
 
 
