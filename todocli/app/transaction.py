@@ -341,16 +341,10 @@ def commit(ctx: Context, planned: Plan, params_input: object = None) -> Outcome:
     list last (exit 6 means none of them changed); or, for a batch that failed,
     record the failure for ``todo remind``."""
     result, seen = planned.result, planned.seen
-    if result.query:
-        return ctx.outcome(
-            result.new,
-            seen.rev,
-            result=result,
-            params_input=params_input,
-            warnings=list(result.warnings),
-        )
-    if not (result.ok or ctx.options.partial):
+    failed = not result.query and not (result.ok or ctx.options.partial)
+    if failed:
         _failed(ctx, planned)
+    if result.query or failed:  # nothing to write
         return ctx.outcome(
             result.new,
             seen.rev,
