@@ -55,7 +55,7 @@ _todo() {
     esac
     if [[ -z "$cmd" ]]; then
         if [[ "$cur" == -* ]]; then
-            mapfile -t COMPREPLY < <(compgen -W "--session -s --file --home --memory-dir --json --plain --quiet -q --no-color --if-rev --base --partial --keep --agent --version --help -h" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "--session -s --file --project --home --memory-dir --json --plain --quiet -q --no-color --if-rev --base --partial --keep --agent --version --help -h" -- "$cur")
         else
             mapfile -t COMPREPLY < <(compgen -W "show ls init add a start claim done drop rm note block unblock clear apply log path check allow remind hook setup doctor schema history diff undo redo sessions gc config edit watch mcp" -- "$cur")
         fi
@@ -64,7 +64,7 @@ _todo() {
     case "$cmd" in
         show) opts="--all -a --notes --as" ;;
         ls) opts="--all -a --notes --as" ;;
-        init) opts="--phase -p --summary --project" ;;
+        init) opts="--phase -p --summary" ;;
         add) opts="--phase -p --after --check" ;;
         a) opts="--phase -p --after --check" ;;
         start) opts="" ;;
@@ -98,7 +98,7 @@ _todo() {
         mcp) opts="" ;;
     esac
     if [[ "$cur" == -* ]]; then
-        mapfile -t COMPREPLY < <(compgen -W "$opts --session -s --file --home --memory-dir --json --plain --quiet -q --no-color --if-rev --base --partial --keep --agent --version --help -h" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "$opts --session -s --file --project --home --memory-dir --json --plain --quiet -q --no-color --if-rev --base --partial --keep --agent --version --help -h" -- "$cur")
         return
     fi
     case "$cmd" in

@@ -9,6 +9,7 @@ import pytest
 
 from tests.support_cli import Run, Todo, todo_in_process
 from todocli.base import Value
+from todocli.storage import paths
 
 
 def refuse_a_second_set(self: object, name: str, value: object) -> None:
@@ -47,7 +48,9 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     # the tests of that wait (tests/test_settle.py) run with the default.
     monkeypatch.setenv("TODOCLI_SAVE_PAUSE", "0.1")
     names = ("TODOCLI_SESSION", "TODOCLI_FILE", "TODOCLI_MEMORY_DIR", "TODOCLI_AGENT", "NO_COLOR")
-    for name in names:
+    # The suite run from an agent's own shell: its harness's session is not the tests'.
+    shells = ("TODOCLI_AGENT_SESSION", *(v for s in paths.AGENT_SHELLS for v in s[1:] if v))
+    for name in (*names, *shells):
         monkeypatch.delenv(name, raising=False)
     return home
 

@@ -232,9 +232,7 @@ def test_claude_hooks_as_written_mirror_the_plan_restore_it_and_gate_the_stop(
     assert matcher is not None
     assert str(write["tool_name"]) in matcher.split("|")
     code, out = run_hook(post, write, shell_env)
-    assert code == 0
-    context = json.loads(out)["hookSpecificOutput"]["additionalContext"]
-    assert "In progress: Add the --json flag to export" in context
+    assert (code, out) == (0, "")  # mirrored: what the agent sent, it knows
     ((matcher, start),) = hook_commands(config, "SessionStart")
     assert matcher == "startup|resume|clear|compact"
     base = {"session_id": write["session_id"], "cwd": str(project), "transcript_path": "/t"}
@@ -248,7 +246,7 @@ def test_claude_hooks_as_written_mirror_the_plan_restore_it_and_gate_the_stop(
         assert reply["hookEventName"] == "SessionStart"
         text = reply["additionalContext"]
         assert text.count("In progress: Add the --json flag to export") == 1, text
-        assert f"todo -s {write['session_id']}" in text
+        assert text.startswith("Your todo plan (todo ...):")
     ((_, stop),) = hook_commands(config, "Stop")
     stdin = base | {"hook_event_name": "Stop", "stop_hook_active": False}
     code, out = run_hook(stop, stdin, shell_env)
@@ -270,8 +268,7 @@ def test_gemini_hooks_as_written_answer_in_json_only(
     ((_, after_tool),) = hook_commands(config, "AfterTool")
     write = envelope("gemini-aftertool-write-todos") | {"cwd": str(project)}
     code, out = run_hook(after_tool, write, shell_env)
-    assert code == 0
-    assert json.loads(out)["hookSpecificOutput"]["hookEventName"] == "AfterTool"
+    assert (code, out) == (0, "")  # mirrored: nothing new for the agent, nothing said
     base = {"session_id": write["session_id"], "cwd": str(project), "timestamp": "t"}
     ((_, start),) = hook_commands(config, "SessionStart")
     code, out = run_hook(
@@ -412,8 +409,7 @@ def test_qwen_s_tool_hook_as_written_mirrors_todo_write(
     write = envelope("qwen-code-posttooluse-todo-write")
     assert matcher == write["tool_name"]
     code, out = run_hook(post, write, shell_env)
-    assert code == 0
-    assert json.loads(out)["hookSpecificOutput"]["hookEventName"] == "PostToolUse"
+    assert (code, out) == (0, "")  # mirrored: nothing new for the agent, nothing said
     listing = todo_process("-s", str(write["session_id"]), "--json").out
     assert len(json.loads(listing)["data"]["todos"]) == 4
 

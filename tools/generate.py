@@ -573,6 +573,10 @@ TABLE_TYPES = {
         "dict[str, tuple[str, str]]",
         "todo hook NAME → its stop decision, how the session reaches its shell",
     ),
+    "SHELLS": (
+        "dict[str, tuple[str, str]]",
+        "todo hook NAME → the variable holding the session id in its shell, its shell's marker",
+    ),
     "TARGETS": (
         "tuple[str, ...]",
         "todo setup's agents, in this order (todocli/app/wiring/setup/NAME.py)",
@@ -669,6 +673,29 @@ def completion_lists() -> str:
     return text[:start] + block + text[end:]
 
 
+PATHS = ROOT / "todocli" / "storage" / "paths.py"
+
+
+def shell_lists() -> str:
+    """paths.py with its table of the harnesses' shells made from the registry:
+    which agent session a shell command runs in is asked on every call, without
+    importing the registry."""
+    from todocli.agents.descriptors import package_modules, tables
+
+    shells = tables(package_modules())["SHELLS"]
+    rows = "".join(f"    ({_flat(a)}, {_flat(v)}, {_flat(m)}),\n" for a, (v, m) in shells.items())
+    block = (
+        LISTS_BEGIN
+        + "AGENT_SHELLS: tuple[tuple[str, str, str], ...] = (\n"
+        + rows
+        + ")\n"
+        + LISTS_END
+    )
+    text = PATHS.read_text(encoding="utf-8")
+    start, end = text.index(LISTS_BEGIN), text.index(LISTS_END) + len(LISTS_END)
+    return text[:start] + block + text[end:]
+
+
 # -- driver ---------------------------------------------------------------------------------
 
 
@@ -685,6 +712,7 @@ def outputs() -> dict[Path, str]:
         ROOT / "man" / "todo.1": man(s, version("todocli-md"), date),
         REGISTRY: registry(),
         COMMAND_TABLE: completion_lists(),
+        PATHS: shell_lists(),
     }
 
 

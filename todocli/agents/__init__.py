@@ -205,6 +205,13 @@ HOOKS: dict[str, tuple[str, str]] = {
     "gemini": ("deny", ""),
     "qwen": ("block", ""),
 }
+# todo hook NAME → the variable holding the session id in its shell, its shell's marker
+SHELLS: dict[str, tuple[str, str]] = {
+    "claude": ("CLAUDE_CODE_SESSION_ID", "CLAUDECODE"),
+    "codex": ("CODEX_THREAD_ID", "CODEX_THREAD_ID"),
+    "gemini": ("", "GEMINI_CLI"),
+    "qwen": ("QWEN_CODE_SESSION_ID", "QWEN_CODE"),
+}
 # todo setup's agents, in this order (todocli/app/wiring/setup/NAME.py)
 TARGETS: tuple[str, ...] = (
     "claude",

@@ -21,6 +21,7 @@ READS = ("TodoRead",)
 DEFAULT = True  # the reply of a payload no other tool claims
 SETUP = 1
 HOOK = ("block", "CLAUDE_ENV_FILE")  # its stop answer; the file its shell runs first
+SHELL = ("CLAUDE_CODE_SESSION_ID", "CLAUDECODE")  # its shell: the session id, the marker
 
 
 def reply(todo: TodoList) -> dict[str, Any]:

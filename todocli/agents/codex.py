@@ -18,6 +18,7 @@ SHARED = ("update_plan",)
 KEYS = ("plan",)
 SETUP = 2
 HOOK = ("block", "reply")  # the session passed in the SessionStart reply's env
+SHELL = ("CODEX_THREAD_ID", "CODEX_THREAD_ID")  # its shell: the thread (the hooks' session_id)
 
 
 def reply(todo: TodoList) -> dict[str, Any]:

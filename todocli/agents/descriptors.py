@@ -21,7 +21,9 @@ A module's descriptor is a few constants and one function:
   in ``todocli.app.wiring.setup``), ``PROGRAM`` (its command, when not its name: ``todo
   doctor`` looks for it), ``HOOK`` (``todo hook NAME``: its stop gate's decision,
   and how the session reaches its shell: the variable naming a file its shell
-  runs first, ``reply`` (the SessionStart reply's ``env``), or "");
+  runs first, ``reply`` (the SessionStart reply's ``env``), or ""); ``SHELL``: the
+  variable its shell gets holding the session id ("" when none), and the one that
+  marks a shell it started;
 - ``RESULT_IDS``, ``created``, ``ONE_A_CALL``: ids its calls' results give.
 """
 
@@ -53,6 +55,7 @@ TABLES = (
     "CREATES",
     "RESULT_IDS",
     "HOOKS",
+    "SHELLS",
     "TARGETS",
     "PROGRAMS",
 )
@@ -111,6 +114,7 @@ def tables(modules: list[ModuleType]) -> dict[str, Any]:
         },
         "RESULT_IDS": {m.NAME: m.RESULT_IDS for m in listed if hasattr(m, "RESULT_IDS")},
         "HOOKS": {m.NAME: m.HOOK for m in listed if hasattr(m, "HOOK")},
+        "SHELLS": {m.NAME: m.SHELL for m in listed if hasattr(m, "SHELL")},
         "TARGETS": tuple(m.NAME for m in targets),
         "PROGRAMS": {m.NAME: getattr(m, "PROGRAM", m.NAME) for m in targets},
     }

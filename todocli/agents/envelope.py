@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from todocli import agents as registry
 from todocli.agents.request import request
-from todocli.base import TYPE_CHECKING
+from todocli.base import TYPE_CHECKING, safe_session
 from todocli.document.model import Meta
 from todocli.engine.dialects import Hook, InputError, Request
 from todocli.engine.ops import Op, OpKind
@@ -124,21 +124,3 @@ def unknown_id_hint(dialect: str) -> str:
         f"; {maker} gives its tasks their ids, which todo learns only from {call}'s "
         f"result: run todo apply from {event}"
     )
-
-
-SESSION_CHARS = 64  # the longest session name (paths.SESSION_RULE)
-
-
-def safe_session(name: str) -> str | None:
-    """A session id made into a session name (paths.SESSION_RULE): characters
-    outside ``[A-Za-z0-9._-]`` become ``-``; starting alphanumeric; at most 64. A
-    longer id keeps its first 47 characters and ends in 16 hex digits of its
-    SHA-256: two ids that differ only past the 64th character get two lists."""
-    safe = "".join(c if c.isascii() and (c.isalnum() or c in "._-") else "-" for c in name)
-    safe = safe.lstrip("._-")
-    if len(safe) > SESSION_CHARS:
-        import hashlib
-
-        digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()
-        safe = f"{safe[: SESSION_CHARS - 17]}-{digest[:16]}"
-    return safe or None

@@ -18,6 +18,7 @@ CALLS = ("write_todos",)
 ITEM_KEYS = ("description",)
 SETUP = 3
 HOOK = ("deny", "")  # its AfterAgent asks for another turn with "deny"
+SHELL = ("", "GEMINI_CLI")  # its shell: no session id, only the marker GEMINI_CLI=1
 
 STATUSES = words(abandoned="cancelled", blocked="blocked")
 

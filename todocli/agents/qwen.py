@@ -17,6 +17,7 @@ SHARED = ("todo_write",)
 ITEM_KEYS = ("id",)
 SETUP = 6
 HOOK = ("block", "")
+SHELL = ("QWEN_CODE_SESSION_ID", "QWEN_CODE")  # its shell: the session id, the marker
 
 
 def reply(todo: TodoList) -> dict[str, Any]:

@@ -32,6 +32,7 @@ class Outcome:
         "claim_alone",
         "error",
         "file",
+        "fresh_notes",
         "full_reply",
         "logged_to",
         "notices",
@@ -74,6 +75,8 @@ class Outcome:
         self.claim_alone = False  # `todo claim`: the task taken is the whole answer
         self.full_reply = False  # the ``reply = full`` setting: a write shows the whole list
         self.reopened: list[tuple[str, str]] = []  # `todo check --verify`: task, why
+        # An agent tool's snapshot: the in-progress notes it had not seen (None: not one)
+        self.fresh_notes: tuple[tuple[str, str], ...] | None = None
 
     def command(self, words: str) -> str:
         """``todo WORDS`` for this very list as a person types it in a shell of their
@@ -126,6 +129,7 @@ class Options:
         "keep",
         "memory_dir",
         "partial",
+        "project",
         "session",
     )
 
@@ -141,8 +145,10 @@ class Options:
         partial: bool = False,
         keep: bool = False,
         agent: str | None = None,
+        project: bool = False,
     ) -> None:
         self.session = session
+        self.project = project  # --project: the repository's TODO.md (the backlog)
         self.file = file
         self.home = home
         self.memory_dir = memory_dir
@@ -175,6 +181,7 @@ class Context:
             memory_dir=options.memory_dir,
             env=self.env,
             config=cfg.locations,
+            project=options.project,
         )
         self.store = Store(
             self.loc,
@@ -183,6 +190,11 @@ class Context:
             self.settings.save_pause,
         )
         self.agent = paths.agent_name(options.agent, self.env)
+        plan = self.loc.agent_plan
+        if self.agent is None and plan and not (self.loc.is_session and self.loc.session == plan):
+            # An agent session on another list (the project's backlog): it works
+            # there as an agent named after its plan, so what it takes is its own.
+            self.agent = plan
 
     def now(self) -> datetime:
         """The time; ``TODOCLI_NOW`` (ISO 8601) fixes it, for tests and replays."""

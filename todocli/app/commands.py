@@ -24,6 +24,7 @@ from todocli.base import TYPE_CHECKING
 from todocli.document.markdown import parse, render_canonical
 from todocli.document.model import Phase, Result, TodoList
 from todocli.errors import InvalidParamError, TodoError, UsageError
+from todocli.storage import paths
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -396,9 +397,19 @@ def _explain_unknown_ids(result: Result, dialect: str) -> Result:
 
 
 def _hook_session(ctx: Context, session: str) -> Context:
-    """A hook envelope's session id names the session, unless ``-s`` or
-    ``TODOCLI_SESSION`` does."""
-    if ctx.options.session is not None or ctx.env.get("TODOCLI_SESSION"):
+    """A hook envelope's session id names the agent session (its hooked plan, by
+    the rule of ``paths.agent_session``; an unhooked id, its own list), unless the
+    call names its list or already runs in an agent session."""
+    options = ctx.options
+    if (
+        options.session is not None
+        or options.file is not None
+        or options.project
+        or ctx.env.get("TODOCLI_SESSION")
+        or ctx.loc.agent_plan
+    ):
         return ctx
-    ctx.options.session = session
-    return Context(ctx.options, ctx.env)
+    if paths.hooked_plan(ctx.loc.home, session):
+        return Context(options, {**ctx.env, paths.AGENT_SESSION: session})
+    options.session = session
+    return Context(options, ctx.env)

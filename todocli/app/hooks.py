@@ -24,10 +24,11 @@ import os
 
 from todocli import agents
 from todocli.app.commands import Context, Options, apply_input, show
-from todocli.base import TYPE_CHECKING
+from todocli.base import TYPE_CHECKING, safe_session
 from todocli.document.markdown import parse
 from todocli.document.model import Status
 from todocli.errors import TodoError
+from todocli.storage import paths
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -134,20 +135,48 @@ def _open_plan(ctx: Context, name: str) -> bool:
 
 
 def _choose(ctx: Context, session: str, agent: str, project: str) -> str:
-    """The list of a hooked session: its record's; for a session seen the first
-    time, its own list when it has one, else its project's newest open plan."""
+    """The plan of a hooked session: its record's; for a session seen the first
+    time, its own list when it has one, else its project's newest open plan. Each
+    event also marks the session the newest this harness hooked in ``project``
+    (how a shell the harness passes no session id finds it: ``paths.agent_session``)."""
     home = ctx.loc.home
     found = record(home, session)
     if found is not None and isinstance(found.get("list"), str):
-        return str(found["list"])
-    name = session
-    if not os.path.exists(_list_file(home, session)):
-        for _, other in project_lists(home, project):
-            if _open_plan(ctx, other):
-                name = other
-                break
-    _save_record(home, session, {"agent": agent, "project": project, "list": name})
+        name = str(found["list"])
+    else:
+        name = session
+        if not os.path.exists(_list_file(home, session)):
+            for _, other in project_lists(home, project):
+                if _open_plan(ctx, other):
+                    name = other
+                    break
+        _save_record(home, session, {"agent": agent, "project": project, "list": name})
+    if paths.hooked_plan(home, session) != name:
+        _save_text(os.path.join(paths.hooked_dir(home), f"{session}.list"), name)
+    _save_text(paths.current_path(home, agent, project), session)
     return name
+
+
+def _save_text(path: str, text: str) -> None:
+    """Best effort, as the record."""
+    temporary = f"{path}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(temporary, "w", encoding="utf-8") as handle:
+            handle.write(text + "\n")
+        os.replace(temporary, path)
+    except OSError:
+        pass
+
+
+def _named(options: Options, env: Mapping[str, str]) -> bool:
+    """Whether the call names its list (then that list is used, as for any call)."""
+    chosen = (options.session, options.file)
+    return (
+        any(c is not None for c in chosen)
+        or options.project
+        or bool(env.get("TODOCLI_SESSION") or env.get("TODOCLI_FILE"))
+    )
 
 
 # -- the hook ------------------------------------------------------------------------------
@@ -155,7 +184,6 @@ def _choose(ctx: Context, session: str, agent: str, project: str) -> str:
 
 def hook(options: Options, agent: str, data: bytes, env: Mapping[str, str]) -> str:
     """The hook's reply for its event: a JSON document, or "" (nothing to say)."""
-    from todocli.agents.envelope import safe_session
     from todocli.engine.dialects import decode
 
     value = decode(data, 1 << 20)
@@ -165,18 +193,19 @@ def hook(options: Options, agent: str, data: bytes, env: Mapping[str, str]) -> s
     raw = value.get("session_id", value.get("conversation_id"))
     session = safe_session(raw) if isinstance(raw, str) else None
     ctx = Context(options, env)
-    chosen = options.session is not None or bool(env.get("TODOCLI_SESSION"))
-    if session and ctx.loc.is_session and not chosen:
-        cwd = value.get("cwd")
-        project = cwd if isinstance(cwd, str) and cwd else os.getcwd()
-        options.session = _choose(ctx, session, agent, project)
+    cwd = value.get("cwd")
+    project = cwd if isinstance(cwd, str) and cwd else os.getcwd()
+    if session and not _named(options, env):
+        # The agent session's plan, by the one rule every door uses (paths.agent_session).
+        _choose(ctx, session, agent, project)
+        env = {**env, paths.AGENT_SESSION: session}
         ctx = Context(options, env)
     if event == "SessionStart":
-        return _session_start(ctx, agent, env)
+        return _session_start(ctx, agent, env, project)
     if session and (event in COMPACT_EVENTS or event in PROMPT_EVENTS):
-        return _after_compaction(ctx, session, event)
+        return _after_compaction(ctx, session, event, project)
     if event in STOP_EVENTS:
-        return _stop(ctx, agent, value.get("stop_hook_active") is True)
+        return _stop(ctx, agent, value.get("stop_hook_active") is True, project)
     if event in TOOL_EVENTS or "tool_name" in value:
         return _tool(ctx, event or "PostToolUse", data)
     return ""
@@ -193,33 +222,63 @@ def _context_reply(event: str, text: str) -> str:
 
 
 def _which(ctx: Context) -> str:
-    """How the agent names its list in shell commands."""
+    """How the agent names its list in shell commands: plain ``todo`` in its own
+    session (its shell reaches the plan: see ``paths.agent_session``)."""
+    if ctx.loc.agent_plan and ctx.loc.is_session and ctx.loc.session == ctx.loc.agent_plan:
+        return "todo"
     if not ctx.loc.is_session:
-        return f"todo --file {ctx.loc.list_file} ..."
-    return f"todo -s {ctx.loc.session} ..."
+        return f"todo --file {ctx.loc.list_file}"
+    return f"todo -s {ctx.loc.session}"
 
 
-def _session_start(ctx: Context, agent: str, env: Mapping[str, str]) -> str:
+def _held(ctx: Context, project: str) -> list[Task]:
+    """The backlog tasks the agent session holds (part of its plan)."""
+    plan = ctx.loc.agent_plan
+    if not plan or ctx.loc.project:
+        return []
+    from todocli.app.sharing.backlog import held
+
+    return held(plan, project, ctx.env)
+
+
+def _plan_text(ctx: Context, project: str, head: str) -> str:
+    """The agent's plan, lean: its list and the backlog tasks it holds; "" when
+    nothing is open."""
+    todo = show(ctx, seen=False).todo
+    taken = _held(ctx, project)
+    if not taken and not any(t.status.is_open for _, t in todo.tasks()):
+        return ""
+    lines = [f"{head} ({_which(ctx)} ...):", plan_lines(todo)]
+    if taken:
+        lines.append(f"{HELD}: {'; '.join(t.content for t in taken)}")
+    return "\n".join(lines)
+
+
+HELD = "Taken from the backlog (todo --project ...)"
+
+
+def _session_start(ctx: Context, agent: str, env: Mapping[str, str], project: str) -> str:
     passed = agents.HOOKS.get(agent, NO_QUIRKS)[1]
-    if passed not in ("", "reply") and ctx.loc.is_session and env.get(passed):
-        # A file the harness runs before each shell call: plain `todo` is this list.
+    hooked = ctx.loc.agent_plan is not None
+    session = env.get(paths.AGENT_SESSION, "")
+    if passed not in ("", "reply") and hooked and env.get(passed):
+        # A file the harness runs before each shell call: plain `todo` is this plan.
         try:
             with open(env[passed], "a", encoding="utf-8") as handle:
-                handle.write(f"export TODOCLI_SESSION={ctx.loc.session}\n")
+                handle.write(f"export {paths.AGENT_SESSION}={session}\n")
         except OSError:
             pass
     reply: dict[str, Any] = {"hookEventName": "SessionStart"}
-    if passed == "reply" and ctx.loc.is_session:
-        # The harness applies these to the agent's later shell commands: plain `todo` is this list.
-        reply["env"] = {"TODOCLI_SESSION": ctx.loc.session}
-    todo = show(ctx, seen=False).todo
-    if any(t.status.is_open for _, t in todo.tasks()):
-        text = f"Your todo list, with its unfinished plan ({_which(ctx)}):\n{plan_lines(todo)}"
+    if passed == "reply" and hooked:
+        # The harness applies these to the agent's later shell commands: plain `todo` is this plan.
+        reply["env"] = {paths.AGENT_SESSION: session}
+    text = _plan_text(ctx, project, "Your todo plan")
+    if text:
         reply["additionalContext"] = text
     return _reply({"hookSpecificOutput": reply}) if len(reply) > 1 else ""
 
 
-def _after_compaction(ctx: Context, session: str, event: str) -> str:
+def _after_compaction(ctx: Context, session: str, event: str, project: str) -> str:
     """A compaction noted; at the next prompt after one, the plan back, once."""
     home = ctx.loc.home
     found = record(home, session) or {}
@@ -229,11 +288,8 @@ def _after_compaction(ctx: Context, session: str, event: str) -> str:
     if not found.get("compacted"):
         return ""
     _save_record(home, session, {k: v for k, v in found.items() if k != "compacted"})
-    todo = show(ctx, seen=False).todo
-    if not any(t.status.is_open for _, t in todo.tasks()):
-        return ""
-    text = f"Your todo list after the compaction ({_which(ctx)}):\n{plan_lines(todo)}"
-    return _context_reply(event, text)
+    text = _plan_text(ctx, project, "Your todo plan after the compaction")
+    return _context_reply(event, text) if text else ""
 
 
 NOTES_BOUND = 600  # characters of the in-progress tasks' notes a plan put back carries
@@ -262,11 +318,12 @@ def plan_lines(todo: TodoList) -> str:
     return "\n".join(lines)
 
 
-def _stop(ctx: Context, agent: str, active: bool) -> str:
+def _stop(ctx: Context, agent: str, active: bool, project: str) -> str:
     if active:
         return ""  # this stop was already blocked once: never twice in a row
     todo = show(ctx, seen=False).todo
-    open_tasks = [t for _, t in todo.tasks() if t.status.is_open]
+    taken = _held(ctx, project)
+    open_tasks = [t for _, t in todo.tasks() if t.status.is_open] + taken
     if not open_tasks:
         return ""
     waiting = [t for t in open_tasks if t.status is not Status.BLOCKED]
@@ -282,34 +339,41 @@ def _stop(ctx: Context, agent: str, active: bool) -> str:
             }
         )
     count = len(waiting)
-    where = _which(ctx).removesuffix(" ...")
+    where = _which(ctx)
     head = f"{count} todo task{'s' if count > 1 else ''} still open: "
     tail = (
         f". Before you stop, for each: {where} done TASK, or drop TASK if not needed, "
         'or block TASK -r "what you need".'
     )
-    reason = head + _listed(waiting, STOP_REASON - len(head) - len(tail)) + tail
+    held_ones = {id(t) for t in taken}
+    if any(id(t) in held_ones for t in waiting):
+        # The person's backlog: finished or blocked, never dropped by the agent.
+        tail += " Backlog ones: todo --project done|block TASK."
+    labels = [t.content + (" (backlog)" if id(t) in held_ones else "") for t in waiting]
+    reason = head + _listed(labels, STOP_REASON - len(head) - len(tail)) + tail
     decision = agents.HOOKS.get(agent, NO_QUIRKS)[0]
     return _reply({"decision": decision, "reason": reason})
 
 
-def _listed(tasks: list[Task], room: int) -> str:
+def _listed(tasks: list[str], room: int) -> str:
     """The open tasks' texts, as many as ``room`` characters hold (the first one
     always), then how many more: the reason is read on every blocked stop, and
     the list is one command away."""
-    shown = [tasks[0].content]
+    shown = [tasks[0]]
     size = len(shown[0])
     for n, task in enumerate(tasks[1:], 1):
         more = f"; and {len(tasks) - n} more" if n < len(tasks) - 1 else ""
-        if size + 2 + len(task.content) + len(more) > room:
+        if size + 2 + len(task) + len(more) > room:
             return "; ".join(shown) + f"; and {len(tasks) - n} more"
-        shown.append(task.content)
-        size += 2 + len(task.content)
+        shown.append(task)
+        size += 2 + len(task)
     return "; ".join(shown)
 
 
 def _tool(ctx: Context, event: str, data: bytes) -> str:
-    from todocli.app.render import plain
+    """The agent's own todo tool mirrored: its reply only when the agent has
+    something to learn (as ``todo apply -q``): what it sent, it knows."""
+    from todocli.app.render import hook_reply
 
     try:
         outcome: Outcome = apply_input(ctx, data)
@@ -318,7 +382,7 @@ def _tool(ctx: Context, event: str, data: bytes) -> str:
     req = outcome.request
     if req is not None and req.ignored:
         return ""  # a hook on a tool that is not a todo tool: harmless, silent
-    return _context_reply(event, plain(outcome))
+    return hook_reply(outcome, event, quiet=True) or ""
 
 
 def _reason(note: str) -> str:

@@ -618,8 +618,9 @@ def hook_reply(outcome: Outcome, event: str, *, quiet: bool = False) -> str | No
     """The hook's JSON reply: the text a plain write prints, in the model's context
     (a hook's plain stdout never reaches the model). With ``quiet``, only when the
     agent has something to learn: a refusal, a warning, a person's edits (hand
-    edits, overridden or dropped tasks), notes under the task in progress. None
-    when the event takes no context, or there is nothing to tell."""
+    edits, overridden or dropped tasks), notes under the task in progress (for an
+    agent tool's snapshot, those it has not seen). None when the event takes no
+    context, or there is nothing to tell."""
     if event not in CONTEXT_EVENTS:
         return None
     result = outcome.result
@@ -630,7 +631,11 @@ def hook_reply(outcome: Outcome, event: str, *, quiet: bool = False) -> str | No
             result is not None
             and bool(result.hand_edit or result.overridden or result.dropped_open or result.merged)
         )
-        or any(t.notes for _, t in outcome.todo.tasks() if t.status is Status.IN_PROGRESS)
+        or (
+            bool(outcome.fresh_notes)
+            if outcome.fresh_notes is not None
+            else any(t.notes for _, t in outcome.todo.tasks() if t.status is Status.IN_PROGRESS)
+        )
     )
     if quiet and not learn:
         return None

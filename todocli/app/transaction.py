@@ -26,7 +26,7 @@ from __future__ import annotations
 from todocli.app import AFRESH, Outcome, emptied, emptied_story, expect_rev
 from todocli.base import TYPE_CHECKING
 from todocli.document.markdown import parse, render_canonical
-from todocli.document.model import TodoList
+from todocli.document.model import Status, TodoList
 from todocli.document.segments import refuse_unmerged
 from todocli.engine.ops import Batch, OpKind, apply
 from todocli.errors import BusyError, InvalidParamError, TodoError
@@ -201,7 +201,7 @@ class Plan:
     document, and what the commit needs besides (the state, the time, the ops as
     numbered, the list as todo last wrote it when a person edited it since)."""
 
-    __slots__ = ("baseline", "doc", "now", "ops", "result", "seen", "state")
+    __slots__ = ("baseline", "doc", "fresh_notes", "now", "ops", "result", "seen", "state")
 
     def __init__(
         self,
@@ -220,6 +220,9 @@ class Plan:
         self.state = state
         self.now = now
         self.baseline = baseline
+        # An agent tool's snapshot: the notes under the tasks in progress it has not
+        # seen (what its mirrored reply must tell); None for other writes.
+        self.fresh_notes: tuple[tuple[str, str], ...] | None = None
 
 
 def plan(
@@ -284,8 +287,33 @@ def plan(
         unseen=unseen,
         proofs=proofs,
     )
+    guard = ctx.loc.agent_plan if ctx.loc.project else None
+    before = doc.model() if guard or tool is not None else None
+    if guard:  # an agent session on the project's backlog: the person's tasks stay
+        from todocli.app.sharing import backlog
+
+        backlog.refuse_replacing(ops)
     result, doc = apply(doc, batch)
-    return Plan(seen, ops, result, doc, state, now, baseline)
+    if guard and before is not None:
+        backlog.refuse_removal(before, result.new, agent or guard)
+    planned = Plan(seen, ops, result, doc, state, now, baseline)
+    if tool is not None and before is not None:
+        planned.fresh_notes = _fresh_notes(view if view is not None else before, result.new)
+    return planned
+
+
+def _fresh_notes(seen: TodoList, new: TodoList) -> tuple[tuple[str, str], ...]:
+    """The notes under the tasks in progress of ``new`` that ``seen`` does not hold."""
+    known: dict[str, set[str]] = {}
+    for _, task in seen.tasks():
+        known.setdefault(task.content, set()).update(task.notes)
+    return tuple(
+        (task.content, note)
+        for _, task in new.tasks()
+        if task.status is Status.IN_PROGRESS
+        for note in task.notes
+        if note not in known.get(task.content, ())
+    )
 
 
 def _merge_base(ctx: Context, rev: int) -> TodoList | None:
@@ -396,7 +424,7 @@ def commit(ctx: Context, planned: Plan, params_input: object = None) -> Outcome:
     if not result.written:
         store.restart_rounds()
     store.clear_failed()
-    return ctx.outcome(
+    outcome = ctx.outcome(
         result.new,
         rev,
         result=result,
@@ -404,6 +432,8 @@ def commit(ctx: Context, planned: Plan, params_input: object = None) -> Outcome:
         logged_to=logged_to,
         warnings=list(result.warnings),
     )
+    outcome.fresh_notes = planned.fresh_notes
+    return outcome
 
 
 class Replacement:

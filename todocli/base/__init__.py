@@ -223,6 +223,21 @@ def path_key(path: str) -> str:
     return str(sha256(data).hexdigest()[:16])
 
 
+def safe_session(name: str) -> str | None:
+    """A harness's session id made into a session name (SESSION_RULE): characters
+    outside ``[A-Za-z0-9._-]`` become ``-``; starting alphanumeric; at most 64. A
+    longer id keeps its first 47 characters and ends in 16 hex digits of its
+    SHA-256: two ids that differ only past the 64th character get two lists."""
+    safe = "".join(c if c.isascii() and (c.isalnum() or c in "._-") else "-" for c in name)
+    safe = safe.lstrip("._-")
+    if len(safe) > 64:
+        import hashlib
+
+        digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()
+        safe = f"{safe[:47]}-{digest[:16]}"
+    return safe or None
+
+
 _KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
 

@@ -154,6 +154,11 @@ GLOBAL_OPTIONS = (
         help="Use this markdown file as the list.",
         complete="files",
     ),
+    Option(
+        "--project",
+        dest="project",
+        help="Use the repository's TODO.md (the project plan), in an agent session too.",
+    ),
     Option("--home", dest="home", kind=str, help="Where lists and state live.", complete="files"),
     Option(
         "--memory-dir",
@@ -219,17 +224,12 @@ COMMANDS = (
     ),
     Command(
         "init",
-        "Replace the list with these tasks (--project: the repository's TODO.md).",
+        "Replace the list with these tasks (--project: make the repository's TODO.md, "
+        "registering git's merge driver for it; no TASK: keep the plan it has).",
         (NEW_TASKS,),
         (
             PHASE,
             Option("--summary", dest="summary", kind=str, help="What the list is for."),
-            Option(
-                "--project",
-                dest="project",
-                help="Make TODO.md at the top of this git work tree (the project plan) and "
-                "register git's merge driver for it; no TASK: keep the plan it has.",
-            ),
         ),
         fast=True,
         writes=True,

@@ -26,11 +26,12 @@ import sys
 from todocli.app import commands
 from todocli.app.commands import Context, Outcome
 from todocli.app.output import STDERR, OutputError, failure_message, write
-from todocli.base import TYPE_CHECKING
+from todocli.base import TYPE_CHECKING, safe_session
 from todocli.cli.command_table import NEVER_FAILS, PROTOCOL, REPORT
 from todocli.document.model import Status, TodoList
 from todocli.errors import InternalError, StorageError, TodoError, UsageError
 from todocli.escapes import one_line, quoted, shown_as
+from todocli.storage import paths
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -130,10 +131,8 @@ def show(call: Call, *, show_all: bool, notes: bool, tool: str | None) -> int:
     return emit(outcome, output, show_all=show_all, notes=notes)
 
 
-def init(
-    call: Call, *, tasks: list[str], phase: str | None, summary: str | None, project: bool
-) -> int:
-    if project:
+def init(call: Call, *, tasks: list[str], phase: str | None, summary: str | None) -> int:
+    if call.options.project:
         from todocli.app.wiring.gitrepo import init_project
 
         outcome, report = init_project(call.options, tasks, phase, summary=summary)
@@ -277,11 +276,12 @@ def _hook_session(options: Options, envelope: dict[str, object] | None = None) -
     if (
         isinstance(session, str)
         and options.session is None
+        and options.file is None
+        and not options.project
         and not os.environ.get("TODOCLI_SESSION")
     ):
-        from todocli.agents.envelope import safe_session
-
-        options.session = safe_session(session)
+        named = safe_session(session) or ""  # a hooked session's plan (paths.agent_session)
+        options.session = paths.hooked_plan(Context(options).loc.home, named) or named or None
     return options
 
 
@@ -478,8 +478,8 @@ def _project_context(call: Call) -> Context:
     options = call.options
     env = os.environ
     named = options.session or options.file or env.get("TODOCLI_SESSION")
-    if named or env.get("TODOCLI_FILE") or not ctx.loc.is_session:
-        return ctx
+    if named or env.get("TODOCLI_FILE") or not ctx.loc.is_session or ctx.loc.agent_plan:
+        return ctx  # a list named, the project plan, or the agent session's own plan
     from todocli.app.hooks import project_lists
 
     found = project_lists(ctx.loc.home, os.getcwd())

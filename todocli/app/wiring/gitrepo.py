@@ -84,6 +84,7 @@ def init_project(
 
     if options.file is not None:
         raise UsageError("init --project makes the repository's TODO.md: leave out --file")
+    options = options.replace(project=False)  # the plan may not be there yet
     top = work_tree_top(os.getcwd())
     plan = os.path.join(top, PLAN)
     made = not os.path.lexists(plan)
