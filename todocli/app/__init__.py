@@ -191,7 +191,7 @@ class Context:
         )
         self.agent = paths.agent_name(options.agent, self.env)
         plan = self.loc.agent_plan
-        if self.agent is None and plan and not (self.loc.is_session and self.loc.session == plan):
+        if self.agent is None and plan and not self.loc.on_agent_plan:
             # An agent session on another list (the project's backlog): it works
             # there as an agent named after its plan, so what it takes is its own.
             self.agent = plan

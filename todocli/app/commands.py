@@ -47,7 +47,8 @@ def show(
     sees) the list shown is what it has seen: its next snapshot may remove those
     tasks."""
     store = ctx.store
-    record = seen and ctx.agent is not None
+    # A read a named agent, or an agent session on its plan, is answered: seen.
+    record = seen and (ctx.agent is not None or ctx.loc.on_agent_plan)
     text, rev = store.consistent_read() if with_rev or record else (store.read(), 0)
     notes: list[str] = []
     if store.may_be_saving(text):

@@ -224,7 +224,7 @@ def _context_reply(event: str, text: str) -> str:
 def _which(ctx: Context) -> str:
     """How the agent names its list in shell commands: plain ``todo`` in its own
     session (its shell reaches the plan: see ``paths.agent_session``)."""
-    if ctx.loc.agent_plan and ctx.loc.is_session and ctx.loc.session == ctx.loc.agent_plan:
+    if ctx.loc.on_agent_plan:
         return "todo"
     if not ctx.loc.is_session:
         return f"todo --file {ctx.loc.list_file}"

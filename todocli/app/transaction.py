@@ -23,6 +23,8 @@ with a ``Replacement`` for its plan: ``replace_text``.
 
 from __future__ import annotations
 
+import os
+
 from todocli.app import AFRESH, Outcome, emptied, emptied_story, expect_rev
 from todocli.base import TYPE_CHECKING
 from todocli.document.markdown import parse, render_canonical
@@ -30,6 +32,7 @@ from todocli.document.model import Status, TodoList
 from todocli.document.segments import refuse_unmerged
 from todocli.engine.ops import Batch, OpKind, apply
 from todocli.errors import BusyError, InvalidParamError, TodoError
+from todocli.storage.paths import PROJECT_PLAN
 from todocli.storage.store import ListChangedError
 
 if TYPE_CHECKING:
@@ -287,7 +290,7 @@ def plan(
         unseen=unseen,
         proofs=proofs,
     )
-    guard = ctx.loc.agent_plan if ctx.loc.project else None
+    guard = ctx.loc.agent_plan if ctx.loc.agent_plan and _backlog(ctx) else None
     before = doc.model() if guard or tool is not None else None
     if guard:  # an agent session on the project's backlog: the person's tasks stay
         from todocli.app.sharing import backlog
@@ -300,6 +303,16 @@ def plan(
     if tool is not None and before is not None:
         planned.fresh_notes = _fresh_notes(view if view is not None else before, result.new)
     return planned
+
+
+def _backlog(ctx: Context) -> bool:
+    """Whether the list is a work tree's project plan (found, ``--project``, or
+    named with ``--file``)."""
+    loc = ctx.loc
+    if loc.project:
+        return True
+    folder, name = os.path.split(loc.list_file)
+    return not loc.is_session and name == PROJECT_PLAN and os.path.lexists(f"{folder}/.git")
 
 
 def _fresh_notes(seen: TodoList, new: TodoList) -> tuple[tuple[str, str], ...]:
@@ -418,6 +431,11 @@ def commit(ctx: Context, planned: Plan, params_input: object = None) -> Outcome:
         # list is what it holds (not a file todo never wrote, nor a hand edit).
         held = written is not None or store.hand_edit(text, rev, last) is None
         _record_view(store, ctx.agent, result.view, result.new, before, written is not None, held)
+    elif written is not None and not result.wiped and ctx.loc.on_agent_plan:
+        # An agent session's shell command on its plan: the session has seen what
+        # it wrote, so its own tool's next snapshot replaces it, not doubles it.
+        before = rev + (hand is not None)
+        _record_view(store, ctx.agent, result.new, result.new, before, True)
     rev = store.commit(written, state, steps, person_near=person_near, hand=hand)
     if planned.baseline is not None:
         store.saw_person()  # edited by hand: the person may save again at any moment

@@ -51,6 +51,12 @@ class Locations(Value):
         self.agent_plan = agent_plan
 
     @property
+    def on_agent_plan(self) -> bool:
+        """A call of an agent session on its own plan (its shell and its mirrored
+        todo tool are one agent there)."""
+        return self.agent_plan is not None and self.is_session and self.session == self.agent_plan
+
+    @property
     def lock_file(self) -> str:
         """Not under the home: see ``lock_path``."""
         return lock_path(self.list_file)

@@ -58,14 +58,14 @@ def refuse_replacing(ops: Sequence[Op]) -> None:
 def refuse_removal(before: TodoList, after: TodoList, agent: str) -> None:
     """Nor does it remove, drop or clear a backlog task it did not take."""
 
-    def theirs(todo: TodoList, *, kept: bool) -> Counter[str]:
+    def kept(todo: TodoList, *, only_theirs: bool) -> Counter[str]:
         return Counter(
             t.content
             for _, t in todo.tasks()
-            if t.meta.owner != agent and (not kept or t.status is not Status.ABANDONED)
+            if t.status is not Status.ABANDONED and not (only_theirs and t.meta.owner == agent)
         )
 
-    gone = theirs(before, kept=True) - theirs(after, kept=True)
+    gone = kept(before, only_theirs=True) - kept(after, only_theirs=False)
     if gone:
         names = "; ".join(sorted(gone))
         raise InvalidParamError(

@@ -85,6 +85,12 @@ def init_project(
     if options.file is not None:
         raise UsageError("init --project makes the repository's TODO.md: leave out --file")
     options = options.replace(project=False)  # the plan may not be there yet
+    if tasks and Context(options).loc.agent_plan:
+        # An agent session never replaces the backlog: refused before any wiring.
+        from todocli.app.sharing.backlog import refuse_replacing
+        from todocli.engine.ops import Op, OpKind
+
+        refuse_replacing([Op(OpKind.INIT)])
     top = work_tree_top(os.getcwd())
     plan = os.path.join(top, PLAN)
     made = not os.path.lexists(plan)
@@ -96,6 +102,8 @@ def init_project(
     report = Report(data, text, file=plan)
     if not tasks:
         return None, report
-    outcome = init(Context(options.replace(file=plan, session=None)), tasks, phase, summary=summary)
+    outcome = init(
+        Context(options.replace(project=True, session=None)), tasks, phase, summary=summary
+    )
     outcome.notices[:0] = lines
     return outcome, report

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 
 from todocli.app.wiring.setup.edits import Block, Edit
-from todocli.app.wiring.setup.instructions import TEXT
+from todocli.app.wiring.setup.instructions import SHARED
 
 LABEL = "Cline"
 FOLDER = os.path.join("Documents", "Cline")
@@ -14,5 +14,5 @@ FOLDER = os.path.join("Documents", "Cline")
 
 def edits(base: str, user: bool) -> list[Edit]:
     if user:
-        return [Block(os.path.join(base, FOLDER, "Rules", "todo.md"), TEXT)]
-    return [Block(os.path.join(base, ".clinerules", "todo.md"), TEXT)]
+        return [Block(os.path.join(base, FOLDER, "Rules", "todo.md"), SHARED)]
+    return [Block(os.path.join(base, ".clinerules", "todo.md"), SHARED)]

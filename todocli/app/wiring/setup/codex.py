@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 
 from todocli.app.wiring.setup.edits import Block, Edit, HookEntry
-from todocli.app.wiring.setup.instructions import TEXT
+from todocli.app.wiring.setup.instructions import SHARED
 
 LABEL = "Codex"
 FOLDER = ".codex"
@@ -26,7 +26,7 @@ def edits(base: str, user: bool) -> list[Edit]:
         # PostCompact takes no context: noted, and the next prompt restores the plan
         HookEntry(hooks, ["hooks", "PostCompact"], COMMAND),
         HookEntry(hooks, ["hooks", "UserPromptSubmit"], COMMAND),
-        Block(agents, TEXT),
+        Block(agents, SHARED),
     ]
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 
 from todocli.app.wiring.setup.edits import Block, Edit, Member
-from todocli.app.wiring.setup.instructions import TEXT
+from todocli.app.wiring.setup.instructions import SHARED
 from todocli.errors import UsageError
 
 LABEL = "VS Code Copilot"
@@ -16,8 +16,8 @@ FOLDER = ".copilot"
 
 def edits(base: str, user: bool) -> list[Edit]:
     if user:
-        return [Block(os.path.join(base, FOLDER, "instructions", "todo.instructions.md"), TEXT)]
-    return [Block(os.path.join(base, ".github", "copilot-instructions.md"), TEXT)]
+        return [Block(os.path.join(base, FOLDER, "instructions", "todo.instructions.md"), SHARED)]
+    return [Block(os.path.join(base, ".github", "copilot-instructions.md"), SHARED)]
 
 
 def mcp(base: str, user: bool) -> list[Edit]:

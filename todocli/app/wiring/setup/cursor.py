@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 
 from todocli.app.wiring.setup.edits import Block, Edit, Member
-from todocli.app.wiring.setup.instructions import TEXT
+from todocli.app.wiring.setup.instructions import SHARED
 
 LABEL = "Cursor"
 FOLDER = ".cursor"
@@ -15,8 +15,8 @@ FOLDER = ".cursor"
 
 def edits(base: str, user: bool) -> list[Edit]:
     if user:
-        return [Block(os.path.join(base, FOLDER, "rules", "todo.mdc"), TEXT)]
-    return [Block(os.path.join(base, "AGENTS.md"), TEXT)]
+        return [Block(os.path.join(base, FOLDER, "rules", "todo.mdc"), SHARED)]
+    return [Block(os.path.join(base, "AGENTS.md"), SHARED)]
 
 
 def mcp(base: str, user: bool) -> list[Edit]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 
 from todocli.app.wiring.setup.edits import Block, Edit, HookEntry, Member
-from todocli.app.wiring.setup.instructions import TEXT
+from todocli.app.wiring.setup.instructions import hooked
 
 LABEL = "Gemini CLI"
 FOLDER = ".gemini"
@@ -28,7 +28,7 @@ def edits(base: str, user: bool) -> list[Edit]:
         # no SessionStart after a compaction: noted, and the next prompt restores the plan
         HookEntry(settings, ["hooks", "PreCompress"], COMMAND),
         HookEntry(settings, ["hooks", "BeforeAgent"], COMMAND),
-        Block(memory, TEXT),
+        Block(memory, hooked("write_todos, the tracker tools")),
     ]
 
 

@@ -6,14 +6,14 @@ from __future__ import annotations
 import os
 
 from todocli.app.wiring.setup.edits import Block, Edit, Member
-from todocli.app.wiring.setup.instructions import TEXT
+from todocli.app.wiring.setup.instructions import SHARED
 
 LABEL = "OpenCode"
 FOLDER = os.path.join(".config", "opencode")
 
 
 def edits(base: str, user: bool) -> list[Edit]:
-    return [Block(os.path.join(base, FOLDER if user else "", "AGENTS.md"), TEXT)]
+    return [Block(os.path.join(base, FOLDER if user else "", "AGENTS.md"), SHARED)]
 
 
 def mcp(base: str, user: bool) -> list[Edit]:

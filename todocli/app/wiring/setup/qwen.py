@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 
 from todocli.app.wiring.setup.edits import Block, Edit, HookEntry, Member
-from todocli.app.wiring.setup.instructions import TEXT
+from todocli.app.wiring.setup.instructions import hooked
 
 LABEL = "Qwen Code"
 FOLDER = ".qwen"
@@ -21,7 +21,7 @@ def edits(base: str, user: bool) -> list[Edit]:
         HookEntry(settings, ["hooks", "SessionStart"], COMMAND, "startup|resume|clear|compact"),
         HookEntry(settings, ["hooks", "Stop"], COMMAND),
         HookEntry(settings, ["hooks", "PostToolUse"], COMMAND, "todo_write"),
-        Block(memory, TEXT),
+        Block(memory, hooked("todo_write")),
     ]
 
 
