@@ -76,6 +76,7 @@ def test_every_door_of_a_hooked_session_uses_its_plan_and_a_person_the_backlog(
     shown = run(repo, env=env)
     assert "Read the code" in shown.out
     assert "Fix login" not in shown.out
+    assert run(repo, "path", env=env).out == f"{home / 'sessions' / SESSION}.md\n"
     # A person's own shell: the project plan, as ever.
     assert "Fix login" in run(repo).out
     # MCP, started by the harness with its shell's environment, in the project.
@@ -142,6 +143,9 @@ def test_the_agent_takes_backlog_tasks_but_never_replaces_or_drops_the_person_s(
     assert "Write docs (backlog)" in reason
     assert "Fix login" not in reason  # the rest of the backlog is not its plan
     assert "todo --project done|block TASK" in reason
+    gate = run(repo, "check", env=env)  # the gate of the manual recipes, the same plan
+    assert gate.code == 1
+    assert gate.out == ("Taken from the backlog (todo --project): Write docs\n[0/0] No tasks.\n")
     # It closes what it took, and adds an idea; the person's tasks stay as they were.
     assert run(repo, "--project", "done", "-q", "Write docs", env=env).code == 0
     assert run(repo, "--project", "add", "-q", "An idea", env=env).code == 0
@@ -150,6 +154,7 @@ def test_the_agent_takes_backlog_tasks_but_never_replaces_or_drops_the_person_s(
     assert "- [ ] Speed up search\n" in after
     assert "- [x] Write docs" in after
     assert json.loads(run(repo, "hook", "claude", stdin=json.dumps(stop)).out or "{}") == {}
+    assert run(repo, "check", env=env).code == 0
 
 
 def test_a_person_may_still_replace_the_backlog(repo: Path) -> None:

@@ -43,6 +43,7 @@ class Outcome:
         "result",
         "rev",
         "session",
+        "taken",
         "todo",
         "warnings",
     )
@@ -75,6 +76,7 @@ class Outcome:
         self.claim_alone = False  # `todo claim`: the task taken is the whole answer
         self.full_reply = False  # the ``reply = full`` setting: a write shows the whole list
         self.reopened: list[tuple[str, str]] = []  # `todo check --verify`: task, why
+        self.taken: list[str] = []  # `todo check` of an agent session: backlog tasks it took
         # An agent tool's snapshot: the in-progress notes it had not seen (None: not one)
         self.fresh_notes: tuple[tuple[str, str], ...] | None = None
 
@@ -191,9 +193,9 @@ class Context:
         )
         self.agent = paths.agent_name(options.agent, self.env)
         plan = self.loc.agent_plan
-        if self.agent is None and plan and not self.loc.on_agent_plan:
-            # An agent session on another list (the project's backlog): it works
-            # there as an agent named after its plan, so what it takes is its own.
+        if self.agent is None and plan and self.loc.is_backlog:
+            # An agent session on the project's backlog works there as an agent
+            # named after its plan, so what it takes is its own.
             self.agent = plan
 
     def now(self) -> datetime:

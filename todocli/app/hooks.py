@@ -3,19 +3,24 @@ the harness's envelope on stdin and answers in that harness's JSON (a hook's
 plain stdout never reaches the model; Gemini CLI wants nothing but JSON there):
 
 - SessionStart (after a start, ``--resume``, ``/clear`` or a compaction): the
-  unfinished plan back into the agent's context, in the lean form, and which list
-  is its own. A session that has no list yet continues its project's open plan.
-  Where a compaction fires no SessionStart (Gemini CLI's PreCompress, Codex's
-  PostCompact), the next prompt's hook (BeforeAgent, UserPromptSubmit) does it.
-- Stop (Gemini CLI: AfterAgent): the stop gate. It never blocks twice in a row
-  (``stop_hook_active``), lets the agent stop when every open task is blocked on
-  the person (telling the person so), and otherwise says what to do.
-- PostToolUse (AfterTool): the agent's own todo tool mirrored (``todo apply``),
-  the write's text in the reply's context, success or refusal.
+  unfinished plan back into the agent's context, in the lean form, with the
+  backlog tasks it took; and the session handed to its shell (the env file, or
+  the reply's ``env``). A session that has no list yet continues its project's
+  open plan. Where a compaction fires no SessionStart (Gemini CLI's PreCompress,
+  Codex's PostCompact), the next prompt's hook (BeforeAgent, UserPromptSubmit)
+  does it.
+- Stop (Gemini CLI: AfterAgent): the stop gate, over the plan and the backlog
+  tasks it took. It never blocks twice in a row (``stop_hook_active``), lets the
+  agent stop when every open task is blocked on the person (telling the person
+  so), and otherwise says what to do.
+- PostToolUse (AfterTool): the agent's own todo tool mirrored (``todo apply``);
+  a reply only when the agent has something to learn.
 
-Which list a hook uses: the harness's session id names it, and each session id's
-record (``state/hooked/<id>.json`` under the home: the agent, the project
-directory, the list) keeps it on the list it started with.
+Which list: the session's plan, by the rule every door follows
+(``paths.agent_session``). Each session id's record (``state/hooked/<id>.json``
+under the home: the agent, the project directory, the list; the list also in
+``<id>.list``, which the agent's shell reads) keeps it on the plan it started
+with, and ``current/`` says which session each harness hooked last in each folder.
 """
 
 from __future__ import annotations

@@ -569,11 +569,14 @@ def report_envelope(report: Report) -> dict[str, Any]:
 
 
 def check_text(
-    todo: TodoList, agent: str | None = None, reopened: Sequence[tuple[str, str]] = ()
+    todo: TodoList,
+    agent: str | None = None,
+    reopened: Sequence[tuple[str, str]] = (),
+    taken: Sequence[str] = (),
 ) -> str:
     """``todo check``'s plain answer: the tasks ``--verify`` reopened and why, the
     open tasks (or "Nothing open.") and the recap; for an agent, the open tasks it
-    holds."""
+    holds; for an agent session's plan, the backlog tasks it took (``taken``)."""
     said = "".join(f"Reopened: {quoted(content)} ({why})\n" for content, why in reopened)
     open_tasks = [
         (p, t)
@@ -590,7 +593,9 @@ def check_text(
     elif agent is not None:
         lines = [f'Agent "{agent}" holds nothing open.']
     else:
-        lines = ["Nothing open."]
+        lines = [] if taken else ["Nothing open."]
+    if taken:
+        lines.append(f"Taken from the backlog (todo --project): {'; '.join(taken)}")
     return said + safe("\n".join([*lines, todo.recap()]) + "\n")
 
 

@@ -23,8 +23,6 @@ with a ``Replacement`` for its plan: ``replace_text``.
 
 from __future__ import annotations
 
-import os
-
 from todocli.app import AFRESH, Outcome, emptied, emptied_story, expect_rev
 from todocli.base import TYPE_CHECKING
 from todocli.document.markdown import parse, render_canonical
@@ -32,7 +30,6 @@ from todocli.document.model import Status, TodoList
 from todocli.document.segments import refuse_unmerged
 from todocli.engine.ops import Batch, OpKind, apply
 from todocli.errors import BusyError, InvalidParamError, TodoError
-from todocli.storage.paths import PROJECT_PLAN
 from todocli.storage.store import ListChangedError
 
 if TYPE_CHECKING:
@@ -290,7 +287,7 @@ def plan(
         unseen=unseen,
         proofs=proofs,
     )
-    guard = ctx.loc.agent_plan if ctx.loc.agent_plan and _backlog(ctx) else None
+    guard = ctx.loc.agent_plan if ctx.loc.agent_plan and ctx.loc.is_backlog else None
     before = doc.model() if guard or tool is not None else None
     if guard:  # an agent session on the project's backlog: the person's tasks stay
         from todocli.app.sharing import backlog
@@ -303,16 +300,6 @@ def plan(
     if tool is not None and before is not None:
         planned.fresh_notes = _fresh_notes(view if view is not None else before, result.new)
     return planned
-
-
-def _backlog(ctx: Context) -> bool:
-    """Whether the list is a work tree's project plan (found, ``--project``, or
-    named with ``--file``)."""
-    loc = ctx.loc
-    if loc.project:
-        return True
-    folder, name = os.path.split(loc.list_file)
-    return not loc.is_session and name == PROJECT_PLAN and os.path.lexists(f"{folder}/.git")
 
 
 def _fresh_notes(seen: TodoList, new: TodoList) -> tuple[tuple[str, str], ...]:

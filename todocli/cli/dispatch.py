@@ -308,7 +308,7 @@ def check(call: Call, *, hook: bool, verify: bool) -> int:
     if not output.quiet:
         from todocli.app.render import check_text
 
-        write(check_text(outcome.todo, ctx.agent, outcome.reopened))
+        write(check_text(outcome.todo, ctx.agent, outcome.reopened, outcome.taken))
         if outcome.error is not None and outcome.error.code == "STALE_EVIDENCE":
             write(f"Stale evidence: {one_line(outcome.error.message)}\n")
     return outcome.exit_code

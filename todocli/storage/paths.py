@@ -57,6 +57,18 @@ class Locations(Value):
         return self.agent_plan is not None and self.is_session and self.session == self.agent_plan
 
     @property
+    def is_backlog(self) -> bool:
+        """A work tree's project plan: found, ``--project``, or named with ``--file``."""
+        if self.project:
+            return True
+        folder, name = os.path.split(self.list_file)
+        return (
+            not self.is_session
+            and name == PROJECT_PLAN
+            and os.path.lexists(os.path.join(folder, ".git"))
+        )
+
+    @property
     def lock_file(self) -> str:
         """Not under the home: see ``lock_path``."""
         return lock_path(self.list_file)

@@ -9,6 +9,8 @@ reminder) and that the file was edited by hand since the last write.
 
 from __future__ import annotations
 
+import os
+
 from todocli.app.commands import Context, Outcome, show
 from todocli.app.render import cycle_line, describe_diff
 from todocli.app.report import Report
@@ -44,13 +46,22 @@ def check(ctx: Context, *, with_rev: bool = False, verify: bool = False) -> Outc
     outcome = show(ctx, with_rev=with_rev, seen=False)  # it tells open tasks, not the list
     outcome.reopened = reopened
     agent = ctx.agent
-    count = len(open_tasks(outcome.todo, agent))
+    taken = 0
+    plan = ctx.loc.agent_plan
+    if plan and ctx.loc.on_agent_plan:  # an agent session's plan: with what it took
+        from todocli.app.sharing.backlog import held
+
+        outcome.taken = [t.content for t in held(plan, os.getcwd(), ctx.env)]
+    taken = len(outcome.taken)
+    count = len(open_tasks(outcome.todo, agent)) + taken
     if count and agent is not None:
         outcome.error = OpenTasksError(
             f'agent "{agent}" holds {count} open task{"s" if count > 1 else ""}'
         )
     elif count:
         message = f"{count} task{'s are' if count > 1 else ' is'} still open"
+        if taken:
+            message += f" ({taken} taken from the backlog: todo --project)"
         cycle = cycle_line(outcome.todo, lead="dependency cycle")
         outcome.error = OpenTasksError(message if cycle is None else f"{message}; {cycle}")
     elif any(t.meta.check for _, t in outcome.todo.tasks()):  # the everyday list has none
