@@ -35,7 +35,7 @@ _todo() {
                 ((i++)) ;;
             --session=*|--file=*|--home=*|-s?*)
                 _todo_scope+=("$word") ;;
-            --after|--agent|--as|--base|--check|--digest|--every|--evidence|--if-rev|--input|--memory-dir|--note|--older-than|--phase|--reason|--summary|-e|-i|-n|-p|-r)
+            --after|--agent|--as|--base|--check|--digest|--every|--evidence|--if-rev|--input|--memory-dir|--note|--older-than|--phase|--plan|--reason|--summary|-e|-i|-n|-p|-r)
                 ((i++)) ;;
             -*) ;;
             *) [[ -z "$cmd" ]] && cmd="$word" ;;
@@ -44,7 +44,7 @@ _todo() {
     case "$prev" in
         --session|-s)
             _todo_offer sessions; return ;;
-        --file|--home|--memory-dir|--input|-i)
+        --file|--home|--memory-dir|--input|-i|--plan)
             mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
         --phase|-p)
             _todo_offer phases; return ;;
@@ -83,7 +83,7 @@ _todo() {
         allow) opts="--digest" ;;
         remind) opts="--every -e --hook" ;;
         hook) opts="" ;;
-        setup) opts="--user --dry-run --remove --mcp" ;;
+        setup) opts="--user --dry-run --remove --mcp --plan" ;;
         doctor) opts="" ;;
         schema) opts="" ;;
         history) opts="" ;;

@@ -109,6 +109,7 @@ complete -c todo -n '__fish_seen_subcommand_from setup' -l user -d 'The user\'s 
 complete -c todo -n '__fish_seen_subcommand_from setup' -l dry-run -d 'Print the diff; write nothing.'
 complete -c todo -n '__fish_seen_subcommand_from setup' -l remove -d 'Take out what setup added.'
 complete -c todo -n '__fish_seen_subcommand_from setup' -l mcp -d 'Register todo mcp as an MCP server too.'
+complete -c todo -n '__fish_seen_subcommand_from setup' -l plan -r -F -d 'git: the project\'s plan is this file, not TODO.md (a spec\'s tasks.md).'
 complete -c todo -n '__fish_seen_subcommand_from undo' -l force -d 'Accepted, changes nothing: a hand edit is kept as a revision first.'
 complete -c todo -n '__fish_seen_subcommand_from gc' -l older-than -r -d 'Age, e.g. 30d, 12h.'
 complete -c todo -n '__fish_seen_subcommand_from watch' -l all -s a -d 'Do not collapse long phases.'

@@ -243,7 +243,7 @@ def _held(ctx: Context, project: str) -> list[Task]:
         return []
     from todocli.app.sharing.backlog import held
 
-    return held(plan, project, ctx.env)
+    return held(plan, project, ctx.env, ctx.loc.home)
 
 
 def _plan_text(ctx: Context, project: str, head: str) -> str:

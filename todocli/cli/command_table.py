@@ -430,6 +430,14 @@ COMMANDS = (
             Option("--dry-run", dest="dry_run", help="Print the diff; write nothing."),
             Option("--remove", dest="remove", help="Take out what setup added."),
             Option("--mcp", dest="mcp", help="Register todo mcp as an MCP server too."),
+            Option(
+                "--plan",
+                dest="plan",
+                kind=str,
+                metavar="PATH",
+                help="git: the project's plan is this file, not TODO.md (a spec's tasks.md).",
+                complete="files",
+            ),
         ),
     ),
     Command(

@@ -273,13 +273,8 @@ def _hook_session(options: Options, envelope: dict[str, object] | None = None) -
     session = (
         value.get("session_id", value.get("conversation_id")) if isinstance(value, dict) else None
     )
-    if (
-        isinstance(session, str)
-        and options.session is None
-        and options.file is None
-        and not options.project
-        and not os.environ.get("TODOCLI_SESSION")
-    ):
+    chosen = options.session or options.file or options.project or os.environ.get("TODOCLI_SESSION")
+    if isinstance(session, str) and not chosen:
         named = safe_session(session) or ""  # a hooked session's plan (paths.agent_session)
         options.session = paths.hooked_plan(Context(options).loc.home, named) or named or None
     return options
@@ -348,11 +343,13 @@ def hook(call: Call, *, agent: str) -> int:
     return 0
 
 
-def setup(call: Call, *, tool: str, user: bool, dry_run: bool, remove: bool, mcp: bool) -> int:
+def setup(
+    call: Call, *, tool: str, user: bool, dry_run: bool, remove: bool, mcp: bool, plan: str | None
+) -> int:
     from todocli.app.wiring.setup import setup as wire
 
     home = _context(call).loc.home
-    report = wire(home, tool, user=user, dry_run=dry_run, remove=remove, mcp=mcp)
+    report = wire(home, tool, user=user, dry_run=dry_run, remove=remove, mcp=mcp, plan=plan)
     return emit_report(report, call.output)
 
 

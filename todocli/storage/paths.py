@@ -199,20 +199,52 @@ PROJECT_PLAN = "TODO.md"
 _OFF = ("0", "off", "false", "no")
 
 
-def project_plan(start: str, env: Mapping[str, str]) -> str | None:
+def plan_record(home: str, top: str) -> str:
+    """Where ``todo setup git --plan PATH`` records the plan it named for the work
+    tree ``top`` (in this home: this clone's choice, as git's own config is)."""
+    return os.path.join(home, "state", "projects", path_key(top))
+
+
+def named_plan(home: str, top: str) -> str | None:
+    """The plan ``todo setup git --plan`` named for ``top``: its path under the top,
+    or None (then ``TODO.md``). A record that is not a plain relative path inside
+    the work tree (outside git's folder) is no plan."""
+    try:
+        with open(plan_record(home, top), encoding="utf-8") as handle:
+            name = handle.read(4097).strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return name if plan_path_error(name) is None else None
+
+
+def plan_path_error(name: str) -> str | None:
+    """Why ``name`` cannot be a work tree's plan (a path relative to its top), or None."""
+    parts = name.split("/")
+    if not name or len(name) > 4096 or os.path.isabs(name) or "\\" in name:
+        return "a path inside the work tree, relative to its top"
+    if any(p in ("", ".", "..") for p in parts) or parts[0].lower() == ".git":
+        return "a path inside the work tree, outside .git, without . or .."
+    if any(c.isspace() or c in '*?[]!#"' or ord(c) < 32 for c in name):
+        return "no spaces, quotes or glob characters (.gitattributes names it)"
+    return None
+
+
+def project_plan(start: str, env: Mapping[str, str], home: str | None = None) -> str | None:
     """The project plan for a command run in ``start``: ``TODO.md`` at the top of
-    the git work tree, found as git finds ``.git`` (a folder, or the file a linked
+    the git work tree (or the plan ``todo setup git --plan`` named for it in
+    ``home``), found as git finds ``.git`` (a folder, or the file a linked
     worktree has), walking up from ``start``, and never above the work tree's top
     nor past ``GIT_CEILING_DIRECTORIES``. None outside a work tree, when its top
-    has no ``TODO.md``, or when ``TODOCLI_PROJECT`` is 0 or off. A few ``stat``
-    calls, no ``git`` process: it runs on every call of an agent."""
+    has no such file, or when ``TODOCLI_PROJECT`` is 0 or off. A few ``stat``
+    calls and one small read, no ``git`` process: it runs on every call of an agent."""
     if env.get("TODOCLI_PROJECT", "").lower() in _OFF:
         return None
     ceilings = {os.path.abspath(c) for c in env.get("GIT_CEILING_DIRECTORIES", "").split(":") if c}
     folder = start
     while True:
         if os.path.lexists(os.path.join(folder, ".git")):
-            plan = os.path.join(folder, PROJECT_PLAN)
+            named = named_plan(home, folder) if home else None
+            plan = os.path.join(folder, named or PROJECT_PLAN)
             # A FIFO or a device there (or a link to one) is the plan too, to be
             # refused when read: never silently another list. A folder is not.
             return plan if os.path.exists(plan) and not os.path.isdir(plan) else None
@@ -376,14 +408,16 @@ def resolve(
     if project and file_text:
         raise UsageError("--project and --file name two lists: give one")
     if project:
-        plan = project_plan(start, dict(env) | {"TODOCLI_PROJECT": ""}) if start else None
+        plan = (
+            project_plan(start, dict(env) | {"TODOCLI_PROJECT": ""}, home_path) if start else None
+        )
         if plan is None:
             raise UsageError(
                 "--project: no project plan here (TODO.md at the top of a git work tree; "
                 "make one with: todo init --project)"
             )
     elif not file_text and chosen is None:
-        plan = project_plan(start, env) if start is not None else None
+        plan = project_plan(start, env, home_path) if start is not None else None
     if (file_text and not project) or plan:
         list_file = plan or os.path.abspath(os.path.expanduser(file_text or ""))
         # Keyed by the real path, so two names for one file share one history.

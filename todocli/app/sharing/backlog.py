@@ -29,11 +29,11 @@ if TYPE_CHECKING:
     from todocli.engine.ops import Op
 
 
-def held(plan: str, start: str, env: Mapping[str, str]) -> list[Task]:
+def held(plan: str, start: str, env: Mapping[str, str], home: str) -> list[Task]:
     """The open tasks of the backlog of the work tree around ``start`` that the
     agent session whose plan is ``plan`` holds (none when there is no backlog, or
     it cannot be read: the gate never fails on it)."""
-    found = project_plan(start, env)
+    found = project_plan(start, env, home)
     if found is None or plan_outside(found) is not None or not os.path.isfile(found):
         return []
     try:

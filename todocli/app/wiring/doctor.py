@@ -17,6 +17,7 @@ from todocli.app.report import Report
 from todocli.app.wiring.setup import TARGETS, Records, target
 from todocli.base import TYPE_CHECKING
 from todocli.errors import BusyError, TodoError
+from todocli.storage import paths
 from todocli.storage.store import Held
 
 if TYPE_CHECKING:
@@ -144,10 +145,15 @@ def repository(ctx: Context) -> list[str]:
     """A project plan: whether git merges it by task in this clone."""
     if not ctx.loc.project:
         return []
-    from todocli.app.wiring.gitrepo import problems
+    from todocli.app.wiring.gitrepo import problems, work_tree_top
 
-    found = problems(os.path.dirname(ctx.loc.list_file))
-    return [PROBLEM + line for line in found] or ["git: TODO.md is merged by task in this clone"]
+    top = work_tree_top(os.path.dirname(ctx.loc.list_file))
+    plan = paths.named_plan(ctx.loc.home, top)
+    found = problems(top, plan or "TODO.md")
+    return [PROBLEM + line for line in found] or [
+        f"git: {plan or 'TODO.md'} is merged by task in this clone"
+        + (" (the plan todo setup git --plan named)" if plan else "")
+    ]
 
 
 CHECKS: list[Callable[[Context], list[str]]] = [agents, current_list, lock, repository]

@@ -51,7 +51,7 @@ def check(ctx: Context, *, with_rev: bool = False, verify: bool = False) -> Outc
     if plan and ctx.loc.on_agent_plan:  # an agent session's plan: with what it took
         from todocli.app.sharing.backlog import held
 
-        outcome.taken = [t.content for t in held(plan, os.getcwd(), ctx.env)]
+        outcome.taken = [t.content for t in held(plan, os.getcwd(), ctx.env, ctx.loc.home)]
     taken = len(outcome.taken)
     count = len(open_tasks(outcome.todo, agent)) + taken
     if count and agent is not None:

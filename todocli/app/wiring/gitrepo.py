@@ -17,6 +17,7 @@ from todocli.app.commands import Context, init
 from todocli.app.report import Report
 from todocli.base import TYPE_CHECKING
 from todocli.errors import UsageError
+from todocli.storage import paths
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -55,13 +56,13 @@ def common_dir(top: str) -> str:
     return os.path.join(top, done.stdout.rstrip("\n"))
 
 
-def problems(top: str) -> list[str]:
-    """What keeps git from merging this work tree's ``TODO.md`` by task, one line
-    each (none: it is wired)."""
+def problems(top: str, plan: str = PLAN) -> list[str]:
+    """What keeps git from merging this work tree's plan (``TODO.md``, or the file
+    ``plan`` names under the top) by task, one line each (none: it is wired)."""
     found = []
-    attribute = _git(top, "check-attr", "merge", "--", PLAN).stdout
+    attribute = _git(top, "check-attr", "merge", "--", plan).stdout
     if not attribute.rstrip("\n").endswith(": merge: todo"):
-        found.append(f"{PLAN} is not marked 'merge=todo' in .gitattributes (fix: todo setup git)")
+        found.append(f"{plan} is not marked 'merge=todo' in .gitattributes (fix: todo setup git)")
     if _git(top, "config", "--get", "merge.todo.driver").returncode != 0:
         found.append(
             "this clone lacks merge.todo.driver: git merges TODO.md as text (fix: todo setup git)"
@@ -92,7 +93,7 @@ def init_project(
 
         refuse_replacing([Op(OpKind.INIT)])
     top = work_tree_top(os.getcwd())
-    plan = os.path.join(top, PLAN)
+    plan = os.path.join(top, paths.named_plan(Context(options).loc.home, top) or PLAN)
     made = not os.path.lexists(plan)
     wired = setup(Context(options).loc.home, "git", project=top)
     lines = [f"{'Made' if made else 'Kept'} the project plan {plan}"]

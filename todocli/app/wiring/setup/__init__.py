@@ -23,6 +23,7 @@ from todocli.app.report import Report
 from todocli.app.wiring.setup import files
 from todocli.base import TYPE_CHECKING
 from todocli.errors import StorageError, UsageError
+from todocli.storage import paths
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -152,6 +153,7 @@ def setup(
     mcp: bool = False,
     project: str | None = None,
     user_home: str | None = None,
+    plan: str | None = None,
 ) -> Report:
     """Add (or ``remove``) the target's configuration in the project (the current
     directory) or, with ``user``, the user's home; with ``mcp``, ``todo mcp``
@@ -160,7 +162,8 @@ def setup(
     module = target(tool)
     base = (user_home or os.path.expanduser("~")) if user else (project or os.getcwd())
     records = Records(home)
-    edits = _edits(module, tool, base, user, mcp=mcp, remove=remove, records=records)
+    named = _named_plan(home, module, tool, base, user, plan)
+    edits = _edits(module, tool, base, user, mcp=mcp, remove=remove, records=records, plan=named)
     by_file: dict[str, list[Edit]] = {}
     for edit in edits:
         by_file.setdefault(edit.path, []).append(edit)
@@ -177,6 +180,8 @@ def setup(
     else:
         changed = _write(tool, plans, by_file, remove, records, confine or base)
         lines = _told(module, changed, remove, left)
+        if named is not None:
+            _record_plan(home, confine or base, None if remove else named)
     lines += [f"{module.LABEL}: {line}" for line in left]
     data = {
         "tool": tool,
@@ -197,10 +202,11 @@ def _edits(
     mcp: bool,
     remove: bool,
     records: Records,
+    plan: str | None = None,
 ) -> list[Edit]:
     """What the target adds to which file, its MCP server's registration too when
     asked (or, for a removal, where todo wrote it)."""
-    edits: list[Edit] = module.edits(base, user)
+    edits: list[Edit] = module.edits(base, user, plan) if plan else module.edits(base, user)
     servers = getattr(module, "mcp", None)
     if mcp and servers is None:
         raise UsageError(
@@ -215,6 +221,32 @@ def _edits(
                 edit.optional = True
                 edits.append(edit)
     return edits
+
+
+def _named_plan(
+    home: str, module: ModuleType, tool: str, base: str, user: bool, given: str | None
+) -> str | None:
+    """``todo setup git --plan PATH``: the plan it names (as a path under the work
+    tree's top); without ``--plan``, the one named before in this clone, if any."""
+    if tool != "git":
+        if given is not None:
+            raise UsageError("--plan names a repository's plan: todo setup git --plan PATH")
+        return None
+    if user:
+        return None  # refused by the target itself, with its own message
+    top = module.root(base)
+    return module.plan_name(top, given) if given is not None else paths.named_plan(home, top)
+
+
+def _record_plan(home: str, top: str, name: str | None) -> None:
+    """Keep (or, ``None``, forget) the plan this clone names: ``paths.named_plan``."""
+    record = paths.plan_record(home, os.path.realpath(top))
+    if name is None:
+        if os.path.lexists(record):
+            files.delete(record)
+        return
+    os.makedirs(os.path.dirname(record), exist_ok=True)
+    files.write(files.locate(record, None), name + "\n", record)
 
 
 Plan = tuple[str, str, str | None, str | None]  # path, where its bytes are, old, new
