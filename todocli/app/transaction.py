@@ -288,29 +288,35 @@ def plan(
         proofs=proofs,
     )
     guard = ctx.loc.agent_plan if ctx.loc.agent_plan and ctx.loc.is_backlog else None
-    before = doc.model() if guard or tool is not None else None
+    before = None
     if guard:  # an agent session on the project's backlog: the person's tasks stay
         from todocli.app.sharing import backlog
 
         backlog.refuse_replacing(ops)
+        before = doc.model()
     result, doc = apply(doc, batch)
     if guard and before is not None:
         backlog.refuse_removal(before, result.new, agent or guard)
     planned = Plan(seen, ops, result, doc, state, now, baseline)
-    if tool is not None and before is not None:
-        planned.fresh_notes = _fresh_notes(view if view is not None else before, result.new)
+    if tool is not None:
+        planned.fresh_notes = _fresh_notes(view, seen.text, result.new)
     return planned
 
 
-def _fresh_notes(seen: TodoList, new: TodoList) -> tuple[tuple[str, str], ...]:
-    """The notes under the tasks in progress of ``new`` that ``seen`` does not hold."""
+def _fresh_notes(view: TodoList | None, read: str, new: TodoList) -> tuple[tuple[str, str], ...]:
+    """The notes under the tasks in progress of ``new`` that the agent has not seen
+    (its ``view``, else the list as read). Most snapshots' lists hold no such note:
+    then nothing more is parsed."""
+    noted = [t for _, t in new.tasks() if t.status is Status.IN_PROGRESS and t.notes]
+    if not noted:
+        return ()
+    seen = view if view is not None else parse(read).model()
     known: dict[str, set[str]] = {}
     for _, task in seen.tasks():
         known.setdefault(task.content, set()).update(task.notes)
     return tuple(
         (task.content, note)
-        for _, task in new.tasks()
-        if task.status is Status.IN_PROGRESS
+        for task in noted
         for note in task.notes
         if note not in known.get(task.content, ())
     )
