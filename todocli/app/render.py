@@ -111,7 +111,9 @@ def change_lines(outcome: Outcome) -> list[str]:
     if result.merged:
         from todocli.engine.merge import describe
 
-        lines.append("Merged with edits made by hand: " + safe(describe(result.merged)))
+        lines.append(safe(describe(result.merged)))
+        kept = tuple((m.content, m.note) for m in result.merged if m.note is not None)
+        lines += _quoted_notes(kept, "  note on")
     if result.overridden:
         lines.append(
             f"Warning: this write overrode hand edits to {_quoted(result.overridden)} "

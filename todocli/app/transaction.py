@@ -236,7 +236,7 @@ def plan(
     doc = parse(text)
     baseline = parse(last).model() if last is not None and last != text else None
     merge_base = _merge_base(ctx, rev)
-    view, unseen = _view(ctx, seen, ops)
+    view, unseen, told = _view(ctx, seen, ops)
     wipe = _wipes(ctx)
     # The clock and state.json are read only when a completion, clear_delay or an
     # agent's claims need them: an everyday write of one agent reads neither.
@@ -283,6 +283,7 @@ def plan(
         echo=echo,
         unseen=unseen,
         proofs=proofs,
+        told=told,
     )
     result, doc = apply(doc, batch)
     return Plan(seen, ops, result, doc, state, now, baseline)
@@ -305,24 +306,29 @@ def _merge_base(ctx: Context, rev: int) -> TodoList | None:
     return parse(kept).model()
 
 
-def _view(ctx: Context, seen: Read, ops: Sequence[Op]) -> tuple[TodoList | None, bool]:
+def _view(
+    ctx: Context, seen: Read, ops: Sequence[Op]
+) -> tuple[TodoList | None, bool, TodoList | None]:
     """What this agent has seen, for a full snapshot (see merge): its last snapshot
-    and the lists it read since; and whether nothing is on record (then the agent
-    has seen only what it sends). When that is the list of the last revision, the
-    usual base already is it."""
+    and the lists it read since; whether nothing is on record (then the agent
+    has seen only what it sends); and the list as of its last write or read (what
+    it was told of: what others wrote since is news; None: the last revision's).
+    When that is the list of the last revision, the usual base already is it."""
     if ctx.options.base is not None or not any(
         op.kind is OpKind.WRITE and not op.merge for op in ops
     ):
-        return None, False
+        return None, False, None
     store = ctx.store
     sent = store.view(ctx.agent)
     if isinstance(sent, int) and (sent != seen.rev or seen.last is None):
         kept = store.revision(sent) if sent else ""  # revision 0: the empty list
         view = parse(kept).model() if kept is not None else None
-        return view, view is None
+        return view, view is None, view
     if isinstance(sent, str):
-        return parse(sent).model(), False
-    return None, sent is None
+        at = store.view_rev()
+        kept = None if at is None or at >= seen.rev else store.revision(at) if at else ""
+        return parse(sent).model(), False, parse(kept).model() if kept is not None else None
+    return None, sent is None, None
 
 
 def _wipes(ctx: Context) -> bool:
@@ -384,13 +390,15 @@ def commit(ctx: Context, planned: Plan, params_input: object = None) -> Outcome:
     person_near = written is not None and (planned.baseline is not None or store.person_near())
     # The list as read becomes a revision of its own, if it is not one.
     hand = store.hand_edit(text, rev, last) if written is not None else None
+    if result.merged:
+        result = _attributed(store, seen, result, rev + 1 if hand is not None else None)
     if result.view is not None and not result.wiped:
         before = rev + (hand is not None)
         # Revision ``before`` holds the list when this write lands, or when the
         # list is what it holds (not a file todo never wrote, nor a hand edit).
         held = written is not None or store.hand_edit(text, rev, last) is None
         _record_view(store, ctx.agent, result.view, result.new, before, written is not None, held)
-    rev = store.commit(written, state, steps, person_near=person_near, hand=hand)
+    rev = store.commit(written, state, steps, person_near=person_near, hand=hand, agent=ctx.agent)
     if planned.baseline is not None:
         store.saw_person()  # edited by hand: the person may save again at any moment
     if not result.written:
@@ -440,7 +448,9 @@ def commit_text(ctx: Context, seen: Read, chosen: Replacement) -> int:
     store = ctx.store
     hand = store.hand_edit(seen.text, seen.rev, seen.last)
     person_near = hand is not None or store.person_near()
-    rev = store.commit(chosen.text, chosen.state, person_near=person_near, hand=hand)
+    rev = store.commit(
+        chosen.text, chosen.state, person_near=person_near, hand=hand, agent=ctx.agent
+    )
     if hand is not None:
         store.saw_person()  # edited by hand: the person may save again at any moment
     return rev
@@ -481,6 +491,44 @@ def _record_view(
         if view == new and held:
             store.save_view(agent, landing or rev, landing)
         else:
-            store.save_view(agent, render_canonical(view), landing)
+            store.save_view(agent, render_canonical(view), landing, at=rev)
     except TodoError:
         pass
+
+
+LOOK_BACK = 20  # revisions read back at most for who made a change a merge kept
+
+
+def _attributed(store: Store, seen: Read, result: Result, hand_rev: int | None) -> Result:
+    """The merge's changes, each with who made it: a person, when the list as read
+    differs from todo's last write there (recorded as revision ``hand_rev`` by
+    this write; None: not recorded); else the latest revision that made it, by
+    the command and agent that wrote it, or by hand (``Store.by_hand``). A change
+    older than the revisions looked at is told as an earlier one."""
+    from todocli.engine.merge import key, touched
+
+    merged = result.merged
+    who: dict[str, tuple[int | None, str | None, str | None]] = {}
+    after = result.old
+    if seen.last != seen.text and (seen.last is not None or not seen.rev):
+        before = parse(seen.last or "").model()
+        who = dict.fromkeys(touched(merged, before, after), (hand_rev, None, None))
+        after = before
+    hand = store.by_hand()
+    rev = seen.rev if seen.last is not None else 0
+    wanted = {key(m) for m in merged}
+    while rev > max(0, seen.rev - LOOK_BACK) and not wanted <= who.keys():
+        kept = store.revision(rev - 1) if rev > 1 else ""
+        if kept is None:
+            break
+        before = parse(kept).model()
+        found = touched(merged, before, after) - who.keys()
+        if found:
+            by = (None, None) if rev in hand else store.written_by(rev)
+            who.update(dict.fromkeys(found, (rev, *by)))
+        after, rev = before, rev - 1
+    told = []
+    for m in merged:
+        rev_, command, agent = who.get(key(m), (None, "", None))
+        told.append(m.replace(rev=rev_, command=command, agent=agent))
+    return result.replace(merged=tuple(told))

@@ -351,28 +351,50 @@ def notes_added(old: TodoList, new: TodoList) -> tuple[tuple[str, str], ...]:
 
 
 class Merged(Value):
-    """One thing the agent did not know, and what the merge made of it."""
+    """One thing the agent did not know, and what the merge made of it. (The kinds'
+    names say "by hand" for what is any change the agent did not make: ``command``
+    says who made it.)"""
 
-    ADDED = "added_by_hand"  # kept: the person added it
-    STATUS = "status_by_hand"  # kept: the person set this status
-    REMOVED = "removed_by_hand"  # not brought back: the person removed it
+    ADDED = "added_by_hand"  # kept: another added it
+    STATUS = "status_by_hand"  # kept: another set this status
+    REMOVED = "removed_by_hand"  # not brought back: another removed it
     CONFLICT = "conflict"  # both changed its status: the snapshot's stands
+    NOTED = "noted"  # kept: another wrote this note under the task
 
     def __init__(
         self,
         kind: str,
         content: str,
         status: Status | None = None,  # the status the task has after the merge (None: gone)
+        # Who made the change: the revision that holds it (None: the file as it is
+        # now, not a revision yet) and the todo command that wrote that revision
+        # ("todo done"; "todo" when not on record; None: a person, by hand; "":
+        # older than the revisions looked at), with the agent it wrote for.
+        rev: int | None = None,
+        command: str | None = None,
+        agent: str | None = None,
+        note: str | None = None,  # NOTED: the note
     ) -> None:
         self.kind = kind
         self.content = content
         self.status = status
+        self.note = note
+        self.rev = rev
+        self.command = command
+        self.agent = agent
 
     def to_json(self) -> dict[str, object]:
         return {
             "kind": self.kind,
             "content": self.content,
             "status": self.status.value if self.status is not None else None,
+            **({"note": self.note} if self.note is not None else {}),
+            "by": {
+                "hand": self.command is None,
+                "rev": self.rev,
+                "command": self.command or None,
+                "agent": self.agent,
+            },
         }
 
 
