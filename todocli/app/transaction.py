@@ -390,8 +390,10 @@ def commit(ctx: Context, planned: Plan, params_input: object = None) -> Outcome:
     person_near = written is not None and (planned.baseline is not None or store.person_near())
     # The list as read becomes a revision of its own, if it is not one.
     hand = store.hand_edit(text, rev, last) if written is not None else None
-    if result.merged:
-        result = _attributed(store, seen, result, rev + 1 if hand is not None else None)
+    if result.merged:  # who made what the agent did not know
+        from todocli.app.attribution import attributed
+
+        result = attributed(store, text, rev, last, result, rev + 1 if hand is not None else None)
     if result.view is not None and not result.wiped:
         before = rev + (hand is not None)
         # Revision ``before`` holds the list when this write lands, or when the
@@ -494,41 +496,3 @@ def _record_view(
             store.save_view(agent, render_canonical(view), landing, at=rev)
     except TodoError:
         pass
-
-
-LOOK_BACK = 20  # revisions read back at most for who made a change a merge kept
-
-
-def _attributed(store: Store, seen: Read, result: Result, hand_rev: int | None) -> Result:
-    """The merge's changes, each with who made it: a person, when the list as read
-    differs from todo's last write there (recorded as revision ``hand_rev`` by
-    this write; None: not recorded); else the latest revision that made it, by
-    the command and agent that wrote it, or by hand (``Store.by_hand``). A change
-    older than the revisions looked at is told as an earlier one."""
-    from todocli.engine.merge import key, touched
-
-    merged = result.merged
-    who: dict[str, tuple[int | None, str | None, str | None]] = {}
-    after = result.old
-    if seen.last != seen.text and (seen.last is not None or not seen.rev):
-        before = parse(seen.last or "").model()
-        who = dict.fromkeys(touched(merged, before, after), (hand_rev, None, None))
-        after = before
-    hand = store.by_hand()
-    rev = seen.rev if seen.last is not None else 0
-    wanted = {key(m) for m in merged}
-    while rev > max(0, seen.rev - LOOK_BACK) and not wanted <= who.keys():
-        kept = store.revision(rev - 1) if rev > 1 else ""
-        if kept is None:
-            break
-        before = parse(kept).model()
-        found = touched(merged, before, after) - who.keys()
-        if found:
-            by = (None, None) if rev in hand else store.written_by(rev)
-            who.update(dict.fromkeys(found, (rev, *by)))
-        after, rev = before, rev - 1
-    told = []
-    for m in merged:
-        rev_, command, agent = who.get(key(m), (None, "", None))
-        told.append(m.replace(rev=rev_, command=command, agent=agent))
-    return result.replace(merged=tuple(told))

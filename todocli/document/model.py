@@ -17,7 +17,22 @@ from todocli.errors import InvalidParamError
 from todocli.escapes import quoted
 
 if TYPE_CHECKING:
-    from typing import ClassVar
+    from typing import ClassVar, Protocol, Self
+
+    # What a merge kept, as the rest of the package reads it: an
+    # ``engine.merge.Merged``, made only there (every other call is spared the class).
+    class Kept(Protocol):
+        kind: str
+        content: str
+        status: Status | None
+        note: str | None
+        rev: int | None
+        command: str | None
+        agent: str | None
+
+        def to_json(self) -> dict[str, object]: ...
+
+        def replace(self, **changes: object) -> Self: ...
 
 
 DEFAULT_PHASE = "Todos"
@@ -350,54 +365,6 @@ def notes_added(old: TodoList, new: TodoList) -> tuple[tuple[str, str], ...]:
     return tuple(found)
 
 
-class Merged(Value):
-    """One thing the agent did not know, and what the merge made of it. (The kinds'
-    names say "by hand" for what is any change the agent did not make: ``command``
-    says who made it.)"""
-
-    ADDED = "added_by_hand"  # kept: another added it
-    STATUS = "status_by_hand"  # kept: another set this status
-    REMOVED = "removed_by_hand"  # not brought back: another removed it
-    CONFLICT = "conflict"  # both changed its status: the snapshot's stands
-    NOTED = "noted"  # kept: another wrote this note under the task
-
-    def __init__(
-        self,
-        kind: str,
-        content: str,
-        status: Status | None = None,  # the status the task has after the merge (None: gone)
-        # Who made the change: the revision that holds it (None: the file as it is
-        # now, not a revision yet) and the todo command that wrote that revision
-        # ("todo done"; "todo" when not on record; None: a person, by hand; "":
-        # older than the revisions looked at), with the agent it wrote for.
-        rev: int | None = None,
-        command: str | None = None,
-        agent: str | None = None,
-        note: str | None = None,  # NOTED: the note
-    ) -> None:
-        self.kind = kind
-        self.content = content
-        self.status = status
-        self.note = note
-        self.rev = rev
-        self.command = command
-        self.agent = agent
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "kind": self.kind,
-            "content": self.content,
-            "status": self.status.value if self.status is not None else None,
-            **({"note": self.note} if self.note is not None else {}),
-            "by": {
-                "hand": self.command is None,
-                "rev": self.rev,
-                "command": self.command or None,
-                "agent": self.agent,
-            },
-        }
-
-
 class Result(Value):
     """What one batch did: the engine's answer, which every renderer draws from."""
 
@@ -416,7 +383,7 @@ class Result(Value):
         completed: TodoList | None = None,  # the finished list, when this batch finished it
         wiped: bool = False,  # the finished list was cleared
         left: TodoList | None = None,  # closed tasks a snapshot left out (seen by its agent)
-        merged: tuple[Merged, ...] = (),  # a person's edits a snapshot did not know (see ``merge``)
+        merged: tuple[Kept, ...] = (),  # a person's edits a snapshot did not know (see ``merge``)
         claimed: str | None = None,  # the task a claim took
         released: tuple[tuple[str, str, float], ...] = (),  # stale claims: (task, agent, idle s)
         # The list as the agent knows it after this batch: the last full snapshot it sent

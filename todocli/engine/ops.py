@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Sequence
     from typing import ClassVar
 
-    from todocli.document.model import Merged
+    from todocli.engine.merge import Merged
     from todocli.engine.snapshot import Item
 
     # A write's items as its agent tool meant them: (the list as the agent last
