@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from tests.support_cli import todo_process
+from todocli.app.commands import Options
+from todocli.mcp.mcp_tools import call
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "agents" / "hooks"
 SESSION = "3f1c2a9e-5b7d-4e21-9c4a-8d6f0b2e7a13"  # the fixture envelope's session id
@@ -196,3 +198,33 @@ def test_what_a_merge_told_is_not_told_again() -> None:
     writes_add()
     assert "Merged with #2" in send(PLAN, "plain")[0]
     assert "Merged" not in send(PLAN, "plain")[0]
+
+
+def test_history_names_the_command_and_agent_of_each_revision() -> None:
+    send(PLAN, "plain")
+    writes_as_agent_b()
+    hand_edit("- [ ] Update docs", "- [x] Update docs")
+    writes_done()
+    lines = todo_process("-s", SESSION, "history").out.splitlines()
+    assert [line.split("  ")[0] for line in lines] == ["#4", "#3", "#2", "#1"]
+    assert lines[0].endswith("  (todo done)  (current)")
+    assert lines[1].endswith("  (by hand)")
+    assert lines[2].endswith("  (todo add, agent b)")
+    assert lines[3].endswith("  (todo apply)")
+    rows = json.loads(todo_process("-s", SESSION, "--json", "history").out)["data"]["revisions"]
+    assert [(r["command"], r["agent"], r["by_hand"]) for r in rows] == [
+        ("todo done", None, False),
+        (None, None, True),
+        ("todo add", "b", False),
+        ("todo apply", None, False),
+    ]
+
+
+def test_an_mcp_call_s_write_is_told_as_the_mcp_tool() -> None:
+    """``todo mcp``'s server writes for its client: its revision names the tool
+    (called here in this process, as the server calls it)."""
+    send(PLAN, "plain")
+    ops = {"ops": [{"op": "append", "phase": "Todos", "items": ["Rotate keys"]}]}
+    assert not call("todo_write", ops, Options(session=SESSION)).failed
+    text, _ = send(PLAN, "plain")
+    assert 'Merged with #2 (todo mcp todo_write): kept "Rotate keys" (added in #2)' in text
