@@ -18,7 +18,7 @@ Tasks are matched by their text, the task's identity in the file.
 from __future__ import annotations
 
 from todocli.base import TYPE_CHECKING, Value
-from todocli.document.model import Status, Task, TodoList, notes_added
+from todocli.document.model import BLOCK_NOTE, Status, Task, TodoList, notes_added
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -305,12 +305,12 @@ def noted(told: TodoList, last: TodoList, current: TodoList) -> list[Merged]:
     """The notes written since the list ``told`` (as the agent's last write left
     it) by the writes after it, up to ``last`` (todo's last write), and still in
     the list: news the agent did not make. (Notes typed by hand since ``last``
-    are told with the hand edit.)"""
+    are told with the hand edit; a block's reason, with its block.)"""
     now, _ = _by_content(current)
     out = []
     for content, note in notes_added(told, last):
         task = now.get(content)
-        if task is not None and note in task.notes:
+        if task is not None and note in task.notes and not note.startswith(BLOCK_NOTE):
             out.append(Merged(Merged.NOTED, content, task.status, note=note))
     return out
 
