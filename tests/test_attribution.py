@@ -228,3 +228,12 @@ def test_an_mcp_call_s_write_is_told_as_the_mcp_tool() -> None:
     assert not call("todo_write", ops, Options(session=SESSION)).failed
     text, _ = send(PLAN, "plain")
     assert 'Merged with #2 (todo mcp todo_write): kept "Rotate keys" (added in #2)' in text
+
+
+def test_a_status_both_changed_is_told_as_over_the_other_call_s_revision() -> None:
+    send(PLAN, "plain")
+    writes_done()  # revision 2: "Fix login" completed, "Write tests" started
+    mine = [PLAN[0], PLAN[1] | {"status": "completed"}, PLAN[2]]
+    text, _ = send(mine, "plain")
+    assert '"Write tests" is completed as the snapshot says (over #2)' in text
+    assert "hand" not in text
