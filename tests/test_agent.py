@@ -212,7 +212,7 @@ def test_every_write_is_a_revision_and_if_rev_guards_it(todo: Todo) -> None:
     assert json.loads(todo("--json").out)["context"]["rev"] == 2
     history = todo("history").out.splitlines()
     assert history[0].startswith("#2  ")
-    assert history[0].endswith("[0/2] In progress: A. Pending: B.  (current)")
+    assert history[0].endswith("[0/2] In progress: A. Pending: B.  (todo add)  (current)")
     assert history[1].startswith("#1  ")
     assert todo("add", "C", "--if-rev", "1").code == 4
     assert "C" not in todo().out

@@ -238,6 +238,7 @@ def test_an_agent_s_day_in_a_project_keeps_one_plan_and_costs_under_2000_charact
             day.hook(write_event, tool_name=tool, tool_input={"todos": todos(state, key)})
         )
         assert PERSONS_TASK in told  # the person's edit, once
+        assert STEPS[0] not in told  # what it sent (that step completed), it knows
     else:
         day.shell("done", "-q")
     day.shell("done", "-q", STEPS[1], "--evidence", "test_login.py::test_expired fails")

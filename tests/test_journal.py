@@ -36,8 +36,10 @@ def temps(*folders: Path) -> list[str]:
 
 def revisions(state: Path) -> dict[int, str]:
     revs = state / "revs"
-    # A ``.hand`` mark beside a copy says that revision is the list as a person left it.
-    names = sorted(p.name for p in revs.iterdir() if p.suffix != ".hand") if revs.exists() else []
+    # A ``.hand`` mark beside a copy says that revision is the list as a person left it;
+    # a ``.by`` record, which command wrote it.
+    marks = (".hand", ".by")
+    names = sorted(p.name for p in revs.iterdir() if p.suffix not in marks) if revs.exists() else []
     assert all(n.endswith(".md") and n[:-3].isdigit() for n in names), names
     return {int(n[:-3]): (revs / n).read_text() for n in names}
 
@@ -430,7 +432,8 @@ def test_a_kill_mid_write_leaves_no_temporary_file_in_revs(todo: Todo, home: Pat
     assert temps(revs), "the kill point is in the revision copy's write"
     assert todo("add", "C").code == 0
     assert temps(revs) == []
-    assert sorted(p.name for p in revs.iterdir()) == ["00000001.md", "00000002.md"]
+    copies = sorted(p.name for p in revs.iterdir() if p.suffix != ".by")
+    assert copies == ["00000001.md", "00000002.md"]
 
 
 # -- gc ---------------------------------------------------------------------------------

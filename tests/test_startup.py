@@ -87,6 +87,7 @@ KEPT_OFF: dict[str, tuple[str, str]] = {
     "todocli.engine.snapshot": (NO_TODOS, "only a tool's whole list is a snapshot"),
     "todocli.engine.merge": (NO_TODOS, "only a snapshot is merged"),
     "todocli.engine.reconcile": (NO_TODOS, "only a snapshot over a list a person wrote"),
+    "todocli.app.attribution": (EVERY, "only a merge that kept another's change names who"),
     # What only several agents or dependencies need: a list with neither pays for none of it.
     "todocli.engine.claims": (EVERY, "only several agents or dependencies need claims"),
     # What only a rare batch needs: the careful pass (an edit that would make the file

@@ -289,7 +289,8 @@ def test_a_write_that_fails_records_no_hand_edit(
         patched.setattr(Store, "commit", fail)
         assert todo("add", "B").code == 6
         assert todo("undo").code == 6
-    assert sorted(os.listdir(home / "state" / "sessions" / "default" / "revs")) == ["00000001.md"]
+    revs = sorted(os.listdir(home / "state" / "sessions" / "default" / "revs"))
+    assert revs == ["00000001.by", "00000001.md"]  # the copy, and which command wrote it
     assert todo("done", "nothing like it").code != 0  # no write: nothing to record
     assert [r["rev"] for r in revisions(todo)] == [1]
 
@@ -315,9 +316,11 @@ def test_a_writer_stopped_after_taking_in_a_hand_edit_leaves_it_to_undo(
         assert todo("done", "A").code == 0
     revs = home / "state" / "sessions" / "default" / "revs"
     assert sorted(p.name for p in revs.iterdir()) == [
+        "00000001.by",
         "00000001.md",
         "00000002.hand.pending",
         "00000002.md.pending",
+        "00000003.by",  # recorded once the list landed
         "00000003.md.pending",
     ]
     assert (revs.parent / "journal").exists()
@@ -373,9 +376,16 @@ def test_marks_of_pruned_revisions_go_with_them(
         listing(home).write_bytes(listing(home).read_bytes() + f"hand {n}\n".encode())
         todo("add", f"T{n}")
     # Revisions 2, 4 and 6 record hand edits; three revisions are kept, and a mark
-    # goes with its revision.
+    # (by hand, or which command wrote it) goes with its revision.
     names = sorted(os.listdir(home / "state" / "sessions" / "default" / "revs"))
-    assert names == ["00000005.md", "00000006.hand", "00000006.md", "00000007.md"]
+    assert names == [
+        "00000005.by",
+        "00000005.md",
+        "00000006.hand",
+        "00000006.md",
+        "00000007.by",
+        "00000007.md",
+    ]
     assert [(r["rev"], r["by_hand"]) for r in revisions(todo)] == [
         (7, False),
         (6, True),

@@ -106,7 +106,7 @@ def _record_read(store: Store, agent: str | None, text: str, rev: int, shown: To
 
         extra = tuple(Phase(p.name, (t,)) for p, t in gone)
         view = TodoList(summary=shown.summary, phases=shown.phases + extra)
-        store.save_view(agent, render_canonical(view))
+        store.save_view(agent, render_canonical(view), at=rev)
     except TodoError:
         pass
 

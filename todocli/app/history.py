@@ -45,7 +45,10 @@ def history(ctx: Context) -> Report:
         except OSError:
             when = "?"
         recap = parse(body).model().recap()
-        marker = ("  (by hand)" if rev in hand else "") + ("  (current)" if rev == current else "")
+        # Who wrote it: a person, or the todo command (and its agent).
+        command, agent = (None, None) if rev in hand else store.written_by(rev)
+        by = "by hand" if command is None else command + (f", agent {agent}" if agent else "")
+        marker = f"  ({by})" + ("  (current)" if rev == current else "")
         lines.append(f"#{rev}  {when}  {recap}{marker}")
         rows.append(
             {
@@ -54,6 +57,8 @@ def history(ctx: Context) -> Report:
                 "recap": recap,
                 "current": rev == current,
                 "by_hand": rev in hand,
+                "command": command,
+                "agent": agent,
             }
         )
     out = "\n".join(lines) + "\n"

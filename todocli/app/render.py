@@ -67,14 +67,15 @@ def error_lines(result: Result) -> list[str]:
     return [f"{e.path}: {e.message}" if e.path else e.message for e in result.errors]
 
 
-def change_lines(outcome: Outcome) -> list[str]:
-    """What the command changed, one kind of change a line, escaped for a terminal."""
+def change_lines(outcome: Outcome, *, sent: bool = True) -> list[str]:
+    """What the command changed, one kind of change a line, escaped for a terminal.
+    Without ``sent``, not the changes an agent tool's snapshot made (it sent them)."""
     result = outcome.result
     lines: list[str] = []
     if result is None:
         return [safe(n) for n in outcome.notices]
     by: dict[str, list[str]] = {}
-    for change in result.diff.changed:
+    for change in result.diff.changed if sent else ():
         label = _LABELS[change.new]
         if change.new is Status.PENDING and change.old is Status.IN_PROGRESS:
             label = "Back to pending"  # set aside for another task, not reopened
@@ -86,12 +87,12 @@ def change_lines(outcome: Outcome) -> list[str]:
     noted = _own_notes(result)
     if noted:
         lines.append(f"Noted: {_names(noted)}")
-    if result.diff.renamed:
+    if result.diff.renamed and sent:
         pairs = "; ".join(f"{safe(a)} -> {safe(b)}" for a, b in result.diff.renamed)
         lines.append(f"Renamed: {pairs}")
-    if result.diff.added:
+    if result.diff.added and sent:
         lines.append(f"Added: {_names(result.diff.added)}")
-    if result.diff.removed:
+    if result.diff.removed and sent:
         lines.append(f"Removed: {_names(result.diff.removed)}")
     if result.dropped_open:
         count = len(result.dropped_open)
@@ -111,7 +112,9 @@ def change_lines(outcome: Outcome) -> list[str]:
     if result.merged:
         from todocli.engine.merge import describe
 
-        lines.append("Merged with edits made by hand: " + safe(describe(result.merged)))
+        lines.append(safe(describe(result.merged)))
+        kept = tuple((m.content, m.note) for m in result.merged if m.note is not None)
+        lines += _quoted_notes(kept, "  note on")
     if result.overridden:
         lines.append(
             f"Warning: this write overrode hand edits to {_quoted(result.overridden)} "
@@ -322,7 +325,7 @@ def claim_lines(outcome: Outcome) -> list[str] | None:
     return lines
 
 
-def plain(outcome: Outcome, *, notes: bool = False, tail: bool = True) -> str:
+def plain(outcome: Outcome, *, notes: bool = False, tail: bool = True, sent: bool = True) -> str:
     """The plain text an agent reads. Never empty. After a write: what changed and
     the recap (the whole list too with ``reply = full``); after a read, the list
     (with ``notes``, every task's notes). ``tail``: with a failed check's output
@@ -339,7 +342,7 @@ def plain(outcome: Outcome, *, notes: bool = False, tail: bool = True) -> str:
             lines.append(shown)  # a failed check's output, with its own line breaks
     elif result is not None and result.errors:
         lines.append("Errors: " + "; ".join(one_line(e) for e in error_lines(result)))
-    lines += change_lines(outcome)
+    lines += change_lines(outcome, sent=sent)
     if outcome.todo.tasks():
         if is_write(outcome) and not outcome.full_reply:
             if not lines:
@@ -644,7 +647,9 @@ def hook_reply(outcome: Outcome, event: str, *, quiet: bool = False) -> str | No
     )
     if quiet and not learn:
         return None
-    reply = {"hookSpecificOutput": {"hookEventName": event, "additionalContext": plain(outcome)}}
+    # A mirrored snapshot's own changes are what the agent sent: not told back.
+    text = plain(outcome, sent=not (quiet and outcome.fresh_notes is not None))
+    reply = {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
     # JSON's own escapes for what a terminal must not see: the terminal's (\x9b)
     # would make the reply invalid JSON.
     return json_text(reply)

@@ -239,7 +239,7 @@ def plan(
     doc = parse(text)
     baseline = parse(last).model() if last is not None and last != text else None
     merge_base = _merge_base(ctx, rev)
-    view, unseen = _view(ctx, seen, ops)
+    view, unseen, told = _view(ctx, seen, ops)
     wipe = _wipes(ctx)
     # The clock and state.json are read only when a completion, clear_delay or an
     # agent's claims need them: an everyday write of one agent reads neither.
@@ -286,6 +286,7 @@ def plan(
         echo=echo,
         unseen=unseen,
         proofs=proofs,
+        told=told,
     )
     guard = ctx.loc.agent_plan if ctx.loc.agent_plan and ctx.loc.is_backlog else None
     before = None
@@ -339,24 +340,29 @@ def _merge_base(ctx: Context, rev: int) -> TodoList | None:
     return parse(kept).model()
 
 
-def _view(ctx: Context, seen: Read, ops: Sequence[Op]) -> tuple[TodoList | None, bool]:
+def _view(
+    ctx: Context, seen: Read, ops: Sequence[Op]
+) -> tuple[TodoList | None, bool, TodoList | None]:
     """What this agent has seen, for a full snapshot (see merge): its last snapshot
-    and the lists it read since; and whether nothing is on record (then the agent
-    has seen only what it sends). When that is the list of the last revision, the
-    usual base already is it."""
+    and the lists it read since; whether nothing is on record (then the agent
+    has seen only what it sends); and the list as of its last write or read (what
+    it was told of: what others wrote since is news; None: the last revision's).
+    When that is the list of the last revision, the usual base already is it."""
     if ctx.options.base is not None or not any(
         op.kind is OpKind.WRITE and not op.merge for op in ops
     ):
-        return None, False
+        return None, False, None
     store = ctx.store
     sent = store.view(ctx.agent)
     if isinstance(sent, int) and (sent != seen.rev or seen.last is None):
         kept = store.revision(sent) if sent else ""  # revision 0: the empty list
         view = parse(kept).model() if kept is not None else None
-        return view, view is None
+        return view, view is None, view
     if isinstance(sent, str):
-        return parse(sent).model(), False
-    return None, sent is None
+        at = store.view_rev()
+        kept = None if at is None or at >= seen.rev else store.revision(at) if at else ""
+        return parse(sent).model(), False, parse(kept).model() if kept is not None else None
+    return None, sent is None, None
 
 
 def _wipes(ctx: Context) -> bool:
@@ -418,6 +424,10 @@ def commit(ctx: Context, planned: Plan, params_input: object = None) -> Outcome:
     person_near = written is not None and (planned.baseline is not None or store.person_near())
     # The list as read becomes a revision of its own, if it is not one.
     hand = store.hand_edit(text, rev, last) if written is not None else None
+    if result.merged:  # who made what the agent did not know
+        from todocli.app.attribution import attributed
+
+        result = attributed(store, text, rev, last, result, rev + 1 if hand is not None else None)
     if result.view is not None and not result.wiped:
         before = rev + (hand is not None)
         # Revision ``before`` holds the list when this write lands, or when the
@@ -429,7 +439,7 @@ def commit(ctx: Context, planned: Plan, params_input: object = None) -> Outcome:
         # it wrote, so its own tool's next snapshot replaces it, not doubles it.
         before = rev + (hand is not None)
         _record_view(store, ctx.agent, result.new, result.new, before, True)
-    rev = store.commit(written, state, steps, person_near=person_near, hand=hand)
+    rev = store.commit(written, state, steps, person_near=person_near, hand=hand, agent=ctx.agent)
     if planned.baseline is not None:
         store.saw_person()  # edited by hand: the person may save again at any moment
     if not result.written:
@@ -481,7 +491,9 @@ def commit_text(ctx: Context, seen: Read, chosen: Replacement) -> int:
     store = ctx.store
     hand = store.hand_edit(seen.text, seen.rev, seen.last)
     person_near = hand is not None or store.person_near()
-    rev = store.commit(chosen.text, chosen.state, person_near=person_near, hand=hand)
+    rev = store.commit(
+        chosen.text, chosen.state, person_near=person_near, hand=hand, agent=ctx.agent
+    )
     if hand is not None:
         store.saw_person()  # edited by hand: the person may save again at any moment
     return rev
@@ -522,6 +534,6 @@ def _record_view(
         if view == new and held:
             store.save_view(agent, landing or rev, landing)
         else:
-            store.save_view(agent, render_canonical(view), landing)
+            store.save_view(agent, render_canonical(view), landing, at=rev)
     except TodoError:
         pass

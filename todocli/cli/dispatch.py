@@ -14,8 +14,7 @@ stdout (or carry the JSON envelope) and one line on stderr; ``todo remind`` and
 to its protocol.
 
 Modules a command alone needs are imported inside it: the process starts once per
-agent step, and ``todo show`` should not pay for the engine. (This is one module,
-not two, for the same reason: each costs about 0.1 ms to import.)
+agent step, and ``todo show`` should not pay for the engine (nor for a second module).
 """
 
 from __future__ import annotations
@@ -32,6 +31,7 @@ from todocli.document.model import Status, TodoList
 from todocli.errors import InternalError, StorageError, TodoError, UsageError
 from todocli.escapes import one_line, quoted, shown_as
 from todocli.storage import paths
+from todocli.storage.store import running
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -86,6 +86,7 @@ def run(call: Call) -> int:
     assert call.command is not None
     if call.command.writes:
         _refuse_undecodable(call.command, call.values)
+    running(f"todo {call.command.name}")  # each revision it writes records it
     return HANDLERS[call.command.name](call, **call.values)
 
 

@@ -17,7 +17,22 @@ from todocli.errors import InvalidParamError
 from todocli.escapes import quoted
 
 if TYPE_CHECKING:
-    from typing import ClassVar
+    from typing import ClassVar, Protocol, Self
+
+    # What a merge kept, as the rest of the package reads it: an
+    # ``engine.merge.Merged``, made only there (every other call is spared the class).
+    class Kept(Protocol):
+        kind: str
+        content: str
+        status: Status | None
+        note: str | None
+        rev: int | None
+        command: str | None
+        agent: str | None
+
+        def to_json(self) -> dict[str, object]: ...
+
+        def replace(self, **changes: object) -> Self: ...
 
 
 DEFAULT_PHASE = "Todos"
@@ -350,32 +365,6 @@ def notes_added(old: TodoList, new: TodoList) -> tuple[tuple[str, str], ...]:
     return tuple(found)
 
 
-class Merged(Value):
-    """One thing the agent did not know, and what the merge made of it."""
-
-    ADDED = "added_by_hand"  # kept: the person added it
-    STATUS = "status_by_hand"  # kept: the person set this status
-    REMOVED = "removed_by_hand"  # not brought back: the person removed it
-    CONFLICT = "conflict"  # both changed its status: the snapshot's stands
-
-    def __init__(
-        self,
-        kind: str,
-        content: str,
-        status: Status | None = None,  # the status the task has after the merge (None: gone)
-    ) -> None:
-        self.kind = kind
-        self.content = content
-        self.status = status
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "kind": self.kind,
-            "content": self.content,
-            "status": self.status.value if self.status is not None else None,
-        }
-
-
 class Result(Value):
     """What one batch did: the engine's answer, which every renderer draws from."""
 
@@ -394,7 +383,7 @@ class Result(Value):
         completed: TodoList | None = None,  # the finished list, when this batch finished it
         wiped: bool = False,  # the finished list was cleared
         left: TodoList | None = None,  # closed tasks a snapshot left out (seen by its agent)
-        merged: tuple[Merged, ...] = (),  # a person's edits a snapshot did not know (see ``merge``)
+        merged: tuple[Kept, ...] = (),  # a person's edits a snapshot did not know (see ``merge``)
         claimed: str | None = None,  # the task a claim took
         released: tuple[tuple[str, str, float], ...] = (),  # stale claims: (task, agent, idle s)
         # The list as the agent knows it after this batch: the last full snapshot it sent

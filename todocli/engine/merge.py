@@ -17,17 +17,68 @@ Tasks are matched by their text, the task's identity in the file.
 
 from __future__ import annotations
 
-from todocli.base import TYPE_CHECKING
-from todocli.document.model import Merged, Status, Task, TodoList
+from todocli.base import TYPE_CHECKING, Value
+from todocli.document.model import BLOCK_NOTE, Status, Task, TodoList, notes_added
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
+    from todocli.document.model import Kept
     from todocli.engine.snapshot import Item
 
     # Tasks a person added since the base: (position in the file, task, occurrence
     # of its text), in the file's order.
     Added = list[tuple[int, Task, int]]
+
+
+class Merged(Value):
+    """One thing the agent did not know, and what the merge made of it (here, not
+    in ``document.model``: only a merge makes one, and every other call is spared
+    the class). (The kinds'
+    names say "by hand" for what is any change the agent did not make: ``command``
+    says who made it.)"""
+
+    ADDED = "added_by_hand"  # kept: another added it
+    STATUS = "status_by_hand"  # kept: another set this status
+    REMOVED = "removed_by_hand"  # not brought back: another removed it
+    CONFLICT = "conflict"  # both changed its status: the snapshot's stands
+    NOTED = "noted"  # kept: another wrote this note under the task
+
+    def __init__(
+        self,
+        kind: str,
+        content: str,
+        status: Status | None = None,  # the status the task has after the merge (None: gone)
+        # Who made the change: the revision that holds it (None: the file as it is
+        # now, not a revision yet) and the todo command that wrote that revision
+        # ("todo done"; "todo" when not on record; None: a person, by hand; "":
+        # older than the revisions looked at), with the agent it wrote for.
+        rev: int | None = None,
+        command: str | None = None,
+        agent: str | None = None,
+        note: str | None = None,  # NOTED: the note
+    ) -> None:
+        self.kind = kind
+        self.content = content
+        self.status = status
+        self.note = note
+        self.rev = rev
+        self.command = command
+        self.agent = agent
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "kind": self.kind,
+            "content": self.content,
+            "status": self.status.value if self.status is not None else None,
+            **({"note": self.note} if self.note is not None else {}),
+            "by": {
+                "hand": self.command is None,
+                "rev": self.rev,
+                "command": self.command or None,
+                "agent": self.agent,
+            },
+        }
 
 
 def rebase(
@@ -250,19 +301,95 @@ def news(merged: Sequence[Merged], last: TodoList, current: TodoList) -> list[Me
     return out
 
 
-def describe(merged: Sequence[Merged]) -> str:
-    """The merge in one line, for the agent that sent the snapshot."""
+def noted(told: TodoList, last: TodoList, current: TodoList) -> list[Merged]:
+    """The notes written since the list ``told`` (as the agent's last write left
+    it) by the writes after it, up to ``last`` (todo's last write), and still in
+    the list: news the agent did not make. (Notes typed by hand since ``last``
+    are told with the hand edit; a block's reason, with its block.)"""
+    now, _ = _by_content(current)
+    out = []
+    for content, note in notes_added(told, last):
+        task = now.get(content)
+        if task is not None and note in task.notes and not note.startswith(BLOCK_NOTE):
+            out.append(Merged(Merged.NOTED, content, task.status, note=note))
+    return out
+
+
+def touched(merged: Iterable[Kept], before: TodoList, after: TodoList) -> set[str]:
+    """The changes of ``merged`` (by text) one write made, from ``before`` to
+    ``after``: its task's count or status changed, or its note came."""
+    was, had = _by_content(before)
+    now, has = _by_content(after)
+    out = set()
+    for m in merged:
+        c = m.content
+        if m.kind == Merged.NOTED:
+            changed = (c in now and m.note in now[c].notes) and not (
+                c in was and m.note in was[c].notes
+            )
+        else:
+            old, new = was.get(c), now.get(c)
+            changed = had.get(c, 0) != has.get(c, 0) or (
+                old is not None and new is not None and old.status is not new.status
+            )
+        if changed:
+            out.add(key(m))
+    return out
+
+
+def key(m: Kept) -> str:
+    """How ``touched`` names a change."""
+    return m.content if m.kind != Merged.NOTED else f"{m.content}\n{m.note}"
+
+
+def _by_content(todo: TodoList) -> tuple[dict[str, Task], dict[str, int]]:
+    return _first(todo), _counts(t.content for _, t in todo.tasks())
+
+
+def describe(merged: Sequence[Kept]) -> str:
+    """The merge in one line, for the agent that sent the snapshot: who made what
+    it did not know (each revision todo wrote, by its number, command and agent; a
+    person's edits, by hand), then each change. Notes are quoted by the caller."""
+    sources: list[str] = []
+    hand = False
+    for m in merged:
+        if m.command is None:
+            hand = True
+        elif (source := _source(m)) not in sources:
+            sources.append(source)
+    who = ", ".join(sources)
+    if hand:
+        who = f"{who} and edits made by hand" if who else "edits made by hand"
     parts = []
     for m in merged:
         name = f'"{m.content}"'
+        by, over = _told_as(m)
         if m.kind == Merged.ADDED:
-            parts.append(f"kept {name} (added by hand)")
+            parts.append(f"kept {name} (added {by})")
         elif m.kind == Merged.STATUS:
             assert m.status is not None
-            parts.append(f"kept {name} {m.status.value} (set by hand)")
+            parts.append(f"kept {name} {m.status.value} (set {by})")
         elif m.kind == Merged.REMOVED:
-            parts.append(f"left out {name} (removed by hand)")
-        else:
+            parts.append(f"left out {name} (removed {by})")
+        elif m.kind == Merged.CONFLICT:
             assert m.status is not None
-            parts.append(f"{name} is {m.status.value} as the snapshot says (over a hand edit)")
-    return "; ".join(parts)
+            parts.append(f"{name} is {m.status.value} as the snapshot says (over {over})")
+    return f"Merged with {who}" + (": " + "; ".join(parts) if parts else ":")
+
+
+def _told_as(m: Kept) -> tuple[str, str]:
+    """Who made a change, after its verb (``by hand``, ``in #7``) and after "over"."""
+    if m.command is None:
+        return "by hand", "a hand edit"
+    if m.command and m.rev is not None:
+        return f"in #{m.rev}", f"#{m.rev}"
+    return "earlier", "an earlier change"
+
+
+def _source(m: Kept) -> str:
+    """``#7 (todo done)``, ``#7 (todo done, agent b)``; a change older than the
+    revisions looked at (``command`` empty): ``earlier changes``."""
+    if not m.command or m.rev is None:
+        return "earlier changes"
+    agent = f", agent {m.agent}" if m.agent else ""
+    return f"#{m.rev} ({m.command}{agent})"

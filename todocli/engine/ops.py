@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Sequence
     from typing import ClassVar
 
-    from todocli.document.model import Merged
+    from todocli.engine.merge import Merged
     from todocli.engine.snapshot import Item
 
     # A write's items as its agent tool meant them: (the list as the agent last
@@ -181,6 +181,9 @@ class Batch(Value):
     for (see ``claims``): its one-in-progress rule is its own; ``stale`` gives the
     agents whose claims a ``claim`` releases, with the seconds since each wrote;
     ``id_floor`` the highest id the list ever had (an id ``--after`` gives is above).
+    ``told``: the list as the agent's last write left it (the merges it was told
+    of then); what others wrote since is news to it (None: the list as todo last
+    wrote it).
     ``echo``: for writes in an agent tool's shape, the items as the tool meant
     them: a value its reply shows for a task, sent back, reads as no change
     (``todocli.agents.echo``).
@@ -205,6 +208,7 @@ class Batch(Value):
         # list after the ops, from 0; its text; its check; the record of the run
         # that passed, or None: it did not pass, the task is not completed).
         proofs: tuple[Proof, ...] = (),
+        told: TodoList | None = None,
     ) -> None:
         self.ops = ops
         self.settings = settings
@@ -220,6 +224,7 @@ class Batch(Value):
         self.echo = echo
         self.unseen = unseen
         self.proofs = proofs
+        self.told = told
 
 
 def apply(doc: Document, batch: Batch) -> tuple[Result, Document]:

@@ -349,13 +349,16 @@ def _rebased(engine: Engine, op: Op, items: list[Item]) -> tuple[TodoList | None
         # each as todo last wrote it (a status set by hand since still stays).
         base = TodoList(phases=grouped(_named_by(items, engine.last_written)))
     if base is not None:
-        from todocli.engine.merge import news, rebase
+        from todocli.engine.merge import news, noted, rebase
 
         before = engine.doc.model()
         items, added, changes = rebase(items, base, before, engine.settings.max_in_progress)
         items = _place(items, added, before)
         if base is not engine.merge_base:  # what an earlier write told of already is no news
-            changes = news(changes, engine.last_written, before)
+            told = engine.batch.told
+            changes = news(changes, told if told is not None else engine.last_written, before)
+            if told is not None:
+                changes += noted(told, engine.last_written, before)
         engine.merged += changes
         _note_left(engine, base, before, items)
     elif not op.merge:

@@ -28,7 +28,7 @@ from todocli.errors import (
 from todocli.escapes import one_line, quoted, utf8_safe
 from todocli.storage import paths
 from todocli.storage.files import read_text
-from todocli.storage.store import DEFAULT_MAX_FILE_BYTES
+from todocli.storage.store import DEFAULT_MAX_FILE_BYTES, running
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -339,6 +339,7 @@ def call(name: str, arguments: Mapping[str, Any] | None, defaults: Options) -> R
     from todocli.engine.dialects import refuse_deep, refuse_surrogates
 
     tool = TOOLS[name]
+    running(f"todo mcp {name}")  # each revision the call writes records it
     args = dict(arguments or {})
     try:
         refuse_deep(args, "arguments: ")  # before anything walks them by recursion

@@ -181,9 +181,11 @@ def commit(
     steps: Sequence[Callable[[], Callable[[], None]]] = (),
     person_near: bool = False,
     hand: str | None = None,
+    by: tuple[str, str | None] = ("todo", None),
 ) -> int:
     """``Store.commit``: write the list as the next revision; return the list's
-    revision after (see there)."""
+    revision after (see there). ``by``: the command that writes it and its agent,
+    recorded beside it once the list has landed (see ``record_by``)."""
     if os.path.lexists(store.journal_file):
         store.recover()  # a killed writer's, if ``read`` did not settle it
     names = store._names()
@@ -228,8 +230,29 @@ def commit(
         raise
     if finish(store, job):
         remove(store.journal_file)
+    record_by(store, job.rev, by)
     store.prune(revs, job.rev - rev)
     return job.rev
+
+
+def record_by(store: Store, rev: int, by: tuple[str, str | None]) -> None:
+    """Which command wrote revision ``rev``, for the agent it wrote for: two lines
+    beside its copy, written after the list landed (a writer killed before leaves
+    none: the revision reads as todo's, command unknown). Bookkeeping: a failure
+    to write it is not the write's. One open and one write, not a staged file:
+    every write pays for it."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+    flags |= getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(store.by_path(rev), flags, 0o600)
+    except OSError:
+        return
+    try:
+        os.write(fd, f"{by[0]}\n{by[1] or ''}\n".encode("utf-8", ENCODING_ERRORS))
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def stage(

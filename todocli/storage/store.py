@@ -69,6 +69,15 @@ def latest(mtime_ns: int) -> int:
 
 DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024
 HAND = ".hand"  # beside a revision's copy: it records the list as a person left it
+BY = ".by"  # beside a revision's copy: the todo command that wrote it, and its agent
+UNKNOWN_COMMAND = "todo"  # a revision written before revisions said which command
+_running = [UNKNOWN_COMMAND]  # the command this process runs (see ``running``)
+
+
+def running(command: str) -> None:
+    """Name the todo command this process runs ("todo done", "todo hook claude"):
+    each revision it writes records it (set by the front end that read it)."""
+    _running[0] = command
 
 
 def _is_mark(name: str) -> bool:
@@ -310,10 +319,17 @@ class Store:
 
         return views.view(self, agent)
 
-    def save_view(self, agent: str | None, view: str | int, landing: int | None = None) -> None:
+    def save_view(
+        self, agent: str | None, view: str | int, landing: int | None = None, at: int | None = None
+    ) -> None:
         from todocli.storage import views
 
-        views.save_view(self, agent, view, landing)
+        views.save_view(self, agent, view, landing, at)
+
+    def view_rev(self) -> int | None:
+        from todocli.storage import views
+
+        return views.view_rev(self)
 
     def forget_views(self) -> None:
         """Forget every agent's last snapshot (a finished list starts afresh) with the
@@ -407,6 +423,7 @@ class Store:
             views.keep_views_of(self, old)
             remove(self.revision_path(old))
             remove(self.hand_path(old))
+            remove(self.by_path(old))
 
     def last_written(self, text: str) -> tuple[int, str | None]:
         """The current revision and the text it wrote, for comparing with the list's
@@ -457,6 +474,7 @@ class Store:
         steps: Sequence[Callable[[], Callable[[], None]]] = (),
         person_near: bool = False,
         hand: str | None = None,
+        agent: str | None = None,
     ) -> int:
         """Write the list as the next revision; return the list's revision after.
 
@@ -471,10 +489,12 @@ class Store:
         swapped in rather than replaced, and the file it replaced checked (see
         ``files.atomic_write``). ``hand``: the list as the write found it, edited by
         hand (see ``hand_edit``), staged as a revision of its own before the write's.
+        ``agent``: the agent the write is for, recorded with the command that
+        wrote the revision (see ``written_by``).
         """
         from todocli.storage.commit import commit
 
-        return commit(self, text, state, steps, person_near, hand)
+        return commit(self, text, state, steps, person_near, hand, (_running[0], agent))
 
     def delete(self) -> None:
         """Remove the list and all kept beside it: revisions, state, views (call with
@@ -501,6 +521,18 @@ class Store:
     def by_hand(self) -> set[int]:
         """The revisions that record the list as a person left it (not todo's writes)."""
         return {int(n[: -len(HAND)]) for n in self._names() if _is_mark(n)}
+
+    def by_path(self, rev: int) -> str:
+        return os.path.join(self.revs_dir, f"{rev:08d}{BY}")
+
+    def written_by(self, rev: int) -> tuple[str, str | None]:
+        """The todo command that wrote revision ``rev`` and the agent it wrote for
+        ("todo" and None when it is not on record: written before revisions said,
+        or its writer killed after its list landed)."""
+        lines = (self._kept(self.by_path(rev)) or "").split("\n")
+        if len(lines) < 3 or not lines[0]:
+            return UNKNOWN_COMMAND, None
+        return lines[0], lines[1] or None
 
     def hand_edit(self, text: str, rev: int, last: str | None) -> str | None:
         """What a write must record before it replaces the list: ``text``, the list as

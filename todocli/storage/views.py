@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 PERSON_NEAR_SECONDS = 600
 # The first line of an agent's view file: "<!-- todo view: 12 -->" (the list revision
 # 12 holds), or "<!-- todo view: list -->" followed by the list's markdown; a record
-# that came with revision 12 says so: "list 12".
+# that came with revision 12, or was made when the list was at 12, says so: "list 12".
 _VIEW_HEADER = "<!-- todo view: "
 
 
@@ -155,14 +155,22 @@ def view(store: Store, agent: str | None) -> str | int | None:
     return int(says) if says.isdigit() else None
 
 
-def save_view(store: Store, agent: str | None, view: str | int, landing: int | None = None) -> None:
+def save_view(
+    store: Store,
+    agent: str | None,
+    view: str | int,
+    landing: int | None = None,
+    at: int | None = None,
+) -> None:
     """Record what ``agent`` has seen (the snapshot it sent, or a list it read):
     its markdown, or the number of the revision that holds exactly that list.
     ``landing``: the revision the write under way makes; the record is then
     staged with it and becomes the agent's view only with the list (``commit``,
-    or ``recover`` after a killed writer), never ahead of it or behind it."""
+    or ``recover`` after a killed writer), never ahead of it or behind it.
+    ``at``: the revision the list was at when the agent sent or read it (for a
+    list recorded with no write: see ``view_rev``)."""
     path = view_path(store, agent)
-    text = view_record(view, landing)
+    text = view_record(view, landing if landing is not None else at)
     if landing is not None:
         store._pending_views.append((path, text))
         return
@@ -173,6 +181,18 @@ def save_view(store: Store, agent: str | None, view: str | int, landing: int | N
         remove(path)  # a record of ours, never written through a link
     make_dir(store.views_dir)
     atomic_write(path, text, False)
+
+
+def view_rev(store: Store) -> int | None:
+    """The revision the record ``view`` last read is as of: the one it names, or
+    the one its list came with or was at; None when it does not say (a record
+    written before records said)."""
+    read = store._view_read
+    if read is None or read[1] is None:
+        return None
+    says, _ = view_header(read[1])
+    number = says[len("list ") :] if says.startswith("list ") else says
+    return int(number) if number.isdigit() else None
 
 
 def keep_views_of(store: Store, rev: int) -> None:
