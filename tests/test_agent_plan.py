@@ -1,4 +1,4 @@
-"""Which list is an agent session's plan: one rule (``paths.agent_session``) for
+"""Which list is an agent session's plan: one rule (``storage.agent_sessions``) for
 every door, and the person's backlog beside it, never the agent's to wipe.
 
 A git repository with a project plan (``TODO.md``, the backlog); a session hooked

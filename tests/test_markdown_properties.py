@@ -215,6 +215,6 @@ def test_string_checks_match_the_commonmark_patterns_they_replace(rest: str) -> 
 def test_session_name_check_matches_its_documented_pattern(name: str) -> None:
     import re
 
-    from todocli.storage.paths import is_session_name
+    from todocli.base import is_session_name
 
     assert is_session_name(name) == bool(re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", name))

@@ -103,9 +103,9 @@ def test_plan_is_for_git_only(repo: Path) -> None:
 
 def test_a_record_that_leaves_the_work_tree_is_no_plan(repo: Path, home: Path) -> None:
     """The record lives in the home, but a hand-edited one is checked all the same."""
-    from todocli.storage import paths
+    from todocli.storage import agent_sessions
 
-    record = Path(paths.plan_record(str(home), str(repo.resolve())))
+    record = Path(agent_sessions.plan_record(str(home), str(repo.resolve())))
     record.parent.mkdir(parents=True)
     (repo / "TODO.md").write_text("- [ ] The plan\n")
     for bad in ("../../etc/passwd", ".git/config", "/etc/passwd"):

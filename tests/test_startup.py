@@ -97,6 +97,7 @@ KEPT_OFF: dict[str, tuple[str, str]] = {
     "todocli.app.sharing.agent_state": (EVERY, "only several agents need their state"),
     "todocli.app.sharing.shared_claims": (EVERY, "only several agents share claims"),
     "todocli.app.sharing.backlog": (EVERY, "only an agent session beside a backlog reads it"),
+    "todocli.storage.agent_sessions": (NO_HOOK, "only an agent harness's shell or hook asks"),
     "todocli.storage.worktrees": (EVERY, "only a list shared by worktrees needs the ledger"),
     "todocli.agents.numbering": (EVERY, "only a tool's numbered list needs it"),
     # What only a list a person edits by hand needs: the swap that catches a save racing

@@ -20,11 +20,10 @@ from todocli.app import (
     emptied_story,
     expect_rev,
 )
-from todocli.base import TYPE_CHECKING
+from todocli.base import AGENT_SESSION, TYPE_CHECKING
 from todocli.document.markdown import parse, render_canonical
 from todocli.document.model import Phase, Result, TodoList
 from todocli.errors import InvalidParamError, TodoError, UsageError
-from todocli.storage import paths
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -399,7 +398,7 @@ def _explain_unknown_ids(result: Result, dialect: str) -> Result:
 
 def _hook_session(ctx: Context, session: str) -> Context:
     """A hook envelope's session id names the agent session (its hooked plan, by
-    the rule of ``paths.agent_session``; an unhooked id, its own list), unless the
+    the rule of ``agent_sessions.agent_session``; an unhooked id, its own list), unless the
     call names its list or already runs in an agent session."""
     options = ctx.options
     if (
@@ -410,7 +409,9 @@ def _hook_session(ctx: Context, session: str) -> Context:
         or ctx.loc.agent_plan
     ):
         return ctx
-    if paths.hooked_plan(ctx.loc.home, session):
-        return Context(options, {**ctx.env, paths.AGENT_SESSION: session})
+    from todocli.storage.agent_sessions import hooked_plan
+
+    if hooked_plan(ctx.loc.home, session):
+        return Context(options, {**ctx.env, AGENT_SESSION: session})
     options.session = session
     return Context(options, ctx.env)

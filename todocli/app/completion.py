@@ -7,10 +7,10 @@ import os
 
 from todocli.app.commands import Context
 from todocli.app.report import Report
+from todocli.base import is_session_name
 from todocli.document.markdown import parse
 from todocli.escapes import one_line
 from todocli.storage.files import kind_of
-from todocli.storage.paths import is_session_name
 
 
 def candidates(ctx: Context, kind: str) -> Report:

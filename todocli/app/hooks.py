@@ -17,7 +17,7 @@ plain stdout never reaches the model; Gemini CLI wants nothing but JSON there):
   a reply only when the agent has something to learn.
 
 Which list: the session's plan, by the rule every door follows
-(``paths.agent_session``). Each session id's record (``state/hooked/<id>.json``
+(``agent_sessions.agent_session``). Each session id's record (``state/hooked/<id>.json``
 under the home: the agent, the project directory, the list; the list also in
 ``<id>.list``, which the agent's shell reads) keeps it on the plan it started
 with, and ``current/`` says which session each harness hooked last in each folder.
@@ -29,11 +29,11 @@ import os
 
 from todocli import agents
 from todocli.app.commands import Context, Options, apply_input, show
-from todocli.base import TYPE_CHECKING, safe_session
+from todocli.base import AGENT_SESSION, TYPE_CHECKING, safe_session
 from todocli.document.markdown import parse
 from todocli.document.model import Status
 from todocli.errors import TodoError
-from todocli.storage import paths
+from todocli.storage import agent_sessions
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -143,7 +143,7 @@ def _choose(ctx: Context, session: str, agent: str, project: str) -> str:
     """The plan of a hooked session: its record's; for a session seen the first
     time, its own list when it has one, else its project's newest open plan. Each
     event also marks the session the newest this harness hooked in ``project``
-    (how a shell the harness passes no session id finds it: ``paths.agent_session``)."""
+    (how a shell the harness passes no session id finds it: ``agent_sessions.agent_session``)."""
     home = ctx.loc.home
     found = record(home, session)
     if found is not None and isinstance(found.get("list"), str):
@@ -156,9 +156,9 @@ def _choose(ctx: Context, session: str, agent: str, project: str) -> str:
                     name = other
                     break
         _save_record(home, session, {"agent": agent, "project": project, "list": name})
-    if paths.hooked_plan(home, session) != name:
-        _save_text(os.path.join(paths.hooked_dir(home), f"{session}.list"), name)
-    _save_text(paths.current_path(home, agent, project), session)
+    if agent_sessions.hooked_plan(home, session) != name:
+        _save_text(os.path.join(agent_sessions.hooked_dir(home), f"{session}.list"), name)
+    _save_text(agent_sessions.current_path(home, agent, project), session)
     return name
 
 
@@ -201,9 +201,9 @@ def hook(options: Options, agent: str, data: bytes, env: Mapping[str, str]) -> s
     cwd = value.get("cwd")
     project = cwd if isinstance(cwd, str) and cwd else os.getcwd()
     if session and not _named(options, env):
-        # The agent session's plan, by the one rule every door uses (paths.agent_session).
+        # The agent session's plan, by the one rule every door uses (agent_sessions.agent_session).
         _choose(ctx, session, agent, project)
-        env = {**env, paths.AGENT_SESSION: session}
+        env = {**env, AGENT_SESSION: session}
         ctx = Context(options, env)
     if event == "SessionStart":
         return _session_start(ctx, agent, env, project)
@@ -228,7 +228,7 @@ def _context_reply(event: str, text: str) -> str:
 
 def _which(ctx: Context) -> str:
     """How the agent names its list in shell commands: plain ``todo`` in its own
-    session (its shell reaches the plan: see ``paths.agent_session``)."""
+    session (its shell reaches the plan: see ``agent_sessions.agent_session``)."""
     if ctx.loc.on_agent_plan:
         return "todo"
     if not ctx.loc.is_session:
@@ -265,18 +265,18 @@ HELD = "Taken from the backlog (todo --project ...)"
 def _session_start(ctx: Context, agent: str, env: Mapping[str, str], project: str) -> str:
     passed = agents.HOOKS.get(agent, NO_QUIRKS)[1]
     hooked = ctx.loc.agent_plan is not None
-    session = env.get(paths.AGENT_SESSION, "")
+    session = env.get(AGENT_SESSION, "")
     if passed not in ("", "reply") and hooked and env.get(passed):
         # A file the harness runs before each shell call: plain `todo` is this plan.
         try:
             with open(env[passed], "a", encoding="utf-8") as handle:
-                handle.write(f"export {paths.AGENT_SESSION}={session}\n")
+                handle.write(f"export {AGENT_SESSION}={session}\n")
         except OSError:
             pass
     reply: dict[str, Any] = {"hookEventName": "SessionStart"}
     if passed == "reply" and hooked:
         # The harness applies these to the agent's later shell commands: plain `todo` is this plan.
-        reply["env"] = {paths.AGENT_SESSION: session}
+        reply["env"] = {AGENT_SESSION: session}
     text = _plan_text(ctx, project, "Your todo plan")
     if text:
         reply["additionalContext"] = text

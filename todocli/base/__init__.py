@@ -223,6 +223,16 @@ def path_key(path: str) -> str:
     return str(sha256(data).hexdigest()[:16])
 
 
+_SESSION_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
+# The variable the hooks hand an agent's shell: the harness session it runs in.
+AGENT_SESSION = "TODOCLI_AGENT_SESSION"
+
+
+def is_session_name(name: str) -> bool:
+    """``[A-Za-z0-9][A-Za-z0-9._-]{0,63}``, checked without compiling a pattern."""
+    return 0 < len(name) <= 64 and name[0] not in "._-" and _SESSION_CHARS.issuperset(name)
+
+
 def safe_session(name: str) -> str | None:
     """A harness's session id made into a session name (SESSION_RULE): characters
     outside ``[A-Za-z0-9._-]`` become ``-``; starting alphanumeric; at most 64. A

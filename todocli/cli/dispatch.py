@@ -30,7 +30,6 @@ from todocli.cli.command_table import NEVER_FAILS, PROTOCOL, REPORT
 from todocli.document.model import Status, TodoList
 from todocli.errors import InternalError, StorageError, TodoError, UsageError
 from todocli.escapes import one_line, quoted, shown_as
-from todocli.storage import paths
 from todocli.storage.store import running
 
 if TYPE_CHECKING:
@@ -276,8 +275,10 @@ def _hook_session(options: Options, envelope: dict[str, object] | None = None) -
     )
     chosen = options.session or options.file or options.project or os.environ.get("TODOCLI_SESSION")
     if isinstance(session, str) and not chosen:
-        named = safe_session(session) or ""  # a hooked session's plan (paths.agent_session)
-        options.session = paths.hooked_plan(Context(options).loc.home, named) or named or None
+        from todocli.storage.agent_sessions import hooked_plan  # a hooked session's plan
+
+        named = safe_session(session) or ""
+        options.session = hooked_plan(Context(options).loc.home, named) or named or None
     return options
 
 

@@ -17,7 +17,7 @@ from todocli.app import commands
 from todocli.app.commands import Context, Options, Outcome
 from todocli.app.output import failure_message
 from todocli.app.render import check_text, envelope, plain
-from todocli.base import TYPE_CHECKING
+from todocli.base import TYPE_CHECKING, is_session_name
 from todocli.document.model import TodoList
 from todocli.errors import (
     InternalError,
@@ -416,7 +416,7 @@ def resources(defaults: Options) -> list[Resource]:
         names = []
     found = [first]
     for name in names:
-        if paths.is_session_name(name) and SESSION_URI + name != first.uri:
+        if is_session_name(name) and SESSION_URI + name != first.uri:
             found.append(_session_resource(defaults, name))
     return found
 

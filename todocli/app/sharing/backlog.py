@@ -2,7 +2,7 @@
 
 In a repository with a project plan (``TODO.md``, the person's backlog), an agent
 session keeps its own steps in its own plan (a session list: see
-``storage.paths.agent_session``). The two are connected by ownership: a backlog
+``storage.agent_sessions``). The two are connected by ownership: a backlog
 task the agent takes (``todo --project claim TASK`` or ``start``: its owner is the
 plan's name) is part of its plan until it is closed or given back, so the stop
 gate and the plan put back after a compaction name it. The rest of the backlog is

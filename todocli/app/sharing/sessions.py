@@ -11,11 +11,12 @@ from pathlib import Path
 
 from todocli.app.commands import Context
 from todocli.app.report import Report
+from todocli.base import is_session_name
 from todocli.document.markdown import parse
 from todocli.errors import StorageError, UsageError
 from todocli.escapes import one_line
 from todocli.storage.files import kind_of, read_text
-from todocli.storage.paths import is_session_name, resolve
+from todocli.storage.paths import resolve
 from todocli.storage.store import Store
 
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}

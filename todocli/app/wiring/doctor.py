@@ -17,7 +17,7 @@ from todocli.app.report import Report
 from todocli.app.wiring.setup import TARGETS, Records, target
 from todocli.base import TYPE_CHECKING
 from todocli.errors import BusyError, TodoError
-from todocli.storage import paths
+from todocli.storage import agent_sessions
 from todocli.storage.store import Held
 
 if TYPE_CHECKING:
@@ -148,7 +148,7 @@ def repository(ctx: Context) -> list[str]:
     from todocli.app.wiring.gitrepo import problems, work_tree_top
 
     top = work_tree_top(os.path.dirname(ctx.loc.list_file))
-    plan = paths.named_plan(ctx.loc.home, top)
+    plan = agent_sessions.named_plan(ctx.loc.home, top)
     found = problems(top, plan or "TODO.md")
     return [PROBLEM + line for line in found] or [
         f"git: {plan or 'TODO.md'} is merged by task in this clone"

@@ -17,7 +17,7 @@ from todocli.app.commands import Context, init
 from todocli.app.report import Report
 from todocli.base import TYPE_CHECKING
 from todocli.errors import UsageError
-from todocli.storage import paths
+from todocli.storage import agent_sessions
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -93,7 +93,7 @@ def init_project(
 
         refuse_replacing([Op(OpKind.INIT)])
     top = work_tree_top(os.getcwd())
-    plan = os.path.join(top, paths.named_plan(Context(options).loc.home, top) or PLAN)
+    plan = os.path.join(top, agent_sessions.named_plan(Context(options).loc.home, top) or PLAN)
     made = not os.path.lexists(plan)
     wired = setup(Context(options).loc.home, "git", project=top)
     lines = [f"{'Made' if made else 'Kept'} the project plan {plan}"]

@@ -23,7 +23,7 @@ from todocli.app.report import Report
 from todocli.app.wiring.setup import files
 from todocli.base import TYPE_CHECKING
 from todocli.errors import StorageError, UsageError
-from todocli.storage import paths
+from todocli.storage import agent_sessions
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -235,12 +235,14 @@ def _named_plan(
     if user:
         return None  # refused by the target itself, with its own message
     top = module.root(base)
-    return module.plan_name(top, given) if given is not None else paths.named_plan(home, top)
+    if given is not None:
+        return str(module.plan_name(top, given))
+    return agent_sessions.named_plan(home, top)
 
 
 def _record_plan(home: str, top: str, name: str | None) -> None:
-    """Keep (or, ``None``, forget) the plan this clone names: ``paths.named_plan``."""
-    record = paths.plan_record(home, os.path.realpath(top))
+    """Keep (or, ``None``, forget) the plan this clone names: ``agent_sessions.named_plan``."""
+    record = agent_sessions.plan_record(home, os.path.realpath(top))
     if name is None:
         if os.path.lexists(record):
             files.delete(record)

@@ -11,7 +11,7 @@ import os
 from todocli.app.wiring import gitrepo
 from todocli.app.wiring.setup.edits import Block, Edit, Plan
 from todocli.errors import UsageError
-from todocli.storage import paths
+from todocli.storage import agent_sessions
 
 LABEL = "git"
 REPOSITORY = True  # wires a repository, not an agent (``todo doctor`` checks it apart)
@@ -33,7 +33,7 @@ def plan_name(top: str, given: str) -> str:
     if os.path.commonpath([real_top, os.path.realpath(path)]) != real_top:
         raise UsageError(f"--plan {given}: not inside this work tree ({top})")
     name = os.path.relpath(path, top).replace(os.sep, "/")
-    why = paths.plan_path_error(name)
+    why = agent_sessions.plan_path_error(name)
     if why is not None:
         raise UsageError(f"--plan {given}: the plan must be {why}")
     return name
