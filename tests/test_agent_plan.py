@@ -226,3 +226,28 @@ def test_the_hooks_hand_the_shell_the_session_not_the_list(tmp_path: Path) -> No
     )
     assert codex["hookSpecificOutput"]["env"] == {"TODOCLI_AGENT_SESSION": "c1"}
     assert os.environ.get("TODOCLI_AGENT_SESSION") is None
+
+
+def test_todo_watch_in_the_agent_s_shell_watches_its_plan(repo: Path, home: Path) -> None:
+    """``todo watch --json`` (one envelope a line) run in the agent's shell, in the
+    project: its plan, not the backlog, and a later write to it is seen."""
+    import subprocess
+
+    from tests.support_cli import start_todo
+
+    hooked(repo, "gemini")
+    env = {**os.environ, "GEMINI_CLI": "1"}
+    assert run(repo, "init", "-q", "Read the code", env={"GEMINI_CLI": "1"}).code == 0
+    proc = start_todo(
+        "watch", "--json", stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=repo
+    )
+    try:
+        assert proc.stdout is not None
+        first = json.loads(proc.stdout.readline())
+        assert [t["content"] for t in first["data"]["todos"]] == ["Read the code"]
+        assert run(repo, "add", "-q", "Patch it", env={"GEMINI_CLI": "1"}).code == 0
+        second = json.loads(proc.stdout.readline())
+        assert [t["content"] for t in second["data"]["todos"]] == ["Read the code", "Patch it"]
+    finally:
+        proc.kill()
+        proc.wait()
