@@ -13,7 +13,7 @@ import pytest
 from tests.support import git
 from tests.support_cli import Run, todo_process
 
-SPEC = "specs/001-auth/tasks.md"
+PLAN_PATH = "specs/001-auth/tasks.md"
 TASKS = (
     "# Tasks\n\n## Phase 1: Setup\n\n- [ ] T001 Create the project\n- [ ] T002 [P] Add the model\n"
 )
@@ -26,7 +26,7 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     top = tmp_path / "repo"
     (top / "specs" / "001-auth").mkdir(parents=True)
     git(top, "init", "-q")
-    (top / SPEC).write_text(TASKS)
+    (top / PLAN_PATH).write_text(TASKS)
     return top
 
 
@@ -34,19 +34,19 @@ def run(cwd: Path, *args: str, env: dict[str, str] | None = None, stdin: str = "
     return todo_process(*args, cwd=cwd, env=env, stdin=stdin)
 
 
-def test_setup_git_plan_makes_a_spec_the_project_s_plan(repo: Path, home: Path) -> None:
-    named = run(repo, "setup", "git", "--plan", SPEC)
+def test_setup_git_plan_makes_another_tool_s_tasks_file_the_project_s_plan(repo: Path, home: Path) -> None:
+    named = run(repo, "setup", "git", "--plan", PLAN_PATH)
     assert named.code == 0, named.err
-    assert f"/{SPEC} merge=todo" in (repo / ".gitattributes").read_text()
-    assert git(repo, "check-attr", "merge", "--", SPEC).strip().endswith("merge: todo")
+    assert f"/{PLAN_PATH} merge=todo" in (repo / ".gitattributes").read_text()
+    assert git(repo, "check-attr", "merge", "--", PLAN_PATH).strip().endswith("merge: todo")
     for where in (repo, repo / "specs"):  # from any folder of the work tree
-        assert run(where, "path").out == f"{repo / SPEC}\n"
+        assert run(where, "path").out == f"{repo / PLAN_PATH}\n"
     assert "T001 Create the project" in run(repo).out
-    assert run(repo, "--project", "path").out == f"{repo / SPEC}\n"
+    assert run(repo, "--project", "path").out == f"{repo / PLAN_PATH}\n"
     assert run(repo, "done", "-q", "T001 Create the project").code == 0
-    assert "- [x] T001 Create the project" in (repo / SPEC).read_text()
+    assert "- [x] T001 Create the project" in (repo / PLAN_PATH).read_text()
     doctor = run(repo, "doctor").out
-    assert f"git: {SPEC} is merged by task in this clone" in doctor
+    assert f"git: {PLAN_PATH} is merged by task in this clone" in doctor
     # Run again: nothing changes; --remove forgets it, and TODO.md is the plan again.
     assert "already set up, nothing changed" in run(repo, "setup", "git").out
     assert run(repo, "setup", "git", "--remove").code == 0
@@ -55,12 +55,12 @@ def test_setup_git_plan_makes_a_spec_the_project_s_plan(repo: Path, home: Path) 
 
 
 def test_an_agent_session_s_backlog_is_the_named_plan(repo: Path) -> None:
-    assert run(repo, "setup", "git", "--plan", SPEC).code == 0
+    assert run(repo, "setup", "git", "--plan", PLAN_PATH).code == 0
     start = {"session_id": "s1", "cwd": str(repo), "hook_event_name": "SessionStart"}
     assert run(repo, "hook", "claude", stdin=json.dumps(start)).code == 0
     env = {"TODOCLI_AGENT_SESSION": "s1"}
     assert run(repo, "--project", "claim", "-q", "T002 [P] Add the model", env=env).code == 0
-    assert "- [/] T002 [P] Add the model <!-- owner: s1 -->" in (repo / SPEC).read_text()
+    assert "- [/] T002 [P] Add the model <!-- owner: s1 -->" in (repo / PLAN_PATH).read_text()
     stop = start | {"hook_event_name": "Stop"}
     reason = json.loads(run(repo, "hook", "claude", stdin=json.dumps(stop)).out)["reason"]
     assert "T002 [P] Add the model (backlog)" in reason
@@ -69,7 +69,7 @@ def test_an_agent_session_s_backlog_is_the_named_plan(repo: Path) -> None:
     assert "T002 [P] Add the model" in back["hookSpecificOutput"]["additionalContext"]
     refused = run(repo, "--project", "init", "Mine", env=env)
     assert refused.code == 1
-    assert "T001 Create the project" in (repo / SPEC).read_text()
+    assert "T001 Create the project" in (repo / PLAN_PATH).read_text()
 
 
 @pytest.mark.parametrize(
@@ -93,7 +93,7 @@ def test_a_plan_outside_the_work_tree_or_git_s_folder_is_refused(
 
 
 def test_plan_is_for_git_only(repo: Path) -> None:
-    refused = run(repo, "setup", "claude", "--plan", SPEC)
+    refused = run(repo, "setup", "claude", "--plan", PLAN_PATH)
     assert (refused.code, refused.err) == (
         2,
         "todo: --plan names a repository's plan: todo setup git --plan PATH\n",
