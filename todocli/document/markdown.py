@@ -91,6 +91,10 @@ class Document:
 
     def model(self) -> TodoList:
         """The document's content as a plain value."""
+        if any(n.indent or n.content[:1].isdigit() for n in self.tasks()):
+            from todocli.document.tree import nested_model  # a plan with subtasks
+
+            return nested_model(self)
         return TodoList(
             summary=self.summary,
             phases=tuple(
@@ -685,8 +689,5 @@ def parse(text: str) -> Document:
     doc.eof_closer = scanner.eof_closer()
     if "<<<<<<<" in text:
         doc.warnings += conflict_warnings(lines)
-    for dup in doc.reindex():
-        doc.warnings.append(
-            f'Line {dup.line_no}: duplicate task "{dup.content}" (operations address the first one)'
-        )
+    doc.reindex()
     return doc

@@ -174,12 +174,14 @@ class Task(Value):
         active_form: str | None = None,
         notes: tuple[str, ...] = (),
         meta: Meta = NO_META,
+        parent: int | None = None,  # the number (#N) of the task it is a subtask of
     ) -> None:
         self.content = content
         self.status = status
         self.active_form = active_form
         self.notes = notes
         self.meta = meta
+        self.parent = parent
 
 
 class Phase(Value):
