@@ -49,6 +49,8 @@ def task(engine: Engine, ref: str | None) -> TaskNode:
     node = doc.find(ref) or doc.find(ref.strip())
     if node is not None:
         if node.content in doc.duplicates:
+            from todocli.engine.subtasks import ambiguous
+
             raise OpFailure(
                 ambiguous(
                     engine, ref, [t for t in doc.tasks() if t is node or t.content == node.content]
@@ -66,60 +68,14 @@ def task(engine: Engine, ref: str | None) -> TaskNode:
             f"Task {quoted(ref)} not found: the list has {len(numbering)} tasks (see: todo show)",
             NotFoundError.code,
         )
+    from todocli.engine.subtasks import ambiguous, by_name
+
     named = by_name(engine, ref.strip())
     if len(named) == 1:
         return named[0]
     if named:
         raise OpFailure(ambiguous(engine, ref, named))
     raise OpFailure(not_found(doc, ref), NotFoundError.code)
-
-
-def by_name(engine: Engine, ref: str) -> list[TaskNode]:
-    """The tasks a name other than a text names: the plan's own id (``T019``,
-    ``1.1``), or a heading path, ``PHASE/TASK`` (the task by its text or its id)."""
-    from todocli.document.tree import plan_id
-
-    doc = engine.doc
-    wanted = plan_id(ref)
-    if wanted is not None and wanted == ref.rstrip(".):").strip("*_`"):
-        found = [t for t in doc.tasks() if plan_id(t.content) == wanted]
-        if found:
-            return found
-    found = []
-    cut = ref.find("/")
-    while cut > 0 and not found:
-        name, rest = ref[:cut].strip(), ref[cut + 1 :].strip()
-        wanted = plan_id(rest)
-        for phase in doc.phase_named(name):
-            found += [
-                t
-                for t in phase.tasks
-                if t.content == rest or (wanted is not None and plan_id(t.content) == wanted)
-            ]
-        cut = ref.find("/", cut + 1)
-    return found
-
-
-_CANDIDATES = 3  # how many tasks an ambiguous name's refusal lists
-
-
-def ambiguous(engine: Engine, ref: str, nodes: list[TaskNode]) -> str:
-    """One line: the tasks a name fits, the first few by number and heading."""
-    number = {node: n for n, node in enumerate(engine.numbering, 1) if node is not None}
-    shown = [
-        f"#{number[t]}" + (f" ({_clip(t.phase.name)})" if t.phase is not None else "")
-        for t in nodes[:_CANDIDATES]
-        if t in number
-    ]
-    more = f" and {len(nodes) - len(shown)} more" if len(nodes) > len(shown) else ""
-    return (
-        f"{len(nodes)} tasks are named {quoted(_clip(ref.strip()))}: {', '.join(shown)}{more}; "
-        "name one by #N or PHASE/TASK (see: todo show)"
-    )
-
-
-def _clip(name: str, most: int = 60) -> str:
-    return name if len(name) <= most else name[: most - 1] + "…"
 
 
 def not_found(doc: Document, ref: str) -> str:
@@ -399,27 +355,11 @@ def parents(nodes: Sequence[TaskNode]) -> list[int | None] | None:
 
 
 def roll_up(engine: Engine) -> None:
-    """A parent whose subtasks are all closed (one at least completed) by this
-    batch is completed too, and so on up (the reply names it with the tasks completed)."""
+    """Parents whose subtasks this batch closed (``subtasks``, loaded only for a
+    plan that may have any)."""
     nodes = list(engine.doc.tasks())
     above = parents(nodes)
-    if above is None:
-        return
-    place = {node: i for i, node in enumerate(nodes)}
-    children: dict[int, list[int]] = {}
-    for k, of in enumerate(above):
-        if of is not None:
-            children.setdefault(of, []).append(k)
-    for node in list(engine.closed):
-        at = place.get(node)
-        up = above[at] if at is not None else None
-        while up is not None:
-            parent, kids = nodes[up], [nodes[k] for k in children[up]]
-            if parent.status not in (Status.PENDING, Status.IN_PROGRESS):
-                break
-            if any(k.status.is_open for k in kids):
-                break
-            if not any(k.status is Status.COMPLETED for k in kids):
-                break
-            engine.set_status(parent, Status.COMPLETED)
-            up = above[up]
+    if above is not None:
+        from todocli.engine import subtasks
+
+        subtasks.roll_up(engine, nodes, above)
