@@ -344,10 +344,10 @@ def _dependency_ids(engine: Engine, refs: Sequence[str]) -> tuple[str, ...]:
     return tuple(ids)
 
 
-def parents(nodes: Sequence[TaskNode]) -> list[int | None] | None:
+def parents(doc: Document, nodes: Sequence[TaskNode]) -> list[int | None] | None:
     """Each task's parent's index (``document.tree``), None if no task is indented or
-    starts with a number (the test ``Document.model`` makes too): none has one."""
-    if not any(n.indent or n.content[:1].isdigit() for n in nodes):
+    starts with a number (``Document.nests``): none has one."""
+    if not doc.nests:
         return None
     from todocli.document import tree
 
@@ -358,7 +358,7 @@ def roll_up(engine: Engine) -> None:
     """Parents whose subtasks this batch closed (``subtasks``, loaded only for a
     plan that may have any)."""
     nodes = list(engine.doc.tasks())
-    above = parents(nodes)
+    above = parents(engine.doc, nodes)
     if above is not None:
         from todocli.engine import subtasks
 

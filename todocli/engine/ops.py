@@ -566,7 +566,7 @@ class Engine:
             from todocli.engine.claims import waiting_on
 
             waits = waiting_on(tasks)
-        parents = edits.parents(tasks)
+        parents = edits.parents(self.doc, tasks)
         if parents is not None:  # a parent with open subtasks is done through them
             busy = {
                 up
