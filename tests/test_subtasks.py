@@ -83,6 +83,18 @@ def test_a_parent_whose_subtasks_are_all_done_is_done_and_the_reply_says_so(
     ]
 
 
+def test_agents_claim_subtasks_not_their_parent(tmp_path: Path) -> None:
+    plan = _plan(tmp_path, KIRO)
+    first = todo_process("--file", str(plan), "--agent", "ann", "claim")
+    second = todo_process("--file", str(plan), "--agent", "bob", "claim")
+    assert first.code == 0, first.err
+    assert second.code == 0, second.err
+    owners = {t["content"]: t.get("owner") for t in _todos(plan)}
+    assert owners["1.1 Create folders"] == "ann"
+    assert owners["1.2 Write the config"] == "bob"
+    assert owners["1. Set up the project"] is None
+
+
 def test_a_parent_with_open_subtasks_stays_open_for_the_gate(tmp_path: Path) -> None:
     plan = _plan(tmp_path, KIRO)
     assert todo_process("--file", str(plan), "done", "1.1 Create folders").code == 0
