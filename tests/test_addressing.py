@@ -86,6 +86,7 @@ def test_a_heading_path_names_one_of_two_tasks_of_the_same_text(tmp_path: Path) 
     plan = _plan(tmp_path, SPECKIT)
     done = todo_process("--file", str(plan), "done", "Phase 3: Polish/Step 5: Commit")
     assert done.code == 0, done.err
+    assert "Completed: Step 5: Commit" in done.out  # the reply names it, though a copy
     assert _completed(plan) == [6]
     assert todo_process("--file", str(plan), "done", "#5").code == 0
     assert _completed(plan) == [5, 6]
