@@ -6,11 +6,17 @@ tree carry the parent. Real ``todo`` processes on ``--file`` plans."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from tests.support import CORPUS, corpus_files
 from tests.support_cli import todo_process
-from tests.support_gfm import gfm_html
+from tests.support_gfm import gfm_html, gfm_task_items
+from todocli.document.markdown import parse
+from todocli.document.tree import parents, plan_id
 
 KIRO = (
     "# Implementation Plan\n"
@@ -161,3 +167,45 @@ def test_augments_tree_nests_subtasks_and_reads_back(tmp_path: Path) -> None:
         "1.1 Create folders",
         "1.2 Write the config",
     ]
+
+
+_ITEM = re.compile(r'<li data-sourcepos="(\d+):\d+-\d+:\d+">(<input type="checkbox")?|</li>')
+
+
+def _gfm_parents(text: str) -> dict[int, int | None]:
+    """cmark-gfm's nesting: each task item's 0-based line, with the line of the
+    nearest task item it sits in (None: none)."""
+    stack: list[tuple[int, bool]] = []
+    found: dict[int, int | None] = {}
+    for m in _ITEM.finditer(gfm_html(text)):
+        if m.group(0) == "</li>":
+            stack.pop()
+            continue
+        line, task = int(m.group(1)) - 1, m.group(2) is not None
+        if task:
+            found[line] = next((at for at, is_task in reversed(stack) if is_task), None)
+        stack.append((line, task))
+    return found
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason=f"the shared corpus is not here ({CORPUS})")
+def test_subtasks_in_the_corpus_nest_as_github_nests_them() -> None:
+    # Every task both read as a task has the parent cmark-gfm's nesting gives it,
+    # except where todo reads more than GitHub: a parent GFM does not take for a
+    # task ("[]", "[/]"), and flat numbering (17.1 under 17.), which GFM does not nest.
+    compared = 0
+    for path in corpus_files():
+        text = path.read_bytes().decode("utf-8").replace("\r\n", "\n")
+        nodes = list(parse(text).tasks())
+        theirs, tasks = _gfm_parents(text), gfm_task_items(text)
+        for node, up in zip(nodes, parents(nodes), strict=True):
+            line = node.line_no - 1
+            ours = None if up is None else nodes[up].line_no - 1
+            own = plan_id(node.content)
+            if line not in tasks or (ours is not None and ours not in tasks):
+                continue
+            if own is not None and "." in own and ours != theirs.get(line):
+                continue
+            compared += 1
+            assert ours == theirs.get(line), f"{path.name}:{line + 1} {node.content[:40]!r}"
+    assert compared > 6000
