@@ -80,6 +80,8 @@ def test_kiros_dotted_ids_name_their_tasks(tmp_path: Path) -> None:
     assert _completed(plan) == [2]
     assert todo_process("--file", str(plan), "start", "1.").code == 0
     assert [t["n"] for t in _todos(plan) if t["status"] == "in_progress"] == [1]
+    assert todo_process("--file", str(plan), "note", "1", "named by its number").code == 0
+    assert "named by its number" in plan.read_text().split("1.1")[0]
 
 
 def test_a_heading_path_names_one_of_two_tasks_of_the_same_text(tmp_path: Path) -> None:

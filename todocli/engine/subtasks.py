@@ -22,7 +22,7 @@ def by_name(engine: Engine, ref: str) -> list[TaskNode]:
     """The tasks a name other than a text names: the plan's own id (``T019``,
     ``1.1``), or a heading path, ``PHASE/TASK`` (the task by its text or its id)."""
     doc = engine.doc
-    wanted = plan_id(ref)
+    wanted = plan_id(ref + "." if ref.isascii() and ref.isdigit() else ref)  # "1" names "1."
     if wanted is not None and wanted == ref.rstrip(".):").strip("*_`"):
         found = [t for t in doc.tasks() if plan_id(t.content) == wanted]
         if found:
