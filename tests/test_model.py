@@ -32,6 +32,7 @@ class TaskDC:
     active_form: str | None = None
     notes: tuple[str, ...] = ()
     meta: Meta = NO_META
+    parent: int | None = None
 
 
 def test_a_value_is_built_from_its_declaration_as_a_dataclass_is() -> None:

@@ -138,7 +138,13 @@ def test_a_check_that_came_through_git_is_not_approved_by_the_next_write(
     assert todo_at(listing, "note", "Write code", "Started on it").code == 0  # an ordinary write
     written = listing.read_bytes()
     assert approvals(home) == b""  # it approved nothing
-    for ref in ("Bump deps", "#2"):
+    # The text names two tasks: refused as ambiguous, nothing run either.
+    ambiguous = todo_at(listing, "done", "Bump deps")
+    assert ambiguous.code == 1
+    assert '2 tasks are named "Bump deps"' in ambiguous.err
+    assert not marker.exists()
+    assert listing.read_bytes() == written
+    for ref in ("#2",):
         refused = todo_at(listing, "done", ref)
         assert refused.code == CHECK_NOT_ALLOWED, refused.err
         assert not marker.exists()
@@ -184,9 +190,9 @@ def test_a_list_written_by_another_home_is_not_approved_here(tmp_path: Path, hom
     settled(listing)
     assert todo_at(listing, "add", "Write code").code == 0  # this home's ordinary write
     before = listing.read_bytes()
-    for ref in ("Bump deps", "#1"):
+    for ref, code in (("Bump deps", 1), ("#1", CHECK_NOT_ALLOWED)):  # the text fits two: refused
         refused = todo_at(listing, "done", ref)
-        assert refused.code == CHECK_NOT_ALLOWED
+        assert refused.code == code
         assert not marker.exists()
         assert listing.read_bytes() == before
     assert approvals(home) == b""
@@ -294,7 +300,7 @@ def test_a_list_reached_through_a_symlink_is_the_file_it_names(
     settled(mine / "deps.md")
     assert todo_at(listing, "note", "Write code", "Started on it").code == 0  # an ordinary write
     before = (mine / "deps.md").read_bytes()
-    refused = todo_at(listing, "done", "Bump deps")
+    refused = todo_at(listing, "done", "#2")  # its text names two tasks: #2 has the check
     assert refused.code == CHECK_NOT_ALLOWED
     assert not marker.exists()
     assert (mine / "deps.md").read_bytes() == before
@@ -393,8 +399,8 @@ def test_a_list_holding_a_check_with_a_control_character_never_runs_it(
 @pytest.mark.parametrize(
     ("lines", "ref"),
     [
-        # done A: the first task of the text, its check fails.
-        (["- [/] A <!-- check: false -->", "- [x] A"], "A"),
+        # done #1: the first task of the text, its check fails (the text names two).
+        (["- [/] A <!-- check: false -->", "- [x] A"], "#1"),
         # done #3: a completed task of the same text above it.
         (["- [x] A", "- [ ] B", "- [/] A <!-- check: false -->"], "#3"),
         (["- [x] A <!-- check: true -->", "- [/] A <!-- check: false -->"], "#2"),

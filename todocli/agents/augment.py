@@ -146,9 +146,14 @@ def reply(todo: TodoList) -> dict[str, Any]:
     marks = {Status.PENDING: " ", Status.IN_PROGRESS: "/", Status.COMPLETED: "x"}
     marks |= {Status.ABANDONED: "-", Status.BLOCKED: " "}
     out = ["[ ] UUID:root NAME:Current Task List DESCRIPTION:Root task for conversation"]
+    depth: list[int] = []  # a subtask one dash deeper than its parent, as Augment nests
     for i, t in zip(ids(todo), tasks(todo), strict=True):
+        depth.append(1 if t.parent is None else depth[t.parent - 1] + 1)
         description = " ".join(" ".join(t.notes).split())
-        out.append(f"-[{marks[t.status]}] UUID:{i} NAME:{t.content} DESCRIPTION:{description}")
+        dashes = "-" * depth[-1]
+        out.append(
+            f"{dashes}[{marks[t.status]}] UUID:{i} NAME:{t.content} DESCRIPTION:{description}"
+        )
     return {"markdown": "\n".join(out)}
 
 

@@ -404,6 +404,9 @@ def flat_todos(todo: TodoList) -> list[dict[str, Any]]:
         {"n": n, **_task_json(task), "phase": phase.name}
         for n, (phase, task) in enumerate(todo.tasks(), start=1)
     ]
+    for entry, (_, task) in zip(todos, todo.tasks(), strict=True):
+        if task.parent is not None:  # a subtask: the #N of the task it belongs to
+            entry["parent"] = task.parent
     waits = _waits(todo)
     for n, on in waits.items():
         todos[n - 1]["waiting_on"] = on

@@ -84,6 +84,7 @@ def _task_schema() -> dict[str, Any]:
             "blocked_by": _STRINGS,
             "owner": _S,
             "waiting_on": {"type": "array", "items": {"type": "integer"}},
+            "parent": {"type": "integer", "description": "A subtask: its parent's #N."},
             "cycle": {"type": "array", "items": {"type": "integer"}},
         },
         ["n", "content", "status", "phase"],

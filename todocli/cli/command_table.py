@@ -192,9 +192,13 @@ GLOBAL_OPTIONS = (
 
 # -- the commands, in the order help lists them -------------------------------------------------
 
-TASKS = Argument("tasks", "Task contents, or #N.", many=True, complete="tasks")
+TASKS = Argument(
+    "tasks", "Task contents, #N, plan ids (T019, 1.1) or PHASE/TASK.", many=True, complete="tasks"
+)
 NEW_TASKS = Argument("tasks", "Task contents, or #N.", many=True)
-TASK = Argument("task", "Task content, or #N.", complete="tasks")
+TASK = Argument(
+    "task", "Task content, #N, its plan id (T019, 1.1) or PHASE/TASK.", complete="tasks"
+)
 PHASE = Option("--phase", "-p", dest="phase", kind=str, help="A phase name.", complete="phases")
 EVERY_TASK = Option("--all", "-a", dest="everything", help="Every task.")
 SHOW_ALL = Option("--all", "-a", dest="show_all", help="Do not collapse long phases.")
@@ -265,7 +269,14 @@ COMMANDS = (
     Command(
         "claim",
         "Take the next task free to start (or TASK) for this --agent, under the lock.",
-        (Argument("task", "Task content, or #N.", optional=True, complete="tasks"),),
+        (
+            Argument(
+                "task",
+                "Task content, #N, its plan id (T019, 1.1) or PHASE/TASK.",
+                optional=True,
+                complete="tasks",
+            ),
+        ),
         fast=True,
         writes=True,
     ),

@@ -52,6 +52,9 @@ class Document:
         self.phases: list[PhaseNode] = []
         self.index: dict[str, TaskNode] = {}
         self.duplicates: set[str] = set()  # contents that more than one task has
+        # Whether a task may have a parent (one is indented or starts with a digit):
+        # else ``model`` need not load ``tree``. Set by reindex, and on by an edit that may.
+        self.nests = False
         self.warnings: list[str] = []
         self.summary_segment: RawSegment | None = None
         self.front_matter: RawSegment | None = None
@@ -91,6 +94,10 @@ class Document:
 
     def model(self) -> TodoList:
         """The document's content as a plain value."""
+        if self.nests:
+            from todocli.document.tree import nested_model  # a plan with subtasks
+
+            return nested_model(self)
         return TodoList(
             summary=self.summary,
             phases=tuple(
@@ -127,8 +134,10 @@ class Document:
         current: PhaseNode | None = None
         first_h1: RawSegment | None = None
         first_h1_has_tasks = False
+        nests = False
         for seg in self.segments():
             if isinstance(seg, TaskNode):
+                nests = nests or bool(seg.indent) or seg.content[:1].isdigit()
                 if current is None:
                     if heading is None:
                         current = orphans or PhaseNode(DEFAULT_PHASE, None)
@@ -148,7 +157,7 @@ class Document:
                 heading, current = seg, None
                 if seg.heading_level == 1 and first_h1 is None:
                     first_h1 = seg
-        self.phases = phases
+        self.phases, self.nests = phases, nests
         self.index = index
         self.duplicates = {t.content for t in duplicates}
         # "# Todos" heads the default phase (oh-my-pi writes an empty list so): never a summary.
@@ -266,6 +275,7 @@ class Document:
         if self.index.get(task.content) is task:
             del self.index[task.content]
         task.content = content
+        self.nests = self.nests or content[:1].isdigit()
         self.index.setdefault(content, task)
         return True
 
@@ -354,6 +364,7 @@ class Document:
         node.phase = phase
         self._link_after(anchor, node)
         phase.tasks[node] = None
+        self.nests = self.nests or bool(node.indent) or content[:1].isdigit()
         if content in self.index:
             self.duplicates.add(content)
         else:
@@ -685,8 +696,5 @@ def parse(text: str) -> Document:
     doc.eof_closer = scanner.eof_closer()
     if "<<<<<<<" in text:
         doc.warnings += conflict_warnings(lines)
-    for dup in doc.reindex():
-        doc.warnings.append(
-            f'Line {dup.line_no}: duplicate task "{dup.content}" (operations address the first one)'
-        )
+    doc.reindex()
     return doc

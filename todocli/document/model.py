@@ -189,12 +189,14 @@ class Task(Value):
         active_form: str | None = None,
         notes: tuple[str, ...] = (),
         meta: Meta = NO_META,
+        parent: int | None = None,  # the number (#N) of the task it is a subtask of
     ) -> None:
         self.content = content
         self.status = status
         self.active_form = active_form
         self.notes = notes
         self.meta = meta
+        self.parent = parent
 
 
 class Phase(Value):
@@ -316,6 +318,13 @@ class Diff(Value):
             if was in before and now in after:
                 before[now] = before.pop(was)
                 copies_before[now] = copies_before.pop(was, 0)
+        changed = [
+            StatusChange(c, before[c].status, t.status)
+            for c, t in after.items()
+            if c in before and before[c].status is not t.status
+        ]
+        if copies_after:  # a later task of a shared text, named by #N or its heading
+            changed += _copies_changed(old, new, copies_after, {ch.content for ch in changed})
         return cls(
             added=tuple(
                 c
@@ -327,13 +336,32 @@ class Diff(Value):
                 for c in before
                 if c not in after or copies_before.get(c, 0) > copies_after.get(c, 0)
             ),
-            changed=tuple(
-                StatusChange(c, before[c].status, t.status)
-                for c, t in after.items()
-                if c in before and before[c].status is not t.status
-            ),
+            changed=tuple(changed),
             renamed=renamed,
         )
+
+
+def _copies_changed(
+    old: TodoList, new: TodoList, copies: dict[str, int], known: set[str]
+) -> list[StatusChange]:
+    """The status changes of the later tasks of a text several tasks have, as many
+    before as after (the first task's is ``Diff.changed``'s own)."""
+    was: dict[str, list[Status]] = {}
+    now: dict[str, list[Status]] = {}
+    for todo, into in ((old, was), (new, now)):
+        for _, task in todo.tasks():
+            if task.content in copies and task.content not in known:
+                into.setdefault(task.content, []).append(task.status)
+    found = []
+    for content, after in now.items():
+        before = was.get(content, [])
+        if len(before) == len(after):
+            found += [
+                StatusChange(content, a, b)
+                for a, b in zip(before, after, strict=True)
+                if a is not b
+            ]
+    return found
 
 
 def _by_content(todo: TodoList) -> tuple[dict[str, Task], dict[str, int]]:

@@ -300,9 +300,20 @@ def claim(engine: Engine, op: Op) -> None:
 def _first_free(
     engine: Engine, op: Op, tasks: list[TaskNode], waits: dict[int, list[int]]
 ) -> TaskNode:
-    """The first pending task that waits on nothing and no other worktree holds."""
+    """The first pending task that waits on nothing, has no open subtask, and no
+    other worktree holds."""
     elsewhere = dict(op.taken)
-    free = [i for i, t in enumerate(tasks) if t.status is Status.PENDING and i not in waits]
+    busy: set[int] = set()
+    if engine.doc.nests:  # a parent with open subtasks is taken through them
+        from todocli.document.tree import parents
+
+        above = zip(parents(tasks), tasks, strict=True)
+        busy = {up for up, t in above if up is not None and t.status.is_open}
+    free = [
+        i
+        for i, t in enumerate(tasks)
+        if t.status is Status.PENDING and i not in waits and i not in busy
+    ]
     found = next((i for i in free if key(tasks[i]) not in elsewhere), None)
     if found is None and free:
         names = named([tasks[i].content for i in free])

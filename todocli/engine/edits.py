@@ -48,6 +48,14 @@ def task(engine: Engine, ref: str | None) -> TaskNode:
     doc = engine.doc
     node = doc.find(ref) or doc.find(ref.strip())
     if node is not None:
+        if node.content in doc.duplicates:
+            from todocli.engine.subtasks import ambiguous
+
+            raise OpFailure(
+                ambiguous(
+                    engine, ref, [t for t in doc.tasks() if t is node or t.content == node.content]
+                )
+            )
         return node
     number = task_number(ref)
     if number is not None:
@@ -60,6 +68,13 @@ def task(engine: Engine, ref: str | None) -> TaskNode:
             f"Task {quoted(ref)} not found: the list has {len(numbering)} tasks (see: todo show)",
             NotFoundError.code,
         )
+    from todocli.engine.subtasks import ambiguous, by_name
+
+    named = by_name(engine, ref.strip())
+    if len(named) == 1:
+        return named[0]
+    if named:
+        raise OpFailure(ambiguous(engine, ref, named))
     raise OpFailure(not_found(doc, ref), NotFoundError.code)
 
 
@@ -327,3 +342,24 @@ def _dependency_ids(engine: Engine, refs: Sequence[str]) -> tuple[str, ...]:
         if task_id not in ids:
             ids.append(task_id)
     return tuple(ids)
+
+
+def parents(doc: Document, nodes: Sequence[TaskNode]) -> list[int | None] | None:
+    """Each task's parent's index (``document.tree``), None if no task is indented or
+    starts with a number (``Document.nests``): none has one."""
+    if not doc.nests:
+        return None
+    from todocli.document import tree
+
+    return tree.parents(nodes)
+
+
+def roll_up(engine: Engine) -> None:
+    """Parents whose subtasks this batch closed (``subtasks``, loaded only for a
+    plan that may have any)."""
+    nodes = list(engine.doc.tasks())
+    above = parents(engine.doc, nodes)
+    if above is not None:
+        from todocli.engine import subtasks
+
+        subtasks.roll_up(engine, nodes, above)

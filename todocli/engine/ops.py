@@ -256,6 +256,7 @@ class Engine:
         self.numbering: list[TaskNode | None] = list(tasks)
         self.active = {t: None for t in tasks if t.status is Status.IN_PROGRESS}
         self.dropped_open: list[str] = []
+        self.closed: dict[TaskNode, None] = {}  # tasks this batch closed, in order
         self.deleted: set[str] = set()  # tasks an update removed on purpose
         self.renamed: list[tuple[str, str]] = []  # (old, new) texts of tasks renamed by id
         self.structural = False  # whether lines were added, moved or removed
@@ -330,6 +331,10 @@ class Engine:
         self.unseen = batch.unseen and merge_base is None and view is None
         self.original_text = self.doc.text()
         self.warnings = tuple(self.doc.warnings)
+        if self.doc.duplicates:  # a write's warning only: a read is not told on every call
+            from todocli.document.tree import duplicates_warning
+
+            self.warnings += (duplicates_warning(self.doc),)
         self.old = old = self.doc.model()
         self.last_written = baseline if baseline is not None else old
         if baseline is not None:
@@ -407,6 +412,8 @@ class Engine:
         """After the ops: the first pending task starts (see ``_normalize``), and the
         closed tasks whose auto-clear delay has passed go."""
         if not {op.kind for op in self.batch.ops} <= _NOT_NORMALIZED:
+            if self.closed:
+                edits.roll_up(self)
             self._normalize()
         for content in self.batch.expired:
             node = self.doc.find(content)
@@ -521,6 +528,8 @@ class Engine:
             self.active[node] = None
         else:
             self.active.pop(node, None)
+            if not status.is_open:
+                self.closed[node] = None
 
     def remove(self, node: TaskNode) -> None:
         self.active.pop(node, None)
@@ -562,6 +571,14 @@ class Engine:
             from todocli.engine.claims import waiting_on
 
             waits = waiting_on(tasks)
+        parents = edits.parents(self.doc, tasks)
+        if parents is not None:  # a parent with open subtasks is done through them
+            busy = {
+                up
+                for up, node in zip(parents, tasks, strict=True)
+                if up is not None and node.status.is_open
+            }
+            waits = set(waits) | busy
         for i, node in enumerate(tasks):
             if node.status is Status.PENDING and i not in waits:
                 self.set_status(node, Status.IN_PROGRESS)
