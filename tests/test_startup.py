@@ -62,6 +62,10 @@ KEPT_OFF: dict[str, tuple[str, str]] = {
     "todocli.engine.ops": (READS, "only a write needs the operations"),
     "fcntl": (READS, "only a write takes the lock"),
     "todocli.document.html": (EVERY, "only a line that starts with < needs its patterns"),
+    "todocli.document.conventions": (
+        EVERY,
+        "only another tool's file (a marker todo's lists do not use, a stated convention) needs it",
+    ),
     "todocli.app.transaction": (READS, "only a write runs the write transaction"),
     "todocli.app.list_state": (EVERY, "only a batch that logs, clears or numbers tasks"),
     "todocli.storage.commit": (READS, "only a write commits (journal, staged files, replace)"),

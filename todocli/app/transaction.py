@@ -286,6 +286,7 @@ def plan(
         echo=echo,
         unseen=unseen,
         proofs=proofs,
+        own=ctx.loc.is_session,
     )
     guard = ctx.loc.agent_plan if ctx.loc.agent_plan and ctx.loc.is_backlog else None
     before = doc.model() if guard or tool is not None else None

@@ -205,6 +205,7 @@ class Batch(Value):
         # list after the ops, from 0; its text; its check; the record of the run
         # that passed, or None: it did not pass, the task is not completed).
         proofs: tuple[Proof, ...] = (),
+        own: bool = False,  # todo's own session list: its markers, whatever the file uses
     ) -> None:
         self.ops = ops
         self.settings = settings
@@ -220,6 +221,7 @@ class Batch(Value):
         self.echo = echo
         self.unseen = unseen
         self.proofs = proofs
+        self.own = own
 
 
 def apply(doc: Document, batch: Batch) -> tuple[Result, Document]:
@@ -233,6 +235,7 @@ class Engine:
     take as a value."""
 
     def __init__(self, doc: Document, batch: Batch, careful: bool = False) -> None:
+        doc.own = doc.own or batch.own
         self.doc = doc
         self.batch = batch
         self.id_floor = batch.id_floor
