@@ -515,7 +515,7 @@ class Engine:
 
     def set_status(self, node: TaskNode, status: Status) -> None:
         self.doc.set_status(node, status)
-        if status is Status.IN_PROGRESS:
+        if node.status is Status.IN_PROGRESS:  # a file may not be able to show it (``set_status``)
             self.active[node] = None
         else:
             self.active.pop(node, None)
