@@ -273,3 +273,13 @@ def test_a_known_legend_is_not_warned_about_but_a_mistyped_marker_is(tmp_path: P
     assert run.code == 0
     assert "[P]" not in run.err
     assert 'unknown status marker "[?]"' in run.err
+
+
+def test_an_unknown_stated_convention_is_said_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "TODO.md"
+    text = "<!-- todo-convention: jira -->\n- [ ] a\n"
+    path.write_text(text)
+    run = todo(path, "show")
+    assert run.code == 0
+    assert "Line 1: unknown convention 'jira' (use todo, gfm, kiro, gsd)" in run.err
+    assert path.read_text() == text

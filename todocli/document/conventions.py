@@ -46,17 +46,22 @@ ALIASES = {
 }
 
 
-def declared(text: str) -> str | None:
-    """The convention a ``<!-- todo-convention: NAME -->`` line names, if any."""
+def declared(text: str, warnings: list[str]) -> str | None:
+    """The convention a ``<!-- todo-convention: NAME -->`` line names, if any (a
+    name todo does not know is said in ``warnings``)."""
     at = text.find(DECLARED)
     while at >= 0:
         close = text.find("-->", at)
         line_start = text.rfind("\n", 0, at) + 1
         if close >= 0 and text[line_start:at].strip(" \t") == "<!--":
-            name = text[at + len(DECLARED) : close].strip(" \t").lower()
-            name = ALIASES.get(name, name)
+            given = text[at + len(DECLARED) : close].strip(" \t")
+            name = ALIASES.get(given.lower(), given.lower())
             if name in READS:
                 return name
+            warnings.append(
+                f"Line {text.count(chr(10), 0, at) + 1}: unknown convention {given[:40]!r} "
+                f"(use {', '.join(READS)})"
+            )
         at = text.find(DECLARED, at + 1)
     return None
 
@@ -73,7 +78,7 @@ def detect(doc: Document, text: str) -> str:
 def read(doc: Document, text: str) -> None:
     """Read the tasks' markers in the file's convention (``parse`` calls it for a
     file that states one, or uses ``[-]`` or ``[~]`` and none of todo's own)."""
-    name = declared(text) or detect(doc, text)
+    name = declared(text, doc.warnings) or detect(doc, text)
     if name == "todo":
         doc.own = True
         return
