@@ -137,7 +137,8 @@ def test_the_agent_takes_backlog_tasks_but_never_replaces_or_drops_the_person_s(
     # It takes one: it is its own (the owner is its plan's name), part of its plan.
     assert run(repo, "--project", "claim", "-q", "Write docs", env=env).code == 0
     text = (repo / "TODO.md").read_text()
-    assert f"- [/] Write docs <!-- owner: {SESSION} -->" in text
+    # The backlog never used [/]: the task in progress keeps its state in its comment.
+    assert f"- [ ] Write docs <!-- owner: {SESSION}; state: in_progress -->" in text
     stop = {"session_id": SESSION, "cwd": str(repo), "hook_event_name": "Stop"}
     reason = json.loads(run(repo, "hook", "claude", stdin=json.dumps(stop)).out)["reason"]
     assert "Write docs (backlog)" in reason

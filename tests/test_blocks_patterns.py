@@ -80,7 +80,7 @@ def test_task_number(ref: str) -> None:
 # The trailing comment, as split_meta read it with regular expressions (until it
 # read it with string methods, to keep ``re`` off every call on a Claude Code list).
 ACTIVE = re.compile(r"[ \t]*<!--[ \t]*active:(.*?)-->[ \t]*$")
-FIELD = r"(?:id|priority|blocked-by|owner|check|checked|evidence):[^;<>]*?"
+FIELD = r"(?:id|priority|blocked-by|owner|check|checked|evidence|state):[^;<>]*?"
 META = re.compile(rf"[ \t]*<!--[ \t]*((?:{FIELD};[ \t]*)*(?:{FIELD}|active:.*?))[ \t]*-->[ \t]*$")
 
 
@@ -114,6 +114,7 @@ def split_meta_re(text: str) -> tuple[str, str | None, Meta]:
         check=_decode(fields["check"]) if fields.get("check") else None,
         checked=_decode(fields["checked"]) if fields.get("checked") else None,
         evidence=_decode(fields["evidence"]) if fields.get("evidence") else None,
+        state=_decode(fields["state"]) if fields.get("state") else None,
     )
     return text[: m.start()].strip(), active, meta
 
@@ -122,7 +123,8 @@ def split_meta_re(text: str) -> tuple[str, str | None, Meta]:
 PIECES = st.sampled_from(
     [" ", "\t", "\n", "\r", "\u2028", "<!--", "<!-- ", "-->", "--> ", "-", ">", "<", ";", "; ",
      ",", ":", "active:", " active: ", "active", "id:", "id: 3", "priority:", "blocked-by:",
-     "owner:", "check:", "checked:", "evidence:", "idx:", "x", "Do it", "é", "%3B", "%", "\x1b"]
+     "owner:", "check:", "checked:", "evidence:", "state:", "idx:", "x", "Do it", "é", "%3B",
+     "%", "\x1b"]
 )  # fmt: skip
 COMMENTS = st.lists(PIECES, max_size=14).map("".join)
 

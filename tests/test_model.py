@@ -61,7 +61,7 @@ def test_equality_hash_and_repr_come_from_the_fields() -> None:
     assert Meta(id="1")
     assert repr(Meta("1")) == (
         "Meta(blocked_by=(), check=None, checked=None, evidence=None, id='1', owner=None, "
-        "priority=None)"
+        "priority=None, state=None)"
     )
     assert TodoList() == TodoList("", ())
     assert Result(TodoList(), TodoList()).diff == Result(TodoList(), TodoList()).diff

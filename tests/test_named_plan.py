@@ -34,7 +34,9 @@ def run(cwd: Path, *args: str, env: dict[str, str] | None = None, stdin: str = "
     return todo_process(*args, cwd=cwd, env=env, stdin=stdin)
 
 
-def test_setup_git_plan_makes_another_tool_s_tasks_file_the_project_s_plan(repo: Path, home: Path) -> None:
+def test_setup_git_plan_makes_another_tool_s_tasks_file_the_project_s_plan(
+    repo: Path, home: Path
+) -> None:
     named = run(repo, "setup", "git", "--plan", PLAN_PATH)
     assert named.code == 0, named.err
     assert f"/{PLAN_PATH} merge=todo" in (repo / ".gitattributes").read_text()

@@ -356,7 +356,9 @@ def test_snapshot_over_a_hand_edited_file_keeps_every_line_it_does_not_change() 
     snapshot = write(Item("alpha", C), Item("gamma", W), Item("beta", C))
     result, doc = run(todocli.loads(text), snapshot)
     assert result.ok
-    assert doc.text() == text.replace("* [ ] alpha\n", "* [x] alpha\n* [/] gamma\n")
+    # A file that never used [/] keeps the task in progress in a hidden comment.
+    started = "* [x] alpha\n* [ ] gamma <!-- state: in_progress -->\n"
+    assert doc.text() == text.replace("* [ ] alpha\n", started)
 
 
 def test_snapshot_reorders_and_moves_tasks_between_phases() -> None:
@@ -369,7 +371,8 @@ def test_snapshot_reorders_and_moves_tasks_between_phases() -> None:
 def test_snapshot_without_phases_keeps_tasks_in_their_phases() -> None:
     text = "Notes\n\n## A\n- [x] a1\n\n## B\n- [ ] b1\n"
     _, doc = run(todocli.loads(text), write(Item("a1", C), Item("b1", W), Item("b2")))
-    assert doc.text() == "Notes\n\n## A\n- [x] a1\n\n## B\n- [/] b1\n- [ ] b2\n"
+    started = "- [ ] b1 <!-- state: in_progress -->"  # the file never used [/]
+    assert doc.text() == f"Notes\n\n## A\n- [x] a1\n\n## B\n{started}\n- [ ] b2\n"
 
 
 def test_snapshot_keeps_notes_it_does_not_mention_and_replaces_those_it_does() -> None:

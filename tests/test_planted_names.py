@@ -22,6 +22,9 @@ import pytest
 
 from tests.support_cli import Run, todo_process
 
+# A plan that never used [/] keeps the task in progress in a hidden comment.
+STARTED = " <!-- state: in_progress -->"
+
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
 SECRET = b"export PATH=/usr/bin\n# the person's own file\n"
@@ -101,7 +104,7 @@ def test_a_plan_linked_inside_the_project_is_written_through_and_stays_a_link(
     assert in_project(clone, "done", "a").code == 0
     assert (clone / "TODO.md").is_symlink()
     assert os.readlink(clone / "TODO.md") == "docs/plan.md"
-    assert (clone / "docs" / "plan.md").read_text() == "- [x] a\n- [/] b\n"
+    assert (clone / "docs" / "plan.md").read_text() == f"- [x] a\n- [ ] b{STARTED}\n"
 
 
 def test_links_at_the_names_of_todos_temporary_files_and_journal_are_never_followed(
@@ -125,7 +128,7 @@ def test_links_at_the_names_of_todos_temporary_files_and_journal_are_never_follo
     assert victim.read_bytes() == SECRET
     for name in names:
         assert os.readlink(clone / name) == str(victim), name
-    assert (clone / "TODO.md").read_text() == "- [x] a\n- [/] b\n"
+    assert (clone / "TODO.md").read_text() == f"- [x] a\n- [ ] b{STARTED}\n"
     left = sorted(p.name for p in clone.iterdir())
     assert left == sorted([".git", "TODO.md", *names]), left
 

@@ -154,7 +154,8 @@ def test_a_project_plan_is_kept_even_when_the_config_wipes_lists(
 def test_todo_clear_removes_the_finished_tasks_of_the_plan(repo: Path) -> None:
     (repo / "TODO.md").write_text("- [x] Ship it\n- [ ] Tell people\n- [-] Dropped\n")
     assert todo_process("clear", cwd=repo).code == 0
-    assert (repo / "TODO.md").read_text() == "- [/] Tell people\n"  # the next one started
+    # The next one started, in a hidden comment: the file never used [/].
+    assert (repo / "TODO.md").read_text() == "- [ ] Tell people <!-- state: in_progress -->\n"
 
 
 def test_a_hook_payload_keeps_writing_its_session_list(repo: Path, home: Path) -> None:

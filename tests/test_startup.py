@@ -64,6 +64,10 @@ KEPT_OFF: dict[str, tuple[str, str]] = {
     "todocli.document.html": (EVERY, "only a line that starts with < needs its patterns"),
     "todocli.document.tree": (EVERY, "only a plan with indented or numbered tasks has subtasks"),
     "todocli.engine.subtasks": (EVERY, "only a plan's ids, a heading path or subtasks need it"),
+    "todocli.document.conventions": (
+        EVERY,
+        "only another tool's file (a marker todo's lists do not use, a stated convention) needs it",
+    ),
     "todocli.app.transaction": (READS, "only a write runs the write transaction"),
     "todocli.app.list_state": (EVERY, "only a batch that logs, clears or numbers tasks"),
     "todocli.storage.commit": (READS, "only a write commits (journal, staged files, replace)"),

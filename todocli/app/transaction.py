@@ -287,6 +287,7 @@ def plan(
         unseen=unseen,
         proofs=proofs,
         told=told,
+        own=ctx.loc.is_session,
     )
     guard = ctx.loc.agent_plan if ctx.loc.agent_plan and ctx.loc.is_backlog else None
     before = None

@@ -286,7 +286,7 @@ def simple_task_at(text: str) -> bool:
 # ``%``, ``;``, ``,``, ``<``, ``>`` or white space, so a value never ends the field or the
 # comment; the active form, last, is free text (it may not hold ``<!--``/``-->``).
 # A trailing comment of any other shape stays part of the task's text.
-META_KEYS = ("id", "priority", "blocked-by", "owner", "check", "checked", "evidence")
+META_KEYS = ("id", "priority", "blocked-by", "owner", "check", "checked", "evidence", "state")
 
 
 def split_meta(text: str) -> tuple[str, str | None, Meta]:
@@ -401,6 +401,7 @@ def _read_fields(before: str, fields_text: str, text: str) -> tuple[str, str | N
         check=_decode(fields["check"]) if fields.get("check") else None,
         checked=_decode(fields["checked"]) if fields.get("checked") else None,
         evidence=_decode(fields["evidence"]) if fields.get("evidence") else None,
+        state=_decode(fields["state"]) if fields.get("state") else None,
     )
     return before.strip(), active, meta
 
@@ -426,6 +427,8 @@ def meta_comment(active: str | None, meta: Meta) -> str:
     ):
         if text:
             parts.append(f"{key}: {_encode_text(text)}")
+    if meta.state:
+        parts.append(f"state: {_encode(meta.state)}")
     if active is not None:
         parts.append(f"active: {active}")
     return " <!-- " + "; ".join(parts) + " -->"
@@ -552,7 +555,9 @@ def task_start(
     if status is None and char == "\t":
         status = Status.PENDING
     if status is None:
-        if not is_blank(after):
+        # A capital letter is a label, not a mistyped marker: spec-kit's legend
+        # ``- [P] tasks = different files`` would warn on every call.
+        if not is_blank(after) and not "A" <= char <= "Z":
             info.warning = (
                 f"Line {index + 1}: unknown status marker "
                 f'"{text[content_pos : content_pos + length]}" (use [ ], [x], [/], [-])'

@@ -25,6 +25,7 @@ from todocli.document.segments import (
     Segment,
     TaskNode,
     conflict_warnings,
+    lift_nested,
     render_canonical,
 )
 
@@ -61,6 +62,11 @@ class Document:
         # A line that closes a code fence or HTML block the file leaves open at its
         # end; written before the first lines appended there.
         self.eof_closer: str | None = None
+        # The file's convention (``conventions``): how many tasks use each marker, what
+        # another tool's markers read as (None: todo's), and whether todo's own may be written.
+        self.markers: dict[str, int] = {}
+        self.reads: dict[str, Status] | None = None
+        self.own = False
 
     # -- reading ---------------------------------------------------------------
 
@@ -224,39 +230,60 @@ class Document:
     # -- editing primitives ------------------------------------------------------
 
     def set_status(self, task: TaskNode, status: Status) -> None:
-        """Change the marker character only; a task already in that state is untouched."""
+        """Change the marker character (and the state the trailing comment keeps where
+        the file's markers cannot show it); a task already in that state is untouched."""
         if task.status is status:
             return
+        char, hidden = self.marker_for(status)
+        if hidden is not None and hidden != task.hidden and (task.text_line or not task.content):
+            return  # no text on its line to keep the state beside: the file reads as it was
         line = task.lines[0]
         end = task.marker_pos + task.marker_len
-        task.lines[0] = line[: task.marker_pos] + status.marker + line[end:]
-        if not task.marker_len:  # "[]" became "[x]": what follows moved by one
-            task.marker_len = 1
-            if task.text_line == 0:
-                task.text_pos += 1
+        if line[task.marker_pos : end] != char and (task.marker_len or char != " "):
+            task.lines[0] = line[: task.marker_pos] + char + line[end:]
+            if not task.marker_len:  # "[]" became "[x]": what follows moved by one
+                task.marker_len = 1
+                if task.text_line == 0:
+                    task.text_pos += 1
         task.status = status
+        if hidden != task.hidden:
+            self._set_tail(task, task.active_form, task.meta, hidden)
+
+    def marker_for(self, status: Status) -> tuple[str, str | None]:
+        """The marker this file writes for a status, and the state its comment keeps
+        (None: the marker shows it). Todo's own markers, or one the file already uses."""
+        char = status.marker
+        own = self.own and (char != "x" or "X" not in self.markers)  # [X] files get [X]
+        if self.reads is None and (char in self.markers or own):
+            return char, None
+        from todocli.document import conventions
+
+        return conventions.marker_for(self, status)
 
     def set_active_form(self, task: TaskNode, active_form: str | None) -> None:
         """Set, replace or (with None) remove the active form in the trailing comment."""
         if task.active_form != active_form:
-            self._set_tail(task, active_form, task.meta)
+            self._set_tail(task, active_form, task.meta, task.hidden)
 
     def set_meta(self, task: TaskNode, meta: Meta) -> None:
         """Set the id, priority, dependencies and owner in the trailing comment."""
         if task.meta != meta:
-            self._set_tail(task, task.active_form, meta)
+            self._set_tail(task, task.active_form, meta, task.hidden)
 
-    def _set_tail(self, task: TaskNode, active_form: str | None, meta: Meta) -> None:
+    def _set_tail(
+        self, task: TaskNode, active_form: str | None, meta: Meta, hidden: str | None
+    ) -> None:
         line = task.lines[task.text_line]  # the line that holds the text
         body, eol = strip_eol(line), eol_of(line)
         head, tail = body[: task.text_pos], body[task.text_pos :]
-        if task.active_form is not None or task.meta:
+        if task.active_form is not None or task.meta or task.hidden is not None:
             tail = tail[: tail.rfind("<!--")]
         tail = tail.rstrip(" \t")
-        tail += meta_comment(active_form, meta)
+        tail += meta_comment(active_form, meta if hidden is None else meta.replace(state=hidden))
         task.lines[task.text_line] = head + tail + eol
         task.active_form = active_form
         task.meta = meta
+        task.hidden = hidden
 
     def set_content(self, task: TaskNode, content: str) -> bool:
         """Rename a task in place (its marker, comment and notes kept); False when
@@ -266,7 +293,8 @@ class Document:
         line = task.lines[task.text_line]
         body, eol = strip_eol(line), eol_of(line)
         head, tail = body[: task.text_pos], body[task.text_pos :]
-        cut = tail.rfind("<!--") if task.active_form is not None or task.meta else len(tail)
+        commented = task.active_form is not None or task.meta or task.hidden is not None
+        cut = tail.rfind("<!--") if commented else len(tail)
         text = tail[:cut].rstrip(" \t")
         lead = len(text) - len(text.lstrip(" \t"))
         if text[lead:] != task.content:
@@ -352,11 +380,11 @@ class Document:
     ) -> TaskNode:
         """Write a new task line after ``anchor`` with this (indent, bullet, gap)."""
         indent, bullet, gap = style
-        line = f"{indent}{bullet}{gap}[{status.marker}] {content}"
+        line = f"{indent}{bullet}{gap}[ ] {content}"  # then its status, as this file writes it
         if active_form is not None:
             line += f" <!-- active: {active_form} -->"
         node = TaskNode(self._terminate(anchor, [line]))
-        node.content, node.status, node.active_form = content, status, active_form
+        node.content, node.active_form = content, active_form
         node.indent, node.bullet, node.gap = indent, bullet, gap
         node.marker_pos = len(indent) + len(bullet) + len(gap) + 1
         node.marker_len = 1
@@ -365,6 +393,7 @@ class Document:
         self._link_after(anchor, node)
         phase.tasks[node] = None
         self.nests = self.nests or bool(node.indent) or content[:1].isdigit()
+        self.set_status(node, status)
         if content in self.index:
             self.duplicates.add(content)
         else:
@@ -558,7 +587,7 @@ class Document:
         after = task.next
         self._unlink(task)
         if placement in (0, 2):
-            self._lift_nested(after, task)
+            lift_nested(after, task)
         if self.index.get(task.content) is task:
             del self.index[task.content]
             if task.content in self.duplicates:  # rare: a hand-made duplicate takes over
@@ -573,41 +602,6 @@ class Document:
             self.phases.remove(phase)
             if phase.heading is not None and drop_heading:
                 self.drop_empty_heading(phase.heading)
-
-    def _lift_nested(self, seg: Segment | None, removed: TaskNode) -> None:
-        """Move what was nested in a removed item up one level.
-
-        Lines indented past the removed item's own indentation belonged to it (its
-        nested tasks, their notes); left as they are, their indentation could turn
-        into an indented code block. They lose the removed item's content offset.
-        """
-        if seg is None:
-            return
-        base = len(removed.indent.expandtabs(4))
-        width = removed.width()
-        while seg is not None:
-            lines = seg.lines
-            stop = len(lines)
-            for i, line in enumerate(lines):
-                body = strip_eol(line)
-                if is_blank(body):
-                    continue
-                lead = len(body) - len(body.lstrip(" \t"))
-                cols = len(body[:lead].expandtabs(4))
-                if cols <= base:
-                    stop = i  # back at the removed item's level or shallower
-                    break
-                keep = max(cols - width, base)
-                lines[i] = " " * keep + body[lead:] + eol_of(line)
-            if isinstance(seg, TaskNode) and stop > 0:  # its task line moved
-                indent = " " * max(len(seg.indent.expandtabs(4)) - width, base)
-                seg.shift(len(indent) - len(seg.indent))
-                seg.indent = indent
-                if seg.note_prefix:
-                    seg.note_prefix = ""  # recomputed from the new indent on the next note
-            if stop < len(lines):
-                return
-            seg = seg.next
 
     def drop_empty_heading(self, heading: RawSegment) -> None:
         """Remove a heading (and its blank separator) if nothing but blank lines
@@ -694,6 +688,12 @@ def parse(text: str) -> Document:
     built.build()
     doc.tail, doc.front_matter, doc.warnings = built.tail, built.front_matter, built.warnings
     doc.eof_closer = scanner.eof_closer()
+    doc.markers = built.markers
+    doc.own = not text.strip() or not doc.markers.keys().isdisjoint("/>!")  # todo's markers
+    if "todo-convention:" in text or (not doc.own and not doc.markers.keys().isdisjoint("-~")):
+        from todocli.document import conventions
+
+        conventions.read(doc, text)
     if "<<<<<<<" in text:
         doc.warnings += conflict_warnings(lines)
     doc.reindex()

@@ -141,6 +141,9 @@ class Meta(Value):
         check: str | None = None,  # a shell command that proves the task done
         checked: str | None = None,  # the last run of the check (see engine.evidence)
         evidence: str | None = None,  # what else shows it done: a commit, a test, a link
+        # The status a file whose markers cannot show it keeps here (``state: in_progress``
+        # on a ``[ ]`` task); read into the task's status, never part of its metadata.
+        state: str | None = None,
     ) -> None:
         self.id = id
         self.priority = priority
@@ -149,6 +152,7 @@ class Meta(Value):
         self.check = check
         self.checked = checked
         self.evidence = evidence
+        self.state = state
 
     def __bool__(self) -> bool:
         return bool(
@@ -159,6 +163,7 @@ class Meta(Value):
             or self.check
             or self.checked
             or self.evidence
+            or self.state
         )
 
 

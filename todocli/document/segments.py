@@ -10,7 +10,9 @@ from todocli.document.lines import (
     BOM,
     LineInfo,
     LineKind,
+    eol_of,
     fence_at,
+    is_blank,
     meta_comment,
     split_lines,
     split_meta,
@@ -50,6 +52,7 @@ class TaskNode(Segment):
         "bullet",
         "content",
         "gap",
+        "hidden",
         "indent",
         "line_no",
         "marker_len",
@@ -71,6 +74,9 @@ class TaskNode(Segment):
         self.status = Status.PENDING
         self.active_form: str | None = None
         self.meta: Meta = NO_META
+        # The status the trailing comment keeps (``state: in_progress``) where the
+        # file's markers cannot show it (see ``conventions``); None when the marker does.
+        self.hidden: str | None = None
         self.notes: list[str] = []
         self.note_lines: list[int] = []  # indexes in ``lines`` of note lines
         self.note_prefix = ""  # how this task's note lines begin, e.g. "  > "
@@ -233,6 +239,8 @@ class Builder:
         self.front_matter: RawSegment | None = None
         self.warnings: list[str] = []
         self.by_line: dict[int, TaskNode] = {}
+        # How many tasks use each marker character: what the file's writers know.
+        self.markers: dict[str, int] = {}
         # The last note line seen for each task, and whether it was a bare ">".
         self.last_note_line: dict[TaskNode, tuple[int, bool]] = {}
         # The lines of each task's last note, joined when the note ends.
@@ -325,14 +333,18 @@ class Builder:
         for node in list(self.note_parts):
             self._join_note(node)
 
-    @staticmethod
-    def _task(i: int, line: str, info: LineInfo) -> TaskNode:
+    def _task(self, i: int, line: str, info: LineInfo) -> TaskNode:
         start = info.task
         assert start is not None
         node = TaskNode([line])
         node.content, node.active_form, node.meta = split_meta(start.text)
         node.status = start.status
+        if node.meta.state is not None:
+            node.hidden, node.status = node.meta.state, hidden_status(start.status, node.meta.state)
+            node.meta = node.meta.replace(state=None)
         bom = 1 if i == 0 and line.startswith(BOM) else 0
+        char = line[start.marker_pos + bom : start.marker_pos + bom + start.marker_len]
+        self.markers[char] = self.markers.get(char, 0) + 1
         node.marker_pos = start.marker_pos + bom
         node.marker_len = start.marker_len
         node.indent, node.bullet, node.gap = start.indent, start.bullet, start.gap
@@ -369,6 +381,57 @@ class Builder:
         parts = self.note_parts.pop(node, None)
         if parts is not None and len(parts) > 1:
             node.notes[-1] = "\n".join(parts)
+
+
+def lift_nested(seg: Segment | None, removed: TaskNode) -> None:
+    """Move what was nested in a removed item up one level.
+
+    Lines indented past the removed item's own indentation belonged to it (its
+    nested tasks, their notes); left as they are, their indentation could turn
+    into an indented code block. They lose the removed item's content offset.
+    """
+    if seg is None:
+        return
+    base = len(removed.indent.expandtabs(4))
+    width = removed.width()
+    while seg is not None:
+        lines = seg.lines
+        stop = len(lines)
+        for i, line in enumerate(lines):
+            body = strip_eol(line)
+            if is_blank(body):
+                continue
+            lead = len(body) - len(body.lstrip(" \t"))
+            cols = len(body[:lead].expandtabs(4))
+            if cols <= base:
+                stop = i  # back at the removed item's level or shallower
+                break
+            keep = max(cols - width, base)
+            lines[i] = " " * keep + body[lead:] + eol_of(line)
+        if isinstance(seg, TaskNode) and stop > 0:  # its task line moved
+            indent = " " * max(len(seg.indent.expandtabs(4)) - width, base)
+            seg.shift(len(indent) - len(seg.indent))
+            seg.indent = indent
+            if seg.note_prefix:
+                seg.note_prefix = ""  # recomputed from the new indent on the next note
+        if stop < len(lines):
+            return
+        seg = seg.next
+
+
+def hidden_status(marker: Status, state: str) -> Status:
+    """A task's status from its marker and the state its comment keeps: the state
+    refines an unticked ``[ ]`` (in progress, blocked) or a ticked ``[x]``
+    (abandoned); a marker a person changed since wins."""
+    try:
+        status = Status.parse(state)
+    except ValueError:
+        return marker
+    if marker is Status.PENDING and status.is_open:
+        return status
+    if marker is Status.COMPLETED and status is Status.ABANDONED:
+        return status
+    return marker
 
 
 def render_canonical(todo: TodoList) -> str:

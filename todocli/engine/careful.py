@@ -105,6 +105,7 @@ def checkpoint(engine: Engine) -> Checkpoint:
 def rollback(engine: Engine, to: Checkpoint) -> None:
     """Undo an edit: read the text back and follow the tasks to their new nodes."""
     engine.doc = parse(to.text)
+    engine.doc.own = engine.doc.own or engine.batch.own
     nodes = [s for s in engine.doc.segments() if isinstance(s, TaskNode)]
     if len(nodes) != len(to.nodes):
         raise InternalError("Undoing an edit lost track of the tasks")

@@ -209,6 +209,7 @@ class Batch(Value):
         # that passed, or None: it did not pass, the task is not completed).
         proofs: tuple[Proof, ...] = (),
         told: TodoList | None = None,
+        own: bool = False,  # todo's own session list: its markers, whatever the file uses
     ) -> None:
         self.ops = ops
         self.settings = settings
@@ -225,6 +226,7 @@ class Batch(Value):
         self.unseen = unseen
         self.proofs = proofs
         self.told = told
+        self.own = own
 
 
 def apply(doc: Document, batch: Batch) -> tuple[Result, Document]:
@@ -238,6 +240,7 @@ class Engine:
     take as a value."""
 
     def __init__(self, doc: Document, batch: Batch, careful: bool = False) -> None:
+        doc.own = doc.own or batch.own
         self.doc = doc
         self.batch = batch
         self.id_floor = batch.id_floor
@@ -524,7 +527,7 @@ class Engine:
 
     def set_status(self, node: TaskNode, status: Status) -> None:
         self.doc.set_status(node, status)
-        if status is Status.IN_PROGRESS:
+        if node.status is Status.IN_PROGRESS:  # a file may not be able to show it (``set_status``)
             self.active[node] = None
         else:
             self.active.pop(node, None)
