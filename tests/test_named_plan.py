@@ -62,7 +62,9 @@ def test_an_agent_session_s_backlog_is_the_named_plan(repo: Path) -> None:
     assert run(repo, "hook", "claude", stdin=json.dumps(start)).code == 0
     env = {"TODOCLI_AGENT_SESSION": "s1"}
     assert run(repo, "--project", "claim", "-q", "T002 [P] Add the model", env=env).code == 0
-    assert "- [/] T002 [P] Add the model <!-- owner: s1 -->" in (repo / PLAN_PATH).read_text()
+    # the spec's own markers: in progress said in the hidden comment, not with [/]
+    taken = "- [ ] T002 [P] Add the model <!-- owner: s1; state: in_progress -->"
+    assert taken in (repo / PLAN_PATH).read_text()
     stop = start | {"hook_event_name": "Stop"}
     reason = json.loads(run(repo, "hook", "claude", stdin=json.dumps(stop)).out)["reason"]
     assert "T002 [P] Add the model (backlog)" in reason
