@@ -10,6 +10,7 @@ from todocli.document.lines import (
     BOM,
     LineInfo,
     LineKind,
+    TaskStart,
     fence_at,
     meta_comment,
     split_lines,
@@ -281,7 +282,7 @@ class Builder:
             if kind == LineKind.TASK:
                 close_task()
                 flush_raw()
-                node = self._task(i, line, info)
+                node = self._task(i, line, info, lines)
                 self.by_line[i] = node
                 self.link(node)
                 current, current_line, kept = node, i, 1
@@ -326,11 +327,13 @@ class Builder:
             self._join_note(node)
 
     @staticmethod
-    def _task(i: int, line: str, info: LineInfo) -> TaskNode:
+    def _task(i: int, line: str, info: LineInfo, lines: list[str]) -> TaskNode:
         start = info.task
         assert start is not None
         node = TaskNode([line])
         node.content, node.active_form, node.meta = split_meta(start.text)
+        if start.text_end > start.text_line:
+            node.content = _paragraph(node.content, line[: start.marker_pos], start, lines)
         node.status = start.status
         bom = 1 if i == 0 and line.startswith(BOM) else 0
         node.marker_pos = start.marker_pos + bom
@@ -369,6 +372,29 @@ class Builder:
         parts = self.note_parts.pop(node, None)
         if parts is not None and len(parts) > 1:
             node.notes[-1] = "\n".join(parts)
+
+
+def _paragraph(first: str, before: str, start: TaskStart, lines: list[str]) -> str:
+    """A task's text as GitHub shows it: its paragraph's lines joined with a space,
+    each without the indentation and block-quote markers of the containers it is in
+    (``before``: what precedes the marker on the task line). Only read: the lines
+    stay as written."""
+    quotes = before.count(">")
+    parts = [first] if first else []
+    for line in lines[start.text_line + 1 : start.text_end + 1]:
+        body = strip_eol(line).strip(" \t")
+        for _ in range(quotes):
+            if body.startswith(">"):
+                body = body[1:].lstrip(" \t")
+        if body:
+            parts.append(body)
+    while len(parts) > 1 and not parts[-1].strip():
+        parts.pop()  # a last line of a form feed, say: nothing shown
+    last = strip_eol(lines[start.text_end]).expandtabs(4)
+    inside = len(last) - len(last.lstrip(" ")) >= start.content_col  # not a lazy line
+    if len(parts) > 1 and inside and (not parts[-1].strip("=") or not parts[-1].strip("-")):
+        parts.pop()  # a setext underline: the text is a heading's, the line its rule
+    return " ".join(parts).rstrip()  # nothing shown at the end of a paragraph
 
 
 def render_canonical(todo: TodoList) -> str:
