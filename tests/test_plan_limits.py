@@ -225,3 +225,19 @@ def test_warnings_on_stderr_stay_short_on_a_plan_full_of_repeats(tmp_path: Path)
     assert run.code == 0, run.err[:500]
     assert run.err.startswith("todo: warning: ")
     assert len(run.err) < WARNINGS, run.err
+
+
+def test_the_hook_reply_is_bounded_on_a_big_plan(tmp_path: Path) -> None:
+    plan, env = tmp_path / "PLAN.md", {"TODOCLI_HOME": str(tmp_path / "home")}
+    plan.write_text(big_plan())
+    shown = todo_process("--file", str(plan), "show", "--as", "claude", env=env)
+    todos = json.loads(shown.out)["todos"]
+    todos[0]["status"] = "completed"
+    hook = {"hook_event_name": "PostToolUse", "tool_name": "TodoWrite", "session_id": "s1"}
+    payload = json.dumps({**hook, "tool_input": {"todos": todos}})
+    run = todo_process("--file", str(plan), "apply", stdin=payload, env=env)
+    assert run.code == 0, run.err[:500]
+    told = json.loads(run.out)["hookSpecificOutput"]["additionalContext"]
+    assert told.startswith("Completed: Task 0000 word0")
+    assert len(told) < REPLY, told
+    assert len(run.err) < WARNINGS, run.err

@@ -84,6 +84,8 @@ class Settings(Value):
         return self.replace(
             max_tasks=self.plan_max_tasks,
             max_field_bytes=self.plan_max_field_bytes,
+            # A plan's own snapshot (each text twice in some tools' shapes) comes back.
+            max_input_bytes=max(self.max_input_bytes, 4 * self.max_file_bytes),
             plan=True,
         )
 
