@@ -380,21 +380,30 @@ def _paragraph(first: str, before: str, start: TaskStart, lines: list[str]) -> s
     (``before``: what precedes the marker on the task line). Only read: the lines
     stay as written."""
     quotes = before.count(">")
+    end = start.text_end
+    last = strip_eol(lines[end]).expandtabs(4)
+    rule = last.strip(" ")
+    # A setext underline (not a lazy line) makes the text a heading's: not text.
+    if (
+        len(last) - len(last.lstrip(" ")) >= start.content_col
+        and rule
+        and rule
+        in (
+            "=" * len(rule),
+            "-" * len(rule),
+        )
+    ):
+        end -= 1
     parts = [first] if first else []
-    for line in lines[start.text_line + 1 : start.text_end + 1]:
+    for line in lines[start.text_line + 1 : end + 1]:
         body = strip_eol(line).strip(" \t")
         for _ in range(quotes):
             if body.startswith(">"):
                 body = body[1:].lstrip(" \t")
         if body:
             parts.append(body)
-    while len(parts) > 1 and not parts[-1].strip():
-        parts.pop()  # a last line of a form feed, say: nothing shown
-    last = strip_eol(lines[start.text_end]).expandtabs(4)
-    inside = len(last) - len(last.lstrip(" ")) >= start.content_col  # not a lazy line
-    if len(parts) > 1 and inside and (not parts[-1].strip("=") or not parts[-1].strip("-")):
-        parts.pop()  # a setext underline: the text is a heading's, the line its rule
-    return " ".join(parts).rstrip()  # nothing shown at the end of a paragraph
+    # White space at either end of a paragraph (a form feed, say) shows nothing.
+    return " ".join(parts).strip()
 
 
 def render_canonical(todo: TodoList) -> str:
