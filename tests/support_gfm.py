@@ -43,8 +43,8 @@ _NESTED_MARKERS = re.compile(r" {0,3}(?:[-+*]|\d{1,9}[.)])[ \t]+(?:[-+*]|\d{1,9}
 
 
 def gfm_task_items(text: str) -> dict[int, tuple[bool, str]]:
-    """Task items by 0-based line: (checked, the first line of their text as
-    rendered, tags removed). cmark-gfm never makes a task of an item inside a
+    """Task items by 0-based line: (checked, their text's paragraph as rendered,
+    tags removed, its lines joined with a space). cmark-gfm never makes a task of an item inside a
     block quote, so every one is a task in todo's sense."""
     out = gfm_html(text)
     source_lines = text.split("\n")
@@ -54,7 +54,7 @@ def gfm_task_items(text: str) -> dict[int, tuple[bool, str]]:
         if _TEXT_BLOCK.match(rest):
             rest = rest[rest.index(">") + 1 :]
         stop = min(
-            (i for i in map(rest.find, ("</li>", "</p>", "</h", "\n")) if i >= 0),
+            (i for i in map(rest.find, ("</li>", "</p>", "</h")) if i >= 0),
             default=len(rest),
         )
         block = _BLOCK_START.search(rest, 0, stop)
@@ -62,7 +62,9 @@ def gfm_task_items(text: str) -> dict[int, tuple[bool, str]]:
         line = int(m.group(1)) - 1
         if _CHECKBOX_ON_A_LIST.match(rest) and _NESTED_MARKERS.match(source_lines[line]):
             continue  # cmark-gfm's defect, not GFM: see _CHECKBOX_ON_A_LIST
-        found[line] = (bool(m.group(2)), html.unescape(_TAG.sub("", first)).strip())
+        shown = html.unescape(_TAG.sub("", first)).strip()
+        joined = " ".join(part.strip(" \t") for part in shown.split("\n"))
+        found[line] = (bool(m.group(2)), joined)
     return found
 
 

@@ -83,7 +83,9 @@ def markdown_it_tasks(text: str) -> dict[int, tuple[bool, str]]:
             assert tok.map is not None
             assert inline.children is not None
             checked = "checked=" in inline.children[0].content
-            found[tok.map[0]] = (checked, inline.content.split("\n")[0].strip())
+            # The item's first paragraph, its lines joined with a space.
+            joined = " ".join(part.strip() for part in inline.content.split("\n"))
+            found[tok.map[0]] = (checked, " ".join(joined.split(" ")).strip())
     return found
 
 

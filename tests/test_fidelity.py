@@ -156,8 +156,8 @@ SPEC_324 = "1. [ ] ```\n   foo\n   ```\n\n   bar\n"
     ("text", "task", "after"),
     [
         (SPEC_326, "d", f"- [ ] a{IP}\n  - b\n  - c\n\n- [ ] d\n  > N\n  - e\n  - f\n"),
-        (SPEC_318, "```", f"- a\n- [ ] ```{IP}\n  b\n  > N\n\n\n  ```\n- c\n"),
-        (SPEC_324, "```", f"1. [ ] ```{IP}\n   foo\n   > N\n   ```\n\n   bar\n"),
+        (SPEC_318, "``` b", f"- a\n- [ ] ```{IP}\n  b\n  > N\n\n\n  ```\n- c\n"),
+        (SPEC_324, "``` foo", f"1. [ ] ```{IP}\n   foo\n   > N\n   ```\n\n   bar\n"),
     ],
 )
 def test_note_on_commonmark_list_examples(md: Path, text: str, task: str, after: str) -> None:
@@ -189,7 +189,7 @@ def test_removing_an_item_that_let_the_next_one_interrupt_a_paragraph() -> None:
 def test_a_task_lifted_out_of_a_removed_one_can_be_edited_in_the_same_batch() -> None:
     # "lazy" continues b's paragraph; lifting b stops there, and b's marker must
     # still be found where it now is.
-    ops = [Op(OpKind.RM, task="a"), Op(OpKind.DONE, task="b")]
+    ops = [Op(OpKind.RM, task="a"), Op(OpKind.DONE, task="b lazy")]  # b's paragraph
     result, doc = apply(todocli.loads("- [ ] a\n  - [ ] b\nlazy\n"), Batch(tuple(ops)))
     assert result.ok
     assert doc.text() == "- [x] b\nlazy\n"
@@ -337,7 +337,15 @@ def test_cmark_gfms_checkbox_on_an_outer_item_is_left_out_of_the_oracle() -> Non
 @given(documents())
 def test_task_detection_agrees_with_cmark_gfm(doc: tuple[str, str]) -> None:
     text, gfm = doc
-    assert ours(text) == gfm_task_items(gfm.replace("\r\n", "\n"))
+    gfm = gfm.replace("\r\n", "\n")
+    oracle = gfm_task_items(gfm)
+    assert {k: v[0] for k, v in ours(text).items()} == {k: v[0] for k, v in oracle.items()}
+    # A task's text is its paragraph, which may go on over lines that hold markers:
+    # compared in the spelling cmark-gfm was given.
+    # The oracle reads the rendered text (a code span's backticks gone) and stops at
+    # what looks like a block's tag: texts are compared where there is neither.
+    if "<" not in gfm and "`" not in gfm:
+        assert {k: v[1] for k, v in ours(gfm).items()} == {k: v[1] for k, v in oracle.items()}
 
 
 @settings(max_examples=300, deadline=None)

@@ -336,7 +336,8 @@ def test_an_agents_view_names_the_revision_its_write_made_over_a_hand_edit(
     todo: Todo, home: Path
 ) -> None:
     todo("add", "A", "B")
-    listing(home).write_bytes(listing(home).read_bytes() + b"Prose by hand.\n")
+    # A paragraph of its own (right under B it would go on B's text, as GitHub reads it).
+    listing(home).write_bytes(listing(home).read_bytes() + b"\nProse by hand.\n")
     payload = '{"todos": [{"content": "A", "status": "completed"}, {"content": "B"}]}'
     written = json.loads(todo("--json", "apply", stdin=payload).out)
     assert written["context"]["rev"] == 3  # 2 is the hand edit

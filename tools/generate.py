@@ -414,6 +414,7 @@ MAN_TAIL = [
     ".TP",
     "\\fI~/.config/todocli/config.toml\\fR",
     "Settings (platformdirs' user config directory): \\fBmax_tasks\\fR,",
+    "\\fBplan_max_tasks\\fR, \\fBplan_max_field_bytes\\fR,",
     "\\fBmax_field_bytes\\fR, \\fBmax_note_bytes\\fR, \\fBmax_input_bytes\\fR, \\fBmax_file_bytes\\fR,",
     "\\fBmax_in_progress\\fR, \\fBsnapshot_drop\\fR, \\fBwipe_on_complete\\fR,",
     "\\fBclear_delay\\fR, \\fBlock_timeout\\fR, \\fBremind_every\\fR, \\fBclaim_timeout\\fR,",

@@ -50,10 +50,16 @@ def as_sent(tool: str, todo: TodoList, items: Sequence[Item], merge: bool) -> li
     tasks = [task for _, task in todo.tasks()]
     # An item that gives each task's own values back changes nothing whatever the
     # reply showed: only the others need the reply (the costly part) at all.
-    first: dict[str, Task] = {}
-    for task in tasks:
-        first.setdefault(task.content, task)
-    differ = [k for k, item in enumerate(items) if merge or not _as_own(item, first)]
+    # A text a plan holds several times: its n-th item is its n-th task.
+    copies: dict[str, list[int]] = {}
+    for k, task in enumerate(tasks):
+        copies.setdefault(task.content, []).append(k)
+    named = _named(items, copies, merge)
+    differ = [
+        n
+        for n, (item, k) in enumerate(zip(items, named, strict=True))
+        if merge or not _as_own(item, None if k is None else tasks[k])
+    ]
     if not tasks or not differ:
         return list(items)
     entry = entry_of(tool)
@@ -67,20 +73,30 @@ def as_sent(tool: str, todo: TodoList, items: Sequence[Item], merge: bool) -> li
         shown, whole = reply
     by_id = {t.meta.id: k for k, t in enumerate(tasks) if t.meta.id}
     made_up: dict[str, int] | None = None  # ids the reply gave tasks that have none
-    by_text: dict[str, int] = {}
-    for k, task in enumerate(tasks):
-        by_text.setdefault(task.content, k)
     out = list(items)
     for n in differ:
         item = items[n]
         task_id = item.meta.id if item.meta is not None else None
         if made_up is None and task_id and task_id not in by_id:
             made_up = _made_up(tasks, shown)
-        which = _which(item, tasks, by_id, made_up or {}, by_text)
+        which = _which(item, tasks, by_id, made_up or {}, named[n])
         seen = shown[which] if which is not None else None
         if which is not None and seen is not None:
             shows = _given(seen) if whole else seen.given or frozenset()
             out[n] = _unchanged(item, tasks[which], seen, shows, merge)
+    return out
+
+
+def _named(items: Sequence[Item], copies: dict[str, list[int]], merge: bool) -> list[int | None]:
+    """The task each item's text names: the first of that text, or for a whole
+    list the n-th of a text the list holds n times or more."""
+    seen: dict[str, int] = {}
+    out: list[int | None] = []
+    for item in items:
+        same = copies.get(item.content)
+        nth = 0 if merge else seen.get(item.content, 0)
+        seen[item.content] = nth + 1
+        out.append(None if not same else same[nth] if nth < len(same) else same[0])
     return out
 
 
@@ -116,10 +132,9 @@ class _Entries:
         return self.read[k]
 
 
-def _as_own(item: Item, first: dict[str, Task]) -> bool:
-    """Whether a whole-list item gives exactly what the (first) task of its text
+def _as_own(item: Item, task: Task | None) -> bool:
+    """Whether a whole-list item gives exactly what the task its text names
     has: its status, active form, notes and metadata, where it gives them."""
-    task = first.get(item.content)
     if task is None or item.status is not task.status:
         return False
     if not item.keep_active_form and item.active_form != task.active_form:
@@ -175,10 +190,10 @@ def _which(
     tasks: list[Task],
     by_id: dict[str, int],
     made_up: dict[str, int],
-    by_text: dict[str, int],
+    by_text: int | None,
 ) -> int | None:
     """The task an item names: by its id, by an id the reply made up, else by its
-    text (unless that task has another id)."""
+    text (``by_text``, unless that task has another id)."""
     task_id = item.meta.id if item.meta is not None else None
     if task_id:
         if task_id in by_id:
@@ -187,7 +202,7 @@ def _which(
             named = made_up[task_id]
             renamed = item.content and item.content != tasks[named].content
             return None if renamed else named
-    k = by_text.get(item.content)
+    k = by_text
     if k is None or (task_id and tasks[k].meta.id and tasks[k].meta.id != task_id):
         return None
     return k

@@ -185,6 +185,10 @@ class Context:
             config=cfg.locations,
             project=options.project,
         )
+        if not self.loc.is_session:
+            # A plan someone else keeps is read and edited whatever it holds; the
+            # session list's limits guard what an agent adds to its own list.
+            self.settings = cfg.settings.for_plan()
         self.store = Store(
             self.loc,
             self.settings.lock_timeout,

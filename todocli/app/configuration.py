@@ -6,6 +6,7 @@ from __future__ import annotations
 from todocli.app.commands import Context
 from todocli.app.report import Report
 from todocli.escapes import one_line
+from todocli.storage.config import INTERNAL
 
 
 def path(ctx: Context) -> Report:
@@ -15,7 +16,7 @@ def path(ctx: Context) -> Report:
 
 def config(ctx: Context) -> Report:
     settings, sources = ctx.settings, ctx.config.sources
-    names: tuple[str, ...] = settings.__slots__
+    names = tuple(n for n in settings.__slots__ if n not in INTERNAL)
     locations = {
         "home": ctx.loc.home,
         "session": _session(ctx),

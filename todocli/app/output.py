@@ -70,3 +70,25 @@ def failure_message(outcome: Outcome) -> str:
     lines = error_lines(outcome.result)
     more = f" (and {len(lines) - 1} more)" if len(lines) > 1 else ""
     return one_line(lines[0]) + more
+
+
+WARNINGS_CHARS = 499  # what one call may print of warnings on stderr, at most
+
+
+def warning_lines(warnings: list[str]) -> list[str]:
+    """``todo: warning: ...`` lines for stderr, together under ``WARNINGS_CHARS``
+    whatever a plan holds: a long warning is shortened with an ellipsis, and those
+    past the budget are counted on a last line."""
+    lines: list[str] = []
+    room = WARNINGS_CHARS - 40  # kept for the count of those left out
+    for n, warning in enumerate(warnings):
+        line = f"todo: warning: {one_line(warning)}"
+        if len(line) + 1 > room:
+            if room > 80:
+                line = line[: room - 2] + "…"
+            else:
+                lines.append(f"todo: warning: (+{len(warnings) - n} more warnings)\n")
+                break
+        lines.append(line + "\n")
+        room -= len(line) + 1
+    return lines

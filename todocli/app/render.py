@@ -26,10 +26,9 @@ from todocli.document.model import (
     notes_added,
 )
 from todocli.errors import UsageError
-from todocli.escapes import json_safe, one_line, quoted, safe
+from todocli.escapes import json_safe, one_line, safe
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
     from typing import Any
 
     from todocli.app.report import Report
@@ -50,16 +49,41 @@ MARKS = {
 MOST_NAMED = 5  # names per change line before "(+N more)"
 NOTE_CHARS = 200  # a note quoted after a write is cut to this many characters
 MOST_NOTES = 3  # notes quoted after a write, of each kind, before "(+N more ...)"
+# A write's reply stays short whatever the plan holds: each task named in it cut to
+# TASK_CHARS, and its lines together (the recap's 300 included) under REPLY_CHARS.
+TASK_CHARS = 80
+REPLY_CHARS = 599
+
+
+def _short(name: str) -> str:
+    """A task's text as a reply names it: cut to ``TASK_CHARS`` with an ellipsis."""
+    return _clip(name, TASK_CHARS)
+
+
+def _fit(lines: list[str], tail: list[str]) -> list[str]:
+    """A write's reply lines, ``tail`` (the recap) kept whole and the others cut
+    with an ellipsis so that together they stay under ``REPLY_CHARS``: the room
+    is shared out, short lines first, the long ones the rest in equal parts."""
+    room = REPLY_CHARS - sum(len(line) + 1 for line in tail)
+    caps: dict[int, int] = {}
+    for k, i in enumerate(sorted(range(len(lines)), key=lambda i: len(lines[i]))):
+        caps[i] = min(len(lines[i]), room // (len(lines) - k) - 1)
+        room -= caps[i] + 1
+    cut = [
+        line if len(line) <= caps[i] else line[: caps[i] - 1] + "…" for i, line in enumerate(lines)
+    ]
+    return cut + tail
 
 
 def _names(names: list[str] | tuple[str, ...]) -> str:
-    shown = [safe(n) for n in names[:MOST_NAMED]]
+    shown = [safe(_short(n)) for n in names[:MOST_NAMED]]
     more = f" (+{len(names) - MOST_NAMED} more)" if len(names) > MOST_NAMED else ""
     return "; ".join(shown) + more
 
 
 def _quoted(names: list[str] | tuple[str, ...]) -> str:
-    return ", ".join(f'"{safe(n)}"' for n in names)
+    shown = ", ".join(f'"{safe(_short(n))}"' for n in names[:MOST_NAMED])
+    return shown + (f" (+{len(names) - MOST_NAMED} more)" if len(names) > MOST_NAMED else "")
 
 
 def error_lines(result: Result) -> list[str]:
@@ -88,7 +112,9 @@ def change_lines(outcome: Outcome, *, sent: bool = True) -> list[str]:
     if noted:
         lines.append(f"Noted: {_names(noted)}")
     if result.diff.renamed and sent:
-        pairs = "; ".join(f"{safe(a)} -> {safe(b)}" for a, b in result.diff.renamed)
+        pairs = "; ".join(
+            f"{safe(_short(a))} -> {safe(_short(b))}" for a, b in result.diff.renamed[:MOST_NAMED]
+        )
         lines.append(f"Renamed: {pairs}")
     if result.diff.added and sent:
         lines.append(f"Added: {_names(result.diff.added)}")
@@ -149,7 +175,9 @@ def _clip(text: str, most: int = NOTE_CHARS) -> str:
 
 def _quoted_notes(notes: tuple[tuple[str, str], ...], lead: str) -> list[str]:
     """``lead "Task": "note"``, one a line, at most ``MOST_NOTES`` of them."""
-    lines = [f'{lead} "{safe(task)}": "{safe(_clip(note))}"' for task, note in notes[:MOST_NOTES]]
+    lines = [
+        f'{lead} "{safe(_short(task))}": "{safe(_clip(note))}"' for task, note in notes[:MOST_NOTES]
+    ]
     if len(notes) > MOST_NOTES:
         lines.append(f"  (+{len(notes) - MOST_NOTES} more notes: todo show --notes)")
     return lines
@@ -174,7 +202,10 @@ def describe_diff(edit: Diff) -> str:
         parts.append(f"added {_quoted(edit.added)}")
     if edit.removed:
         parts.append(f"removed {_quoted(edit.removed)}")
-    parts += [f'"{safe(c.content)}" {c.old.value} -> {c.new.value}' for c in edit.changed]
+    changed = edit.changed
+    parts += [f'"{safe(_short(c.content))}" {c.old.value} -> {c.new.value}' for c in changed[:3]]
+    if len(changed) > 3:  # a plan regenerated or pulled: counted, not listed
+        parts.append(f"{len(changed) - 3} more changed (see: todo diff)")
     return "; ".join(parts)
 
 
@@ -238,7 +269,7 @@ def lean_lines(outcome: Outcome) -> list[str]:
         if task.status is Status.IN_PROGRESS and task.notes:
             fresh = [n for n in task.notes if (task.content, n) not in told]
             if fresh:
-                lines.append(f'Notes on "{safe(task.content)}" (in progress):')
+                lines.append(f'Notes on "{safe(_short(task.content))}" (in progress):')
                 lines += [f'  > "{safe(_clip(n))}"' for n in fresh[-MOST_NOTES:]]
                 if len(fresh) > MOST_NOTES:
                     lines.append(f"  (+{len(fresh) - MOST_NOTES} earlier: todo show --notes)")
@@ -348,7 +379,8 @@ def plain(outcome: Outcome, *, notes: bool = False, tail: bool = True, sent: boo
             if not lines:
                 written = outcome.result is not None and outcome.result.written
                 lines.append("List updated." if written else "No change.")
-            lines += lean_lines(outcome)
+            more = lean_lines(outcome)
+            lines = _fit(lines + more[:-1], more[-1:])
         else:
             lines += list_lines(outcome.todo, notes=notes)
     elif result is not None and not result.query and result.written:
@@ -572,37 +604,6 @@ def report_envelope(report: Report) -> dict[str, Any]:
 
 
 # -- what some commands print instead of the list ---------------------------------------------
-
-
-def check_text(
-    todo: TodoList,
-    agent: str | None = None,
-    reopened: Sequence[tuple[str, str]] = (),
-    taken: Sequence[str] = (),
-) -> str:
-    """``todo check``'s plain answer: the tasks ``--verify`` reopened and why, the
-    open tasks (or "Nothing open.") and the recap; for an agent, the open tasks it
-    holds; for an agent session's plan, the backlog tasks it took (``taken``)."""
-    said = "".join(f"Reopened: {quoted(content)} ({why})\n" for content, why in reopened)
-    open_tasks = [
-        (p, t)
-        for p, t in todo.tasks()
-        if t.status.is_open and (agent is None or t.meta.owner == agent)
-    ]
-    held = "Open tasks" if agent is None else f'Open tasks of agent "{agent}"'
-    if open_tasks:
-        lines = [f"{held} ({len(open_tasks)}):"]
-        lines += [f"  - {t.content} [{t.status.value}] ({p.name})" for p, t in open_tasks]
-        cycle = cycle_line(todo) if agent is None else None
-        if cycle is not None:
-            lines.append(cycle)
-    elif agent is not None:
-        lines = [f'Agent "{agent}" holds nothing open.']
-    else:
-        lines = [] if taken else ["Nothing open."]
-    if taken:
-        lines.append(f"Taken from the backlog (todo --project): {'; '.join(taken)}")
-    return said + safe("\n".join([*lines, todo.recap()]) + "\n")
 
 
 def reply_text(outcome: Outcome, tool: str) -> str:

@@ -24,7 +24,7 @@ import sys
 
 from todocli.app import commands
 from todocli.app.commands import Context, Outcome
-from todocli.app.output import STDERR, OutputError, failure_message, write
+from todocli.app.output import STDERR, OutputError, failure_message, warning_lines, write
 from todocli.base import TYPE_CHECKING, safe_session
 from todocli.cli.command_table import NEVER_FAILS, PROTOCOL, REPORT
 from todocli.document.model import Status, TodoList
@@ -303,7 +303,7 @@ def check(call: Call, *, hook: bool, verify: bool) -> int:
     if output.json:
         return emit(outcome, output)
     if not output.quiet:
-        from todocli.app.render import check_text
+        from todocli.app.wiring.gate import check_text
 
         write(check_text(outcome.todo, ctx.agent, outcome.reopened, outcome.taken))
         if outcome.error is not None and outcome.error.code == "STALE_EVIDENCE":
@@ -510,9 +510,8 @@ def plain_output(output: Output) -> bool:
 def emit(outcome: Outcome, output: Output, *, show_all: bool = False, notes: bool = False) -> int:
     """Render to stdout in the chosen form; one diagnostic line to stderr on
     failure. Returns the exit status."""
-    if outcome.warnings:
-        for warning in outcome.warnings:
-            write(f"todo: warning: {one_line(warning)}\n", STDERR)
+    for line in warning_lines(outcome.warnings):
+        write(line, STDERR)
     try:
         _emit_output(outcome, output, show_all=show_all, notes=notes)
     except OutputError as error:

@@ -10,6 +10,7 @@ from todocli.document.lines import (
     BOM,
     LineInfo,
     LineKind,
+    TaskStart,
     eol_of,
     fence_at,
     is_blank,
@@ -289,7 +290,7 @@ class Builder:
             if kind == LineKind.TASK:
                 close_task()
                 flush_raw()
-                node = self._task(i, line, info)
+                node = self._task(i, line, info, lines)
                 self.by_line[i] = node
                 self.link(node)
                 current, current_line, kept = node, i, 1
@@ -333,11 +334,13 @@ class Builder:
         for node in list(self.note_parts):
             self._join_note(node)
 
-    def _task(self, i: int, line: str, info: LineInfo) -> TaskNode:
+    def _task(self, i: int, line: str, info: LineInfo, lines: list[str]) -> TaskNode:
         start = info.task
         assert start is not None
         node = TaskNode([line])
         node.content, node.active_form, node.meta = split_meta(start.text)
+        if start.text_end > start.text_line:
+            node.content = _paragraph(node.content, line[: start.marker_pos], start, lines)
         node.status = start.status
         if node.meta.state is not None:
             node.hidden, node.status = node.meta.state, hidden_status(start.status, node.meta.state)
@@ -432,6 +435,38 @@ def hidden_status(marker: Status, state: str) -> Status:
     if marker is Status.COMPLETED and status is Status.ABANDONED:
         return status
     return marker
+
+
+def _paragraph(first: str, before: str, start: TaskStart, lines: list[str]) -> str:
+    """A task's text as GitHub shows it: its paragraph's lines joined with a space,
+    each without the indentation and block-quote markers of the containers it is in
+    (``before``: what precedes the marker on the task line). Only read: the lines
+    stay as written."""
+    quotes = before.count(">")
+    end = start.text_end
+    last = strip_eol(lines[end]).expandtabs(4)
+    rule = last.strip(" ")
+    # A setext underline (not a lazy line) makes the text a heading's: not text.
+    if (
+        len(last) - len(last.lstrip(" ")) >= start.content_col
+        and rule
+        and rule
+        in (
+            "=" * len(rule),
+            "-" * len(rule),
+        )
+    ):
+        end -= 1
+    parts = [first] if first else []
+    for line in lines[start.text_line + 1 : end + 1]:
+        body = strip_eol(line).strip(" \t")
+        for _ in range(quotes):
+            if body.startswith(">"):
+                body = body[1:].lstrip(" \t")
+        if body:
+            parts.append(body)
+    # White space at either end of a paragraph (a form feed, say) shows nothing.
+    return " ".join(parts).strip()
 
 
 def render_canonical(todo: TodoList) -> str:

@@ -29,6 +29,10 @@ class DropPolicy(Choice):
     ALLOW: ClassVar[DropPolicy]
 
 
+# The limits a plan has its own keys for (``Settings.for_plan``).
+_PLAN_LIMITS = ("max_tasks", "max_field_bytes")
+
+
 class Settings(Value):
     """Limits and switches; every field is a config key (and a TODOCLI_<KEY> variable)."""
 
@@ -49,6 +53,9 @@ class Settings(Value):
         reply: str = "lean",  # what a write prints: "lean" (changes, recap), "full" (+ list)
         check_timeout: float = 600.0,  # seconds a task's check may run before it is ended
         save_pause: float = 0.5,  # seconds a changed list must stay still to count as saved
+        plan_max_tasks: int = 10_000,  # max_tasks for a project or --file plan
+        plan_max_field_bytes: int = 8192,  # max_field_bytes for a project or --file plan
+        plan: bool = False,  # the limits in force are a plan's (not a config key)
     ) -> None:
         self.max_tasks = max_tasks
         self.max_field_bytes = max_field_bytes
@@ -65,6 +72,26 @@ class Settings(Value):
         self.reply = reply
         self.check_timeout = check_timeout
         self.save_pause = save_pause
+        self.plan_max_tasks = plan_max_tasks
+        self.plan_max_field_bytes = plan_max_field_bytes
+        self.plan = plan
+
+    def for_plan(self) -> Settings:
+        """The settings for a plan someone else keeps (a project's or a ``--file``
+        plan): its own task and text limits, so that what it already holds is read
+        and edited; an agent's session list keeps ``max_tasks`` and
+        ``max_field_bytes``."""
+        return self.replace(
+            max_tasks=self.plan_max_tasks,
+            max_field_bytes=self.plan_max_field_bytes,
+            # A plan's own snapshot (each text twice in some tools' shapes) comes back.
+            max_input_bytes=max(self.max_input_bytes, 4 * self.max_file_bytes),
+            plan=True,
+        )
+
+    def key(self, name: str) -> str:
+        """The config key a limit in force comes from, for a message naming it."""
+        return f"plan_{name}" if self.plan and name in _PLAN_LIMITS else name
 
 
 class OpFailure(Exception):

@@ -140,9 +140,10 @@ def or_list(names: list[str]) -> str:
 # -- the texts an op gives ---------------------------------------------------------------
 
 
-def text(value: str, field: str, limit: int, missing: str, path: str = "") -> str:
+def text(value: str, field: str, limit: int, missing: str, path: str = "", key: str = "") -> str:
     """A single-line field: stripped, non-empty, no control characters, no
-    comment markers, within its byte limit. ``path`` is where the input held it."""
+    comment markers, within its byte limit (``key``: the setting that gives it).
+    ``path`` is where the input held it."""
     value = value.strip()
     if not value:
         raise OpFailure(missing, path=path)
@@ -159,19 +160,21 @@ def text(value: str, field: str, limit: int, missing: str, path: str = "") -> st
         )
     size = len(value.encode("utf-8"))
     if size > limit:
-        key = "max_note_bytes" if field == "Note" else "max_field_bytes"
+        key = key or ("max_note_bytes" if field == "Note" else "max_field_bytes")
         raise OpFailure(f"{field} is {size} bytes; the limit is {limit} ({key})", path=path)
     return value
 
 
 def content(settings: Settings, value: str, path: str = "") -> str:
-    return text(value, "Task content", settings.max_field_bytes, "Missing task content", path)
+    limit, key = settings.max_field_bytes, settings.key("max_field_bytes")
+    return text(value, "Task content", limit, "Missing task content", path, key)
 
 
 def phase_name(
     settings: Settings, value: str, missing: str = "Missing phase name", path: str = ""
 ) -> str:
-    name = text(value, "Phase name", settings.max_field_bytes, missing, path)
+    key = settings.key("max_field_bytes")
+    name = text(value, "Phase name", settings.max_field_bytes, missing, path, key)
     hashes = name.rstrip("#")
     if name.startswith("#") or (hashes != name and hashes[-1:] in (" ", "\t")):
         raise OpFailure(f'Phase name "{name}" cannot start or end with "#"', path=path)
@@ -198,7 +201,8 @@ def summary(settings: Settings, op: Op) -> str | None:
     value = op.summary
     if value is None or not value.strip():
         return None if value is None else ""
-    return text(value, "Summary", settings.max_field_bytes, "", op.summary_path)
+    key = settings.key("max_field_bytes")
+    return text(value, "Summary", settings.max_field_bytes, "", op.summary_path, key)
 
 
 def at(op: Op, key: str) -> str:
@@ -236,7 +240,8 @@ def op_done(engine: Engine, op: Op) -> None:
     evidence = None
     if op.evidence is not None:
         limit = engine.settings.max_field_bytes
-        evidence = text(op.evidence, "Evidence", limit, "Missing evidence")
+        key = engine.settings.key("max_field_bytes")
+        evidence = text(op.evidence, "Evidence", limit, "Missing evidence", key=key)
     for node in targets(engine, op):
         engine.set_status(node, Status.COMPLETED)
         _mark_doer(engine, node)
@@ -319,7 +324,8 @@ def op_append(engine: Engine, op: Op) -> None:
     check = None
     if op.check is not None:
         limit = settings.max_field_bytes
-        check = text(op.check, "Check", limit, "Missing check command", at(op, "check"))
+        key = settings.key("max_field_bytes")
+        check = text(op.check, "Check", limit, "Missing check command", at(op, "check"), key)
     for new in contents:
         node = engine.doc.add_task(phase, new, placement=engine.placement)
         if after or check:

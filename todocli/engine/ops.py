@@ -392,7 +392,7 @@ class Engine:
                 OpError(
                     last_growth,
                     f"The list would have {count} tasks; the limit is "
-                    f"{self.settings.max_tasks} (max_tasks)",
+                    f"{self.settings.max_tasks} ({self.settings.key('max_tasks')})",
                 )
             )
         too_big = self._over_file_limit()

@@ -24,7 +24,6 @@ from todocli.errors import InvalidParamError
 if TYPE_CHECKING:
     from collections.abc import Collection, Sequence
 
-    from todocli.engine import Settings
     from todocli.engine.ops import Engine, Op
 
 
@@ -281,8 +280,8 @@ def op_write(engine: Engine, op: Op) -> None:
     for item in todos:  # a check the payload gives is refused as an op's is
         check = item.meta.check if item.meta is not None else None
         if check is not None and (item.given is None or "check" in item.given):
-            limit = settings.max_field_bytes
-            edits.text(check, "Check", limit, "Missing check", item.at("check"))
+            limit, key = settings.max_field_bytes, settings.key("max_field_bytes")
+            edits.text(check, "Check", limit, "Missing check", item.at("check"), key)
     if engine.echo is not None:
         # The list as the agent last saw it: what todo last wrote (or --base).
         seen = engine.merge_base
@@ -291,12 +290,14 @@ def op_write(engine: Engine, op: Op) -> None:
             seen = engine.old if unchanged else engine.doc.model()
         todos = engine.echo(seen, todos, op.merge)
     todos = merged(engine, todos) if op.merge else kept_meta(engine, todos)
-    items = [_checked(settings, item) for item in todos]
+    items = _copies_numbered(engine.doc, [_checked(engine, item) for item in todos])
     check_duplicates(items)
     sent = list(items)
     base, items = _rebased(engine, op, items)
     _refuse_too_many_started(engine, items)
-    summary = given = edits.summary(settings, op)
+    held = op.summary is not None and op.summary.strip() == engine.doc.summary
+    # The list's own summary, sent back, is taken as it is (as its task texts are).
+    summary = given = engine.doc.summary if held else edits.summary(settings, op)
     if base is not None and summary == base.summary:
         summary = None  # sent back as it was: a summary a person changed stays
     replace(engine, items, summary)
@@ -304,13 +305,18 @@ def op_write(engine: Engine, op: Op) -> None:
         engine.view = view_of(sent, given, engine.doc)
 
 
-def _checked(settings: Settings, item: Item) -> Item:
-    """An item with its texts checked as an op's are."""
-    content = edits.content(settings, item.content, item.at(item.key))
+def _checked(engine: Engine, item: Item) -> Item:
+    """An item with its texts checked as an op's are. A task text the list already
+    holds is taken as it is, whatever its length or characters: what ``todo show``
+    prints of a plan someone else wrote is accepted back unchanged."""
+    settings = engine.settings
+    content = item.content
+    if engine.doc.find(content) is None:
+        content = edits.content(settings, content, item.at(item.key))
     active = item.active_form
-    if active is not None:
-        limit = settings.max_field_bytes
-        active = edits.text(active, "Active form", limit, "", item.at(item.active_key))
+    if active is not None and active != content:
+        limit, key = settings.max_field_bytes, settings.key("max_field_bytes")
+        active = edits.text(active, "Active form", limit, "", item.at(item.active_key), key)
     phase = (
         None
         if item.phase is None
@@ -375,6 +381,11 @@ def _refuse_too_many_started(engine: Engine, items: Sequence[Item]) -> None:
     """A snapshot over ``max_in_progress`` is refused (``start`` alone makes room)."""
     limit = engine.settings.max_in_progress
     started = [i.content for i in items if i.status is Status.IN_PROGRESS]
+    # A snapshot that starts nothing the list has not in progress already (a plan
+    # someone else wrote, sent back as it is) is kept whatever it holds.
+    already = {t.content for t in engine.doc.tasks() if t.status is Status.IN_PROGRESS}
+    if all(c in already for c in started):
+        return
     if engine.agent is not None:
         # The rule is each agent's own: another agent's claim, carried in the
         # snapshot as it is in the file, does not count against this one.
@@ -510,10 +521,34 @@ def _patched(current: Item, patch: Item, meta: Meta) -> Item:
     )
 
 
+def _copies_numbered(doc: Document, items: list[Item]) -> list[Item]:
+    """Items that repeat a text the list itself holds several times (a plan someone
+    else wrote) name those tasks in order: the second item of that text is its
+    second task, and so on, as many as the list has."""
+    if not doc.duplicates:
+        return items
+    have: dict[str, int] = {}
+    for task in doc.tasks():
+        if task.content in doc.duplicates:
+            have[task.content] = have.get(task.content, 0) + 1
+    seen: dict[str, int] = {}
+    out: list[Item] = []
+    for item in items:
+        k = seen.get(item.content, 0)
+        seen[item.content] = k + 1
+        if k and not item.occurrence and k < have.get(item.content, 0):
+            item = item.replace(occurrence=k)
+        out.append(item)
+    return out
+
+
 def check_duplicates(items: Sequence[Item]) -> None:
-    """Texts are unique, but for tasks told apart by distinct ids."""
+    """Texts are unique, but for tasks told apart by distinct ids, and the copies
+    a list itself holds (``occurrence``)."""
     seen: dict[str, set[str | None]] = {}
     for item in items:
+        if item.occurrence:
+            continue
         task_id = item.meta.id if item.meta is not None else None
         ids = seen.setdefault(item.content, set())
         if ids and (task_id is None or task_id in ids or None in ids):

@@ -16,7 +16,7 @@ import os
 from todocli.app import commands
 from todocli.app.commands import Context, Options, Outcome
 from todocli.app.output import failure_message
-from todocli.app.render import check_text, envelope, plain
+from todocli.app.render import envelope, plain
 from todocli.base import TYPE_CHECKING, is_session_name
 from todocli.document.model import TodoList
 from todocli.errors import (
@@ -228,6 +228,8 @@ def _check(ctx: Context, args: dict[str, Any]) -> Reply:
     if not isinstance(verify, bool):
         raise InvalidParamError(f"verify: expected a boolean, got {_kind(verify)}")
     outcome = check(ctx, with_rev=True, verify=verify)
+    from todocli.app.wiring.gate import check_text
+
     text = check_text(outcome.todo)
     if outcome.error is not None and outcome.error.code == "STALE_EVIDENCE":
         text += f"Stale evidence: {outcome.error.message}\n"  # as `todo check` says it

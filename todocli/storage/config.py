@@ -34,11 +34,15 @@ class Config(Value):
         self.path = path
 
 
+# Fields of ``Settings`` that no file or variable sets: which limits are in force.
+INTERNAL = frozenset({"plan"})
 # The range of each numeric setting: limits a person may want raised, but never
 # past what the machine can do (a read of 2**63 bytes, a lock wait of a year).
 RANGES: dict[str, tuple[float, float]] = {
     "max_tasks": (1, 1_000_000),
     "max_field_bytes": (1, 1 << 20),
+    "plan_max_tasks": (1, 1_000_000),
+    "plan_max_field_bytes": (1, 1 << 20),
     "max_note_bytes": (1, 1 << 20),
     "max_input_bytes": (1, 1 << 30),
     "max_file_bytes": (1, 1 << 30),
@@ -137,7 +141,7 @@ def _read_file(path: str) -> dict[str, Any]:
 def load(path: str, env: Mapping[str, str]) -> Config:
     """Settings from the file at ``path`` and the environment."""
     data = _read_file(path)
-    names = set(Settings.__slots__)
+    names = set(Settings.__slots__) - INTERNAL
     values: dict[str, object] = {}
     sources = dict.fromkeys(names, "default")
     locations: dict[str, object] = {}

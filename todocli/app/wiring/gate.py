@@ -18,8 +18,11 @@ from todocli.base import TYPE_CHECKING
 from todocli.document.markdown import parse
 from todocli.document.model import Diff, Status, TodoList
 from todocli.errors import OpenTasksError, StaleEvidenceError
+from todocli.escapes import quoted, safe
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from todocli.app.report import Report
     from todocli.engine.ops import Proof
 
@@ -218,3 +221,34 @@ def _count_round(ctx: Context, every: int) -> list[str]:
             lines.append(todo.recap())
         store.save_remind_counter(rev, rounds, hand_seen, told)
     return lines
+
+
+def check_text(
+    todo: TodoList,
+    agent: str | None = None,
+    reopened: Sequence[tuple[str, str]] = (),
+    taken: Sequence[str] = (),
+) -> str:
+    """``todo check``'s plain answer: the tasks ``--verify`` reopened and why, the
+    open tasks (or "Nothing open.") and the recap; for an agent, the open tasks it
+    holds; for an agent session's plan, the backlog tasks it took (``taken``)."""
+    said = "".join(f"Reopened: {quoted(content)} ({why})\n" for content, why in reopened)
+    open_tasks = [
+        (p, t)
+        for p, t in todo.tasks()
+        if t.status.is_open and (agent is None or t.meta.owner == agent)
+    ]
+    held = "Open tasks" if agent is None else f'Open tasks of agent "{agent}"'
+    if open_tasks:
+        lines = [f"{held} ({len(open_tasks)}):"]
+        lines += [f"  - {t.content} [{t.status.value}] ({p.name})" for p, t in open_tasks]
+        cycle = cycle_line(todo) if agent is None else None
+        if cycle is not None:
+            lines.append(cycle)
+    elif agent is not None:
+        lines = [f'Agent "{agent}" holds nothing open.']
+    else:
+        lines = [] if taken else ["Nothing open."]
+    if taken:
+        lines.append(f"Taken from the backlog (todo --project): {'; '.join(taken)}")
+    return said + safe("\n".join([*lines, todo.recap()]) + "\n")
