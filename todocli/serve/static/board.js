@@ -1,0 +1,113 @@
+// todo board: live updates (server-sent events) and actions (POST with the token in a
+// header). The page reads without this script; it only enables the controls.
+"use strict";
+(function () {
+  const token = document.querySelector('meta[name="todo-token"]').content;
+  const live = document.getElementById("live");
+  const board = document.getElementById("board");
+
+  function say(text) { live.textContent = text; }
+
+  function enable(root) {
+    root.querySelectorAll("button[disabled], input[disabled]").forEach(function (el) {
+      const task = el.closest("li.task");
+      if (el.type === "checkbox" && task && !task.classList.contains("pending")
+          && !task.classList.contains("in_progress") && !task.classList.contains("blocked")) {
+        return; // a finished task's box stays as it is: undo takes a tick back
+      }
+      el.disabled = false;
+    });
+  }
+
+  function replaceList(html) {
+    const holder = document.createElement("div");
+    holder.innerHTML = html;
+    const fresh = holder.firstElementChild;
+    if (!fresh) return;
+    const old = document.getElementById(fresh.id);
+    if (old) {
+      const focused = document.activeElement && old.contains(document.activeElement)
+        ? document.activeElement.getAttribute("aria-label") : null;
+      old.replaceWith(fresh);
+      if (focused) {
+        const again = Array.from(fresh.querySelectorAll("[aria-label]"))
+          .find(function (el) { return el.getAttribute("aria-label") === focused; });
+        if (again) again.focus();
+      }
+    } else {
+      board.appendChild(fresh);
+    }
+    enable(fresh);
+  }
+
+  async function act(section, action, task, text) {
+    const body = {list: section.dataset.list, rev: Number(section.dataset.rev), action: action,
+                  task: task || "", text: text || ""};
+    let response;
+    try {
+      response = await fetch("api/act", {method: "POST", credentials: "same-origin",
+        headers: {"Content-Type": "application/json", "X-Todo-Token": token},
+        body: JSON.stringify(body)});
+    } catch (err) {
+      say("Could not reach todo serve: " + err);
+      return;
+    }
+    const answer = await response.json().catch(function () { return {}; });
+    if (answer.html) replaceList(answer.html);
+    say(answer.ok ? "Done: " + action + (task ? " " + task : "") + "."
+                  : "Not done: " + (answer.message || response.status) + " The list is shown as it is now.");
+  }
+
+  board.addEventListener("change", function (event) {
+    const box = event.target;
+    if (box.type !== "checkbox") return;
+    const li = box.closest("li.task");
+    const section = box.closest("section.list");
+    if (box.checked) {
+      act(section, "done", li.dataset.task);
+    } else {
+      box.checked = true;
+    }
+  });
+
+  board.addEventListener("click", function (event) {
+    const button = event.target.closest("button[data-act]");
+    if (!button) return;
+    const section = button.closest("section.list");
+    const li = button.closest("li.task");
+    const action = button.dataset.act;
+    let text = "";
+    if (action === "block") {
+      text = window.prompt("Why is it blocked? (optional)", "");
+      if (text === null) return;
+    } else if (action === "note") {
+      text = window.prompt("Note for: " + li.dataset.task, "");
+      if (!text) return;
+    }
+    act(section, action, li ? li.dataset.task : "", text);
+  });
+
+  board.addEventListener("submit", function (event) {
+    const form = event.target.closest("form.add");
+    if (!form) return;
+    event.preventDefault();
+    const input = form.querySelector("input[name=text]");
+    if (!input.value.trim()) return;
+    act(form.closest("section.list"), "add", "", input.value);
+  });
+
+  function connect() {
+    const source = new EventSource("events");
+    source.addEventListener("open", function () { say("Live: changes show as they happen."); });
+    source.addEventListener("list", function (event) { replaceList(JSON.parse(event.data).html); });
+    source.addEventListener("board", function (event) {
+      board.innerHTML = JSON.parse(event.data).html;
+      enable(board);
+    });
+    source.addEventListener("error", function () { say("Reconnecting to todo serve..."); });
+  }
+
+  enable(board);
+  say("Connecting...");
+  connect();
+})();
