@@ -87,6 +87,8 @@ def served(env: Mapping[str, str] | None = None) -> Iterator[Served]:
     try:
         yield Served(port)
     finally:
+        if app.hub is not None:
+            app.hub.close()
         server.should_exit = True
         thread.join(10)
         sock.close()

@@ -13,6 +13,8 @@ from todocli.base import TYPE_CHECKING
 from todocli.errors import UsageError
 
 if TYPE_CHECKING:
+    from types import FrameType
+
     from todocli.app.commands import Options
 
 INSTALL_HINT = "pip install 'todocli-md[serve]'"
@@ -59,7 +61,15 @@ def serve(opts: Options, *, port: int = 0, host: str = LOOPBACK, open_page: bool
     config = uvicorn.Config(
         app, log_level="warning", timeout_graceful_shutdown=1, lifespan="on", access_log=False
     )
-    server = uvicorn.Server(config)
+    hub = app.hub
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            if hub is not None:
+                hub.close()  # open pages' event streams end: no wait for them
+            super().handle_exit(sig, frame)
+
+    server = Server(config)
     if open_page:
         import webbrowser
 

@@ -53,6 +53,7 @@ class Guard:
         self.token = token
         self.hosts = hosts
         self.cookie = cookie
+        self.hub: Hub | None = None  # the app's, to end its event streams on exit
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -109,12 +110,26 @@ class Hub:
     def __init__(self, board: Board, poll: float = POLL) -> None:
         self.board = board
         self.poll = poll
-        self.queues: set[asyncio.Queue[str]] = set()
+        self.queues: set[asyncio.Queue[str | None]] = set()
         self.task: asyncio.Task[None] | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.closing = False
 
     def start(self) -> None:
         if self.task is None:
-            self.task = asyncio.get_running_loop().create_task(self.watch())
+            self.loop = asyncio.get_running_loop()
+            self.task = self.loop.create_task(self.watch())
+
+    def close(self) -> None:
+        """End every open event stream (from any thread): the server stops without
+        waiting for pages that would keep them open."""
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(self._close)
+
+    def _close(self) -> None:
+        self.closing = True
+        for queue in self.queues:
+            queue.put_nowait(None)
 
     async def stop(self) -> None:
         if self.task is not None:
@@ -160,15 +175,18 @@ class Hub:
         return "".join(self.render(key) for key in self.board.listed())
 
     async def events(self) -> AsyncIterator[str]:
-        queue: asyncio.Queue[str] = asyncio.Queue()
+        queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.queues.add(queue)
         try:
             yield "retry: 1000\n\n"
-            while True:
+            while not self.closing:
                 try:
-                    yield await asyncio.wait_for(queue.get(), KEEPALIVE)
+                    message = await asyncio.wait_for(queue.get(), KEEPALIVE)
                 except TimeoutError:
-                    yield ": still here\n\n"
+                    message = ": still here\n\n"
+                if message is None:
+                    return
+                yield message
         finally:
             self.queues.discard(queue)
 
@@ -182,7 +200,7 @@ def _signature(path: str) -> tuple[int, ...] | None:
     return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
-def make_app(board: Board, token: str, hosts: set[str], cookie: str = "todo_token") -> ASGIApp:
+def make_app(board: Board, token: str, hosts: set[str], cookie: str = "todo_token") -> Guard:
     """The board's app behind its guard."""
     hub = Hub(board)
     static = files("todocli.serve") / "static"
@@ -252,8 +270,9 @@ def make_app(board: Board, token: str, hosts: set[str], cookie: str = "todo_toke
         ],
         lifespan=lifespan,
     )
-    app.state.hub = hub
-    return Guard(app, token, hosts, cookie)
+    guard = Guard(app, token, hosts, cookie)
+    guard.hub = hub
+    return guard
 
 
 def _no_store() -> dict[str, str]:
