@@ -261,3 +261,57 @@ def test_todo_serve_refuses_what_a_server_does_not_take(two_lists: Path) -> None
     )
     assert proc.returncode == 2
     assert "--if-rev" in proc.stderr
+
+
+def test_edit_renames_exactly_that_task_and_move_reorders_its_lines(two_lists: Path) -> None:
+    todo("add", "Ship it")
+    todo("note", "Ship it", "after the review")
+    before = two_lists.read_text()
+    with served() as board:
+        status, answer = board.act(
+            list="session:default", action="edit", task="Run tests", text="Run all tests", rev=0
+        )
+        assert status == 200, answer
+        renamed = two_lists.read_text()
+        assert renamed == before.replace("- [ ] Run tests", "- [ ] Run all tests")
+        # Dropped on the first task, from below: it takes that task's place.
+        status, answer = board.act(
+            list="session:default", action="move", task="Ship it", text="Write the parser", rev=0
+        )
+        assert status == 200, answer
+        lines = two_lists.read_text().splitlines()
+        assert lines[1:4] == ["- [ ] Ship it", "  > after the review", "- [/] Write the parser"]
+        assert sorted(lines) == sorted(renamed.splitlines())  # the same lines, moved
+        # From above: after the task it was dropped on.
+        status, answer = board.act(
+            list="session:default", action="move", task="Ship it", text="Run all tests", rev=0
+        )
+        assert status == 200, answer
+        assert two_lists.read_text().splitlines()[-2:] == ["- [ ] Ship it", "  > after the review"]
+        status, answer = board.act(
+            list="session:default", action="edit", task="Ship it", text="a <!-- b", rev=0
+        )
+        assert status == 400
+        assert "<!--" in str(answer["message"])
+        status, answer = board.act(
+            list="session:default", action="move", task="Gone", text="Ship it", rev=0
+        )
+        assert status == 409
+    history = todo("history")
+    assert "todo serve edit" in history
+    assert "todo serve move" in history
+
+
+def test_the_history_page_says_who_changed_what(two_lists: Path) -> None:
+    with served() as board:
+        board.act(list="session:default", action="done", task="Run tests", rev=0)
+        status, _, body = board.request(
+            "GET", f"/history?list=session%3Adefault&token={board.token}"
+        )
+        assert status == 200
+        html = body.decode()
+        assert "<td>todo serve done</td>" in html
+        assert "<td>todo note</td>" in html
+        assert "<td>todo init</td>" in html
+        status, _, _ = board.request("GET", f"/history?list=..%2Fetc&token={board.token}")
+        assert status == 404  # a list the board does not show: no path reaches the disk

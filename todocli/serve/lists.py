@@ -12,18 +12,22 @@ import threading
 
 from todocli.app import commands, history
 from todocli.app.commands import Context, Options, Outcome
+from todocli.app.transaction import Read, Replacement, replace_text
 from todocli.base import TYPE_CHECKING, is_session_name
+from todocli.document.markdown import parse
+from todocli.engine import OpFailure
+from todocli.engine.edits import content
 from todocli.errors import ConflictError, TodoError, UsageError
 from todocli.storage.store import running
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
     from todocli.document.model import TodoList
 
 PROJECT = "project"
 SESSION = "session:"
-ACTIONS = ("done", "start", "block", "unblock", "add", "note", "undo", "redo")
+ACTIONS = ("done", "start", "block", "unblock", "add", "note", "edit", "move", "undo", "redo")
 
 
 class Shown:
@@ -181,7 +185,59 @@ class Board:
             return commands.block(ctx, task, _line(text, "a reason") if text else None)
         if action == "unblock":
             return commands.unblock(ctx, task)
-        return commands.note(ctx, task, _line(text, "a note"))
+        if action == "note":
+            return commands.note(ctx, task, _line(text, "a note"))
+        if action == "edit":
+            try:
+                new = content(ctx.settings, " ".join(text.split()))
+            except OpFailure as failure:
+                raise Refused(failure.message, 400) from None
+            return _rewrite(ctx, lambda seen: _renamed(seen, task, new))
+        return _rewrite(ctx, lambda seen: _moved(seen, task, text))
+
+
+def _rewrite(ctx: Context, change: Callable[[Read], str]) -> Outcome:
+    """A change the engine has no op for (a task's new text, a new order), made on the
+    list as it stands under the lock and written by the one write transaction as a
+    whole text (``replace_text``, as ``todo edit``): a hand edit is kept as a revision
+    first, and the change touches only its task's lines."""
+    made: list[str] = []
+
+    def choose(seen: Read) -> Replacement:
+        made.append(change(seen))
+        return Replacement(made[-1])
+
+    rev = replace_text(ctx, choose)[1]
+    return ctx.outcome(parse(made[-1]).model(), rev)
+
+
+def _renamed(seen: Read, task: str, new: str) -> str:
+    doc = parse(seen.text)
+    node = doc.find(task)
+    if node is None:
+        raise Refused(f"Task {task!r} is not in the list now (renamed or removed meanwhile)")
+    if doc.find(new) not in (None, node):
+        raise Refused(f"the list has a task {new!r} already", 400)
+    if not doc.set_content(node, new):
+        raise Refused(f"Task {task!r} spans several lines: edit it in the file", 400)
+    return doc.text()
+
+
+def _moved(seen: Read, task: str, target: str) -> str:
+    """The task moved to the place of ``target``: after it when it came from above,
+    else before it (as it was dropped on the page)."""
+    doc = parse(seen.text)
+    node, onto = doc.find(task), doc.find(target)
+    if node is None or onto is None:
+        missing = task if node is None else target
+        raise Refused(f"Task {missing!r} is not in the list now (renamed or removed meanwhile)")
+    order = list(doc.tasks())
+    anchor = onto if order.index(node) < order.index(onto) else onto.prev
+    if anchor is None or anchor is node or node is onto:
+        return seen.text
+    doc.move_after(node, anchor)
+    doc.reindex()
+    return doc.text()
 
 
 def _line(text: str, what: str) -> str:

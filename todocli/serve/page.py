@@ -131,7 +131,7 @@ def _task(task: Task, tid: str) -> str:
 
 
 def _buttons(task: Task, text: str) -> str:
-    shown = [("note", "Note")]
+    shown = [("note", "Note"), ("edit", "Edit")]
     if task.status is Status.BLOCKED:
         shown.insert(0, ("unblock", "Unblock"))
     else:

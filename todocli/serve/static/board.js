@@ -17,6 +17,7 @@
       }
       el.disabled = false;
     });
+    root.querySelectorAll("li.task").forEach(function (li) { li.draggable = true; });
   }
 
   function replaceList(html) {
@@ -83,6 +84,9 @@
     } else if (action === "note") {
       text = window.prompt("Note for: " + li.dataset.task, "");
       if (!text) return;
+    } else if (action === "edit") {
+      text = window.prompt("The task's text:", li.dataset.task);
+      if (!text || text === li.dataset.task) return;
     }
     act(section, action, li ? li.dataset.task : "", text);
   });
@@ -94,6 +98,34 @@
     const input = form.querySelector("input[name=text]");
     if (!input.value.trim()) return;
     act(form.closest("section.list"), "add", "", input.value);
+  });
+
+  // Drag and drop: a task dropped on another of its list takes that task's place.
+  let dragged = null;
+  board.addEventListener("dragstart", function (event) {
+    dragged = event.target.closest && event.target.closest("li.task");
+    if (!dragged) return;
+    dragged.classList.add("dragging");
+    event.dataTransfer.effectAllowed = "move";
+    event.dataTransfer.setData("text/plain", dragged.dataset.task);
+  });
+  board.addEventListener("dragend", function () {
+    if (dragged) dragged.classList.remove("dragging");
+    dragged = null;
+  });
+  function dropTarget(event) {
+    const over = event.target.closest && event.target.closest("li.task");
+    if (!dragged || !over || over === dragged) return null;
+    return over.closest("section.list") === dragged.closest("section.list") ? over : null;
+  }
+  board.addEventListener("dragover", function (event) {
+    if (dropTarget(event)) event.preventDefault();
+  });
+  board.addEventListener("drop", function (event) {
+    const over = dropTarget(event);
+    if (!over) return;
+    event.preventDefault();
+    act(over.closest("section.list"), "move", dragged.dataset.task, over.dataset.task);
   });
 
   function connect() {
