@@ -116,15 +116,23 @@ class Board:
     # -- reading ------------------------------------------------------------------------
 
     def read(self, key: str) -> Shown:
+        """The list as it is on disk now, with its revision. Unlike ``todo show``, it
+        does not wait for a person's save under way to end: a page shows each state
+        the file passes through, and the save's end is one more change it is sent
+        (so a save shows within the watcher's period, not after the save pause)."""
         ctx = self.context(key)
-        outcome = commands.show(ctx, with_rev=True, seen=False)
         store = ctx.store
+        text, rev = store.consistent_read()
+        doc = parse(text)
         by = ""
-        if outcome.rev:
-            if outcome.rev in store.by_hand():
+        if rev:
+            written = store.revision(rev)
+            if written is not None and written != text:
+                by = "by hand"  # edited since todo's last write
+            elif rev in store.by_hand():
                 by = "by hand"
             else:
-                command, agent = store.written_by(outcome.rev)
+                command, agent = store.written_by(rev)
                 by = command + (f", agent {agent}" if agent else "")
         try:
             mtime = os.stat(ctx.loc.list_file).st_mtime
@@ -134,9 +142,7 @@ class Board:
             title = f"Project plan ({os.path.basename(os.path.dirname(ctx.loc.list_file))})"
         else:
             title = key[len(SESSION) :]
-        return Shown(
-            key, title, ctx.loc.list_file, outcome.todo, outcome.rev, by, mtime, outcome.warnings
-        )
+        return Shown(key, title, ctx.loc.list_file, doc.model(), rev, by, mtime, doc.warnings)
 
     def history(self, key: str) -> list[dict[str, object]]:
         rows = history.history(self.context(key)).data.get("revisions", [])
