@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -245,8 +246,6 @@ def test_todo_serve_prints_its_url_with_the_token(two_lists: Path) -> None:
         line = proc.stdout.readline()
         assert line.startswith("todo board at http://127.0.0.1:"), line
         url = line.split()[-1]
-        import urllib.request
-
         with urllib.request.urlopen(url, timeout=10) as response:
             html = response.read().decode()
         assert 'data-list="session:default"' in html
@@ -318,3 +317,36 @@ def test_the_history_page_says_who_changed_what(two_lists: Path) -> None:
         assert "<td>todo init</td>" in html
         status, _, _ = board.request("GET", f"/history?list=..%2Fetc&token={board.token}")
         assert status == 404  # a list the board does not show: no path reaches the disk
+
+
+def test_another_address_only_when_asked_and_with_a_warning(two_lists: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "todocli", "serve", "--host", "127.0.0.2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("todo board at http://127.0.0.2:"), line
+        url = line.split()[-1]
+        with urllib.request.urlopen(url, timeout=10) as response:
+            assert response.status == 200
+            policy = response.headers["Content-Security-Policy"]
+        assert "script-src 'self'" in policy
+        assert "frame-ancestors 'none'" in policy
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=10)
+    assert "warning: serving on 127.0.0.2, not only this machine" in err
+
+
+def test_a_list_with_git_conflict_markers_stands_out(two_lists: Path) -> None:
+    text = two_lists.read_text()
+    two_lists.write_text(text + "<<<<<<< ours\n- [ ] A\n=======\n- [ ] B\n>>>>>>> theirs\n")
+    with served() as board:
+        html = board.page()
+    section = html.split('data-list="session:default"', 1)[1].split("</section>", 1)[0]
+    assert "conflict markers" in section
+    assert 'class="list needs-you" id="l-73657373696f6e3a64656661756c74"' in html

@@ -15,6 +15,7 @@ from todocli.app.commands import Context, Options, Outcome
 from todocli.app.transaction import Read, Replacement, replace_text
 from todocli.base import TYPE_CHECKING, is_session_name
 from todocli.document.markdown import parse
+from todocli.document.segments import unmerged_lines
 from todocli.engine import OpFailure
 from todocli.engine.edits import content
 from todocli.errors import ConflictError, TodoError, UsageError
@@ -142,7 +143,12 @@ class Board:
             title = f"Project plan ({os.path.basename(os.path.dirname(ctx.loc.list_file))})"
         else:
             title = key[len(SESSION) :]
-        return Shown(key, title, ctx.loc.list_file, doc.model(), rev, by, mtime, doc.warnings)
+        warnings = list(doc.warnings)
+        conflicts = unmerged_lines(text)
+        if conflicts:  # a git merge left both sides: the person resolves them
+            lines = ", ".join(map(str, conflicts[:5]))
+            warnings.insert(0, f"git's conflict markers (lines {lines}): resolve them in the file")
+        return Shown(key, title, ctx.loc.list_file, doc.model(), rev, by, mtime, warnings)
 
     def history(self, key: str) -> list[dict[str, object]]:
         rows = history.history(self.context(key)).data.get("revisions", [])

@@ -39,6 +39,7 @@ def page(token: str, sections: str) -> str:
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<meta name="color-scheme" content="light dark">'
+        '<meta name="referrer" content="no-referrer">'
         f'<meta name="todo-token" content="{escape(token)}">'
         "<title>todo board</title>"
         '<link rel="stylesheet" href="/static/board.css"></head><body>'
@@ -58,7 +59,7 @@ def section(shown: Shown) -> str:
     key = escape(shown.key)
     aid = anchor(shown.key)
     tasks = [t for _, t in shown.todo.tasks()]
-    needs = any(t.status is Status.BLOCKED for t in tasks)
+    needs = bool(shown.warnings) or any(t.status is Status.BLOCKED for t in tasks)
     when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(shown.mtime)) if shown.mtime else ""
     by = f" by {escape(shown.by)}" if shown.by else ""
     parts = [
@@ -69,7 +70,7 @@ def section(shown: Shown) -> str:
         f"· revision {shown.rev}{by}{' · ' + when if when else ''}</p>",
         f'<p class="recap">{escape(shown.todo.recap())}</p>',
     ]
-    if needs:
+    if any(t.status is Status.BLOCKED for t in tasks):
         parts.append('<p class="attention">A task here is blocked: it may need you.</p>')
     parts.extend(f'<p class="warning">{escape(w)}</p>' for w in shown.warnings)
     if shown.todo.summary:

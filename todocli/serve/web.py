@@ -275,5 +275,17 @@ def make_app(board: Board, token: str, hosts: set[str], cookie: str = "todo_toke
     return guard
 
 
+# The page runs its own script and styles only, and no other site may frame it.
+POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+    "img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+)
+
+
 def _no_store() -> dict[str, str]:
-    return {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
+    return {
+        "Cache-Control": "no-store",
+        "X-Content-Type-Options": "nosniff",
+        "Content-Security-Policy": POLICY,
+        "Referrer-Policy": "no-referrer",
+    }
