@@ -126,7 +126,7 @@ def test_the_page_shows_every_list_escaped(two_lists: Path, tmp_path: Path) -> N
     assert "by todo block" in html
     assert 'class="list needs-you"' in html
     # Read-only without scripts: every control is disabled until the script runs
-    assert 'aria-label="Run tests" disabled>' in html
+    assert 'aria-label="Run tests" title="Alt+Up, Alt+Down: move it" disabled>' in html
 
 
 def test_done_changes_exactly_that_task(two_lists: Path) -> None:

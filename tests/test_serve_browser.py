@@ -21,6 +21,7 @@ from tests.support_serve import Served, served
 webdriver = pytest.importorskip("selenium.webdriver", reason="the browser tests need selenium")
 from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402 - after the skip
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.wait import WebDriverWait  # noqa: E402
 
 CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser")) if p), None)
@@ -202,6 +203,17 @@ def test_drag_and_drop_reorders_the_files_lines(browser: Any, lists: Path) -> No
             return order == ["Ship it", "Write the parser", "Run tests"]
 
         within(browser, 5, reordered)  # the page shows the new order too
+        # The keyboard's way: Alt+ArrowDown on the task's checkbox.
+        press(browser, 'li.task[data-task="Ship it"] input[type=checkbox]')  # focus, tick
+        within(browser, 5, has("Ship it", "completed"))
+        box = 'li.task[data-task="Write the parser"] input[type=checkbox]'
+        browser.find_element(By.CSS_SELECTOR, box).send_keys(Keys.ALT, Keys.ARROW_DOWN)
+
+        def last(driver: Any) -> bool:
+            tasks = [line for line in lists.read_text().splitlines() if line.startswith("- [")]
+            return tasks[-1] == "- [/] Write the parser"
+
+        within(browser, 5, last)
 
 
 def test_with_scripts_off_the_page_is_a_read_only_view(browser: Any, lists: Path) -> None:

@@ -104,7 +104,8 @@ def _task(task: Task, tid: str) -> str:
     checked = " checked" if done else ""
     parts = [
         f'<li class="task {status.value}" data-task="{text}">'
-        f'<input type="checkbox" id="{tid}" aria-label="{text}"{checked} disabled> '
+        f'<input type="checkbox" id="{tid}" aria-label="{text}" '
+        f'title="Alt+Up, Alt+Down: move it"{checked} disabled> '
         f'<label for="{tid}" class="text">{text}</label> '
         f'<span class="status">{LABEL[status]}</span>'
     ]

@@ -128,6 +128,18 @@
     act(over.closest("section.list"), "move", dragged.dataset.task, over.dataset.task);
   });
 
+  // The keyboard's way to reorder: Alt+ArrowUp / Alt+ArrowDown on a task's checkbox.
+  board.addEventListener("keydown", function (event) {
+    if (!event.altKey || (event.key !== "ArrowUp" && event.key !== "ArrowDown")) return;
+    const li = event.target.closest && event.target.closest("li.task");
+    if (!li) return;
+    const items = Array.from(li.closest("section.list").querySelectorAll("li.task"));
+    const next = items[items.indexOf(li) + (event.key === "ArrowUp" ? -1 : 1)];
+    if (!next) return;
+    event.preventDefault();
+    act(li.closest("section.list"), "move", li.dataset.task, next.dataset.task);
+  });
+
   function connect() {
     const source = new EventSource("events");
     source.addEventListener("open", function () { say("Live: changes show as they happen."); });
