@@ -21,6 +21,7 @@ from starlette.applications import Starlette
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from todocli.app.output import STDERR, write
 from todocli.base import TYPE_CHECKING
 from todocli.errors import TodoError
 from todocli.serve import page
@@ -56,8 +57,11 @@ class Guard:
         self.hub: Hub | None = None  # the app's, to end its event streams on exit
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] == "lifespan":
             await self.app(scope, receive, send)
+            return
+        if scope["type"] != "http":  # a WebSocket: the board has none to offer
+            await send({"type": "websocket.close", "code": 1008})
             return
         refused = self.refusal(scope)
         if refused is not None:
@@ -139,6 +143,19 @@ class Hub:
             self.task = None
 
     async def watch(self) -> None:
+        """Look at the files until stopped; a look that fails is tried again (a
+        list or a setting being rewritten), and said once on stderr."""
+        said = False
+        while True:
+            try:
+                await self._watch()
+            except Exception as exc:  # the watcher must outlive one bad look
+                if not said:
+                    write(f"todo serve: watching the lists failed once: {exc}\n", STDERR)
+                    said = True
+                await asyncio.sleep(self.poll * 10)
+
+    async def _watch(self) -> None:
         folder = self.board.sessions_dir()
         where: dict[str, str] = {}
         seen: dict[str, tuple[int, ...] | None] = {}
