@@ -230,3 +230,25 @@ def test_with_scripts_off_the_page_is_a_read_only_view(browser: Any, lists: Path
         finally:
             browser.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
             browser.get("about:blank")
+
+
+def test_a_page_that_missed_a_hand_edit_keeps_it(browser: Any, lists: Path) -> None:
+    with served() as board:
+        # The page's event stream is cut: it will not hear of the edit below.
+        browser.execute_cdp_cmd("Network.enable", {})
+        browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/events*"]})
+        try:
+            browser.get(board.url)
+            WebDriverWait(browser, 5, 0.02).until(
+                lambda d: d.find_element(By.ID, "live").text.startswith("Reconnecting")
+            )
+            lists.write_text(lists.read_text() + "- [ ] Added by hand\n")
+            time.sleep(0.15)  # the save is over (TODOCLI_SAVE_PAUSE is 0.1 s here)
+            assert find(browser, "Added by hand") is None  # the page has not seen it
+            before = lists.read_text()
+            press(browser, 'li.task[data-task="Run tests"] input[type=checkbox]')
+            within(browser, 5, has("Added by hand", "pending"))  # brought up to date
+            assert lists.read_text() == before.replace("- [ ] Run tests", "- [x] Run tests")
+        finally:
+            browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+            browser.get("about:blank")
