@@ -350,3 +350,13 @@ def test_a_list_with_git_conflict_markers_stands_out(two_lists: Path) -> None:
     section = html.split('data-list="session:default"', 1)[1].split("</section>", 1)[0]
     assert "conflict markers" in section
     assert 'class="list needs-you" id="l-73657373696f6e3a64656661756c74"' in html
+
+
+def test_a_done_task_whose_check_is_stale_stands_out(two_lists: Path) -> None:
+    todo("add", "--check", "true", "Build it")
+    todo("done", "--no-check", "Build it")
+    with served() as board:
+        html = board.page()
+    assert '<span class="stale">check stale: no check ran</span>' in html
+    assert "A done task's check is stale" in html
+    assert 'class="list needs-you" id="l-73657373696f6e3a64656661756c74"' in html

@@ -13,8 +13,10 @@ import threading
 from todocli.app import commands, history
 from todocli.app.commands import Context, Options, Outcome
 from todocli.app.transaction import Read, Replacement, replace_text
+from todocli.app.wiring.gate import stale_evidence
 from todocli.base import TYPE_CHECKING, is_session_name
 from todocli.document.markdown import parse
+from todocli.document.model import Status
 from todocli.document.segments import unmerged_lines
 from todocli.engine import OpFailure
 from todocli.engine.edits import content
@@ -35,7 +37,7 @@ class Shown:
     """One list as the page shows it: its key, title, file, list and revision, and
     who wrote that revision."""
 
-    __slots__ = ("by", "file", "key", "mtime", "rev", "title", "todo", "warnings")
+    __slots__ = ("by", "file", "key", "mtime", "rev", "stale", "title", "todo", "warnings")
 
     def __init__(
         self,
@@ -47,6 +49,7 @@ class Shown:
         by: str,
         mtime: float,
         warnings: list[str],
+        stale: dict[int, str] | None = None,
     ) -> None:
         self.key = key
         self.title = title
@@ -56,6 +59,7 @@ class Shown:
         self.by = by
         self.mtime = mtime
         self.warnings = warnings
+        self.stale = stale or {}  # a completed task's check, by its place from 0: why stale
 
 
 class Refused(Exception):
@@ -148,7 +152,10 @@ class Board:
         if conflicts:  # a git merge left both sides: the person resolves them
             lines = ", ".join(map(str, conflicts[:5]))
             warnings.insert(0, f"git's conflict markers (lines {lines}): resolve them in the file")
-        return Shown(key, title, ctx.loc.list_file, doc.model(), rev, by, mtime, warnings)
+        todo = doc.model()
+        return Shown(
+            key, title, ctx.loc.list_file, todo, rev, by, mtime, warnings, _stale(ctx, todo)
+        )
 
     def history(self, key: str) -> list[dict[str, object]]:
         rows = history.history(self.context(key)).data.get("revisions", [])
@@ -250,6 +257,17 @@ def _moved(seen: Read, task: str, target: str) -> str:
     doc.move_after(node, anchor)
     doc.reindex()
     return doc.text()
+
+
+def _stale(ctx: Context, todo: TodoList) -> dict[int, str]:
+    """The completed tasks whose check has not passed since the work tree changed
+    (``todo check``'s gate, which asks git): only a list with such a task pays."""
+    if not any(t.meta.check and t.status is Status.COMPLETED for _, t in todo.tasks()):
+        return {}
+    try:
+        return {place: why for place, _, _, why in stale_evidence(ctx, todo)}
+    except TodoError:
+        return {}
 
 
 def _line(text: str, what: str) -> str:

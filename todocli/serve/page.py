@@ -59,7 +59,8 @@ def section(shown: Shown) -> str:
     key = escape(shown.key)
     aid = anchor(shown.key)
     tasks = [t for _, t in shown.todo.tasks()]
-    needs = bool(shown.warnings) or any(t.status is Status.BLOCKED for t in tasks)
+    blocked = any(t.status is Status.BLOCKED for t in tasks)
+    needs = bool(shown.warnings or shown.stale) or blocked
     when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(shown.mtime)) if shown.mtime else ""
     by = f" by {escape(shown.by)}" if shown.by else ""
     parts = [
@@ -70,8 +71,10 @@ def section(shown: Shown) -> str:
         f"· revision {shown.rev}{by}{' · ' + when if when else ''}</p>",
         f'<p class="recap">{escape(shown.todo.recap())}</p>',
     ]
-    if any(t.status is Status.BLOCKED for t in tasks):
+    if blocked:
         parts.append('<p class="attention">A task here is blocked: it may need you.</p>')
+    if shown.stale:
+        parts.append('<p class="attention">A done task\'s check is stale: see todo check.</p>')
     parts.extend(f'<p class="warning">{escape(w)}</p>' for w in shown.warnings)
     if shown.todo.summary:
         parts.append(f'<p class="summary">{escape(shown.todo.summary)}</p>')
@@ -79,8 +82,8 @@ def section(shown: Shown) -> str:
     for phase in shown.todo.phases:
         parts.append(f'<h3>{escape(phase.name)}</h3><ul class="tasks">')
         for task in phase.tasks:
+            parts.append(_task(task, f"{aid}-t{number + 1}", shown.stale.get(number)))
             number += 1
-            parts.append(_task(task, f"{aid}-t{number}"))
         parts.append("</ul>")
     title = escape(shown.title)
     parts.append(
@@ -97,7 +100,7 @@ def section(shown: Shown) -> str:
     return "".join(parts)
 
 
-def _task(task: Task, tid: str) -> str:
+def _task(task: Task, tid: str, stale: str | None = None) -> str:
     status = task.status
     text = escape(task.content)
     done = status is Status.COMPLETED
@@ -119,6 +122,8 @@ def _task(task: Task, tid: str) -> str:
     if meta.check:
         ran = f", {escape(meta.checked)}" if meta.checked else ", not run"
         parts.append(f' <span class="check">check <code>{escape(meta.check)}</code>{ran}</span>')
+    if stale is not None:
+        parts.append(f' <span class="stale">check stale: {escape(stale)}</span>')
     if meta.evidence:
         parts.append(f' <span class="evidence">evidence: {escape(meta.evidence)}</span>')
     notes = [n for n in task.notes if status is not Status.BLOCKED or not n.startswith("Blocked: ")]
