@@ -35,7 +35,7 @@ _todo() {
                 ((i++)) ;;
             --session=*|--file=*|--home=*|-s?*)
                 _todo_scope+=("$word") ;;
-            --after|--agent|--as|--base|--check|--digest|--every|--evidence|--if-rev|--input|--memory-dir|--note|--older-than|--phase|--plan|--reason|--summary|-e|-i|-n|-p|-r)
+            --after|--agent|--as|--base|--check|--digest|--every|--evidence|--host|--if-rev|--input|--memory-dir|--note|--older-than|--phase|--plan|--port|--reason|--summary|-e|-i|-n|-p|-r)
                 ((i++)) ;;
             -*) ;;
             *) [[ -z "$cmd" ]] && cmd="$word" ;;
@@ -50,14 +50,14 @@ _todo() {
             _todo_offer phases; return ;;
         --after)
             _todo_offer tasks; return ;;
-        --if-rev|--base|--agent|--as|--summary|--check|--note|-n|--evidence|--reason|-r|--digest|--every|-e|--older-than)
+        --if-rev|--base|--agent|--as|--summary|--check|--note|-n|--evidence|--reason|-r|--digest|--every|-e|--older-than|--port|--host)
             return ;;
     esac
     if [[ -z "$cmd" ]]; then
         if [[ "$cur" == -* ]]; then
             mapfile -t COMPREPLY < <(compgen -W "--session -s --file --project --home --memory-dir --json --plain --quiet -q --no-color --if-rev --base --partial --keep --agent --version --help -h" -- "$cur")
         else
-            mapfile -t COMPREPLY < <(compgen -W "show ls init add a start claim done drop rm note block unblock clear apply log path check allow remind hook setup doctor schema history diff undo redo sessions gc config edit watch mcp" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "show ls init add a start claim done drop rm note block unblock clear apply log path check allow remind hook setup doctor schema history diff undo redo sessions gc config edit watch mcp serve" -- "$cur")
         fi
         return
     fi
@@ -96,6 +96,7 @@ _todo() {
         edit) opts="" ;;
         watch) opts="--all -a" ;;
         mcp) opts="" ;;
+        serve) opts="--port --host --open" ;;
     esac
     if [[ "$cur" == -* ]]; then
         mapfile -t COMPREPLY < <(compgen -W "$opts --session -s --file --project --home --memory-dir --json --plain --quiet -q --no-color --if-rev --base --partial --keep --agent --version --help -h" -- "$cur")

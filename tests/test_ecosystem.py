@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import venv
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -300,6 +301,9 @@ def test_a_built_wheel_installs_in_a_fresh_venv_with_its_man_page(tmp_path: Path
     )
     assert build.returncode == 0, build.stdout + build.stderr
     wheel = next(dist.glob("todocli_md-*.whl"))
+    with zipfile.ZipFile(wheel) as built:  # todo serve's page ships in the package
+        shipped = set(built.namelist())
+    assert {"todocli/serve/static/board.css", "todocli/serve/static/board.js"} <= shipped
     target = tmp_path / "venv"
     venv.create(target, with_pip=True)
     pip = target / "bin" / "pip"

@@ -52,7 +52,7 @@ CASES: dict[str, tuple[list[str], str | None, str]] = {
     "edit": ([], None, "todos"),
     "allow": ([], None, "checks"),
 }
-LONG_RUNNING = {"watch", "mcp"}  # tested below, as the processes they are
+LONG_RUNNING = {"watch", "mcp", "serve"}  # tested as the processes they are (serve: test_serve)
 PROTOCOL_REPLIES = {"hook"}  # answers in the harness's JSON (tests/test_hook_command.py)
 
 

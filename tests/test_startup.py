@@ -137,11 +137,15 @@ KEPT_OFF: dict[str, tuple[str, str]] = {
     "todocli.cli.render_rich": (EVERY, "rich output, for a person at a terminal"),
     "todocli.mcp.serve": (EVERY, _COMMAND + " (todo mcp)"),
     "todocli.mcp.mcp_server": (EVERY, _COMMAND + " (todo mcp)"),
+    "todocli.serve": (EVERY, _COMMAND + " (todo serve: the board, its app and page)"),
+    "webbrowser": (EVERY, _COMMAND + " (todo serve --open)"),
     # Optional extras: a command that needs one loads it.
     "typer": (EVERY, _EXTRA),
     "click": (EVERY, _EXTRA),
     "rich": (EVERY, _EXTRA),
     "mcp": (EVERY, _EXTRA),
+    "starlette": (EVERY, _EXTRA),
+    "uvicorn": (EVERY, _EXTRA),
 }
 # The sets the start-up budget was first written with, now rows of the table.
 AVOIDED = {

@@ -545,6 +545,29 @@ COMMANDS = (
         "Serve the lists to MCP clients over stdio (pip install 'todocli-md[mcp]').",
         failure=PROTOCOL,
     ),
+    Command(
+        "serve",
+        "Serve a live board of the lists in the browser (pip install 'todocli-md[serve]').",
+        options=(
+            Option(
+                "--port",
+                dest="port",
+                kind=int,
+                default=0,
+                metavar="N",
+                help="Port to listen on (default: any free one).",
+            ),
+            Option(
+                "--host",
+                dest="host",
+                kind=str,
+                default="127.0.0.1",
+                metavar="ADDRESS",
+                help="Address to listen on (default 127.0.0.1: this machine only).",
+            ),
+            Option("--open", dest="open_page", help="Open the board in a web browser."),
+        ),
+    ),
 )
 
 BY_NAME = {c.name: c for c in COMMANDS} | {alias: c for c in COMMANDS for alias in c.aliases}

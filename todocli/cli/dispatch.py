@@ -1,20 +1,15 @@
-"""From a call, as read by either front end, to the command's body, and from its
-answer or its failure to output and an exit status. Both parsers build a ``Call``
-(and its ``Output``, how to print), defined here: this module imports neither.
+"""From a call, as read by either front end, to the command's body, and from its answer or its
+failure to output and an exit status. Both parsers build a ``Call`` (and its ``Output``, how to
+print), defined here: this module imports neither.
 
-One function per command of the table, named after it, taking the command's values
-as keyword arguments: each calls one function of the app layer and prints what it
-answers with ``emit`` (the JSON envelope, plain text for the agent's path, or rich
-output for a person at a terminal: chosen here, once; the text and the envelope are
-``app.render``'s). None holds a command's logic. ``guard`` is the one error
-boundary: nothing below it prints an error or exits. What a failure prints depends
-on the command (``Command.failure`` in the table): most say ``Errors: ...`` on
-stdout (or carry the JSON envelope) and one line on stderr; ``todo remind`` and
-``todo __complete`` never fail a harness or a shell; ``todo mcp``'s stdout belongs
-to its protocol.
-
-Modules a command alone needs are imported inside it: the process starts once per
-agent step, and ``todo show`` should not pay for the engine (nor for a second module).
+One function per command of the table, named after it, taking the command's values as keyword
+arguments: each calls one function of the app layer and prints what it answers with ``emit`` (the
+JSON envelope, plain text for the agent's path, or rich output for a person at a terminal: chosen
+here, once; the text and the envelope are ``app.render``'s). None holds a command's logic.
+``guard`` is the one error boundary: nothing below it prints an error or exits. What a failure
+prints depends on the command (``Command.failure`` in the table): most say ``Errors: ...`` on
+stdout (or carry the JSON envelope) and one line on stderr; ``todo remind`` and ``todo __complete``
+never fail a harness or a shell; ``todo mcp``'s stdout belongs to its protocol.
 """
 
 from __future__ import annotations
@@ -494,6 +489,12 @@ def mcp(call: Call) -> int:
     return serve(call.options)
 
 
+def serve(call: Call, *, port: int, host: str, open_page: bool) -> int:
+    from todocli.serve.command import serve as board  # Starlette, uvicorn: here alone
+
+    return board(call.options, port=port, host=host, open_page=open_page)
+
+
 # -- answers -------------------------------------------------------------------------------------
 
 
@@ -694,4 +695,5 @@ HANDLERS: dict[str, Callable[..., int]] = {
     "edit": edit,
     "watch": watch,
     "mcp": mcp,
+    "serve": serve,
 }
