@@ -659,6 +659,14 @@ def test_random_branch_pairs_through_a_real_git_merge_lose_no_task(
         (repo.path / "TODO.md").write_bytes(_render(side).encode())
         repo.git("commit", "-q", "--allow-empty", "-am", branch)
     merged = repo.git("merge", "--no-edit", "theirs", check=False)
+    if _render(base) in (_render(ours), _render(theirs)):
+        # One side changed nothing: git takes the other's bytes as they are and runs
+        # no merge driver, so what that side's person wrote (a task copied with its
+        # id) is the merge.
+        changed = theirs if _render(ours) == _render(base) else ours
+        assert repo.plan == _render(changed)
+        assert merged.returncode == 0
+        return
     assert_nothing_lost(base, ours, theirs, repo.plan)
     marked = bool(_halves(repo.plan)[2])
     assert (merged.returncode != 0) is marked  # git stops exactly when a task is marked

@@ -365,12 +365,13 @@ def plain(outcome: Outcome, *, notes: bool = False, tail: bool = True, sent: boo
     if claimed:
         return "\n".join(claimed) + "\n"
     lines: list[str] = []
+    checked: list[str] = []  # a failed check's output: its own bound (1,500), not the reply's
     result = outcome.result
     if outcome.error is not None:
         lines.append(f"Errors: {one_line(outcome.error.message)}")
         shown = getattr(outcome.error, "tail", "") if tail else ""
         if shown:
-            lines.append(shown)  # a failed check's output, with its own line breaks
+            checked.append(shown)  # with its own line breaks
     elif result is not None and result.errors:
         lines.append("Errors: " + "; ".join(one_line(e) for e in error_lines(result)))
     lines += change_lines(outcome, sent=sent)
@@ -381,12 +382,13 @@ def plain(outcome: Outcome, *, notes: bool = False, tail: bool = True, sent: boo
                 lines.append("List updated." if written else "No change.")
             more = lean_lines(outcome)
             lines = _fit(lines + more[:-1], more[-1:])
+            lines[1:1] = checked
         else:
-            lines += list_lines(outcome.todo, notes=notes)
+            lines += checked + list_lines(outcome.todo, notes=notes)
     elif result is not None and not result.query and result.written:
-        lines.append("Todo list cleared.")
+        lines += [*checked, "Todo list cleared."]
     else:
-        lines.append("Todo list is empty.")
+        lines += [*checked, "Todo list is empty."]
     return "\n".join(lines) + "\n"
 
 

@@ -437,6 +437,9 @@ def hidden_status(marker: Status, state: str) -> Status:
     return marker
 
 
+CONFLICT_MARKERS = ("<<<<<<< ", "=======", ">>>>>>> ")
+
+
 def _paragraph(first: str, before: str, start: TaskStart, lines: list[str]) -> str:
     """A task's text as GitHub shows it: its paragraph's lines joined with a space,
     each without the indentation and block-quote markers of the containers it is in
@@ -460,6 +463,8 @@ def _paragraph(first: str, before: str, start: TaskStart, lines: list[str]) -> s
     parts = [first] if first else []
     for line in lines[start.text_line + 1 : end + 1]:
         body = strip_eol(line).strip(" \t")
+        if body.startswith(CONFLICT_MARKERS):  # git's markers: the sides are read apart
+            break
         for _ in range(quotes):
             if body.startswith(">"):
                 body = body[1:].lstrip(" \t")
