@@ -4,6 +4,7 @@ the actions through the command line's own bodies, and live events."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -360,3 +361,47 @@ def test_a_done_task_whose_check_is_stale_stands_out(two_lists: Path) -> None:
     assert '<span class="stale">check stale: no check ran</span>' in html
     assert "A done task's check is stale" in html
     assert 'class="list needs-you" id="l-73657373696f6e3a64656661756c74"' in html
+
+
+def test_subtasks_are_set_in_under_their_parent(home: Path) -> None:
+    """A Kiro-shaped plan (``1.`` with ``1.1`` and ``1.2`` nested, ``2.`` after):
+    each subtask's item says how deep it is, in the file's order."""
+    plan = home / "sessions" / "kiro.md"
+    plan.parent.mkdir(parents=True, exist_ok=True)
+    plan.write_text(
+        "# Tasks\n\n- [ ] 1. Set up\n  - [ ] 1.1 Create folders\n    - [ ] 1.1.1 Name them\n"
+        "  - [ ] 1.2 Write config\n- [ ] 2. Build\n"
+    )
+    time.sleep(HAND_PAUSE)
+    with served() as board:
+        html = board.page()
+    items = [
+        'data-task="1. Set up">',
+        'data-task="1.1 Create folders" data-depth="1">',
+        'data-task="1.1.1 Name them" data-depth="2">',
+        'data-task="1.2 Write config" data-depth="1">',
+        'data-task="2. Build">',
+    ]
+    places = [html.index(text) for text in items]
+    assert places == sorted(places)  # the file's order
+
+
+def test_a_list_says_which_agent_session_it_is_the_plan_of(two_lists: Path, tmp_path: Path) -> None:
+    start = {
+        "session_id": "other",
+        "cwd": str(tmp_path / "site"),
+        "hook_event_name": "SessionStart",
+    }
+    proc = subprocess.run(
+        [sys.executable, "-m", "todocli", "hook", "claude"],
+        input=json.dumps(start),
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+    with served() as board:
+        html = board.page()
+    other = html[html.index('data-list="session:other"') :]
+    assert "the plan of claude in site" in other[: other.index("</p>")]
+    default = html[html.index('data-list="session:default"') :]
+    assert "the plan of" not in default[: default.index("</p>")]

@@ -37,7 +37,9 @@ class Shown:
     """One list as the page shows it: its key, title, file, list and revision, and
     who wrote that revision."""
 
-    __slots__ = ("by", "file", "key", "mtime", "rev", "stale", "title", "todo", "warnings")
+    __slots__ = (
+        "agent", "by", "file", "key", "mtime", "rev", "stale", "title", "todo", "warnings",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -60,6 +62,7 @@ class Shown:
         self.mtime = mtime
         self.warnings = warnings
         self.stale = stale or {}  # a completed task's check, by its place from 0: why stale
+        self.agent = ""  # the agent sessions whose plan it is: "claude in repo"
 
 
 class Refused(Exception):
@@ -153,9 +156,27 @@ class Board:
             lines = ", ".join(map(str, conflicts[:5]))
             warnings.insert(0, f"git's conflict markers (lines {lines}): resolve them in the file")
         todo = doc.model()
-        return Shown(
+        shown = Shown(
             key, title, ctx.loc.list_file, todo, rev, by, mtime, warnings, _stale(ctx, todo)
         )
+        if key != PROJECT:
+            shown.agent = self._agents(key[len(SESSION) :])
+        return shown
+
+    def _agents(self, name: str) -> str:
+        """Which hooked agent sessions have this list as their plan (their records
+        under the home): "claude in repo", "gemini in repo, claude in site"."""
+        from todocli.app.hooks import records
+
+        found = []
+        for record in records(self.home).values():
+            if record.get("list") == name and isinstance(record.get("agent"), str):
+                project = record.get("project")
+                where = f" in {os.path.basename(project)}" if isinstance(project, str) else ""
+                said = f"{record['agent']}{where}"
+                if said not in found:
+                    found.append(said)
+        return ", ".join(found)
 
     def history(self, key: str) -> list[dict[str, object]]:
         rows = history.history(self.context(key)).data.get("revisions", [])

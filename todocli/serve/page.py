@@ -27,6 +27,9 @@ LABEL = {
 }
 
 
+MOST_DEPTH = 6  # subtasks deeper than this are set in as far as the sixth level
+
+
 def anchor(key: str) -> str:
     """An element id for a list: its key in hex (any key, one safe id)."""
     return "l-" + key.encode().hex()
@@ -63,6 +66,8 @@ def section(shown: Shown) -> str:
     needs = bool(shown.warnings or shown.stale) or blocked
     when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(shown.mtime)) if shown.mtime else ""
     by = f" by {escape(shown.by)}" if shown.by else ""
+    if shown.agent:
+        by += f" · the plan of {escape(shown.agent)}"
     parts = [
         f'<section class="list{" needs-you" if needs else ""}" id="{aid}" data-list="{key}" '
         f'data-rev="{shown.rev}" aria-labelledby="{aid}-h">'
@@ -79,11 +84,14 @@ def section(shown: Shown) -> str:
     if shown.todo.summary:
         parts.append(f'<p class="summary">{escape(shown.todo.summary)}</p>')
     number = 0
+    depth: dict[int, int] = {}  # a task's show number: how many parents it has
     for phase in shown.todo.phases:
         parts.append(f'<h3>{escape(phase.name)}</h3><ul class="tasks">')
         for task in phase.tasks:
-            parts.append(_task(task, f"{aid}-t{number + 1}", shown.stale.get(number)))
             number += 1
+            depth[number] = depth.get(task.parent, -1) + 1 if task.parent else 0
+            tid = f"{aid}-t{number}"
+            parts.append(_task(task, tid, shown.stale.get(number - 1), depth[number]))
         parts.append("</ul>")
     title = escape(shown.title)
     parts.append(
@@ -100,13 +108,15 @@ def section(shown: Shown) -> str:
     return "".join(parts)
 
 
-def _task(task: Task, tid: str, stale: str | None = None) -> str:
+def _task(task: Task, tid: str, stale: str | None = None, depth: int = 0) -> str:
+    """A task's item; a subtask (``depth``: its parents) is set in under its parent."""
     status = task.status
     text = escape(task.content)
     done = status is Status.COMPLETED
     checked = " checked" if done else ""
+    level = f' data-depth="{min(depth, MOST_DEPTH)}"' if depth else ""
     parts = [
-        f'<li class="task {status.value}" data-task="{text}">'
+        f'<li class="task {status.value}" data-task="{text}"{level}>'
         f'<input type="checkbox" id="{tid}" aria-label="{text}" '
         f'title="Alt+Up, Alt+Down: move it"{checked} disabled> '
         f'<label for="{tid}" class="text">{text}</label> '
