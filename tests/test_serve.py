@@ -315,6 +315,9 @@ def test_the_history_page_says_who_changed_what(two_lists: Path) -> None:
         html = body.decode()
         assert "<td>todo serve done</td>" in html
         assert "<td>todo note</td>" in html
+        assert "<th>What changed</th>" in html
+        assert "<td>&quot;Run tests&quot; pending -&gt; completed</td>" in html
+        assert "<td>no task added, removed or changed state</td>" in html  # the note
         assert "<td>todo init</td>" in html
         status, _, _ = board.request("GET", f"/history?list=..%2Fetc&token={board.token}")
         assert status == 404  # a list the board does not show: no path reaches the disk

@@ -16,7 +16,7 @@ from todocli.app.transaction import Read, Replacement, replace_text
 from todocli.app.wiring.gate import stale_evidence
 from todocli.base import TYPE_CHECKING, is_session_name
 from todocli.document.markdown import parse
-from todocli.document.model import Status
+from todocli.document.model import Diff, Status
 from todocli.document.segments import unmerged_lines
 from todocli.engine import OpFailure
 from todocli.engine.edits import content
@@ -72,6 +72,9 @@ class Refused(Exception):
         super().__init__(message)
         self.message = message
         self.status = status
+
+
+NO_STATE_CHANGE = "no task added, removed or changed state"  # a note, a text, an order
 
 
 class Board:
@@ -179,8 +182,25 @@ class Board:
         return ", ".join(found)
 
     def history(self, key: str) -> list[dict[str, object]]:
-        rows = history.history(self.context(key)).data.get("revisions", [])
-        return rows if isinstance(rows, list) else []
+        """The list's revisions (``todo history``'s rows), each with ``changed``: what
+        it changed from the revision before it, in a line (as a reply tells a
+        person's edit)."""
+        ctx = self.context(key)
+        rows = history.history(ctx).data.get("revisions", [])
+        if not isinstance(rows, list):
+            return []
+        from todocli.app.render import describe_diff
+
+        store, before = ctx.store, None
+        for row in sorted(rows, key=lambda r: int(r.get("rev") or 0)):
+            kept = store.revision(int(row.get("rev") or 0))
+            now = parse(kept).model() if kept is not None else None
+            if now is not None and before is not None:
+                row["changed"] = describe_diff(Diff.between(before, now)) or NO_STATE_CHANGE
+            elif now is not None:
+                row["changed"] = "the list as first kept"
+            before = now
+        return rows
 
     # -- acting -------------------------------------------------------------------------
 

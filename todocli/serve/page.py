@@ -164,7 +164,8 @@ def _buttons(task: Task, text: str) -> str:
 
 
 def history_page(title: str, rows: Sequence[dict[str, object]]) -> str:
-    """A list's revisions: when, who wrote each (agent, command, by hand), its recap."""
+    """A list's revisions: when, who wrote each (agent, command, by hand), what it
+    changed, its recap."""
     items = []
     for row in rows:
         if row.get("by_hand"):
@@ -176,9 +177,10 @@ def history_page(title: str, rows: Sequence[dict[str, object]]) -> str:
         items.append(
             f"<tr><td>#{escape(str(row.get('rev')))}{current}</td>"
             f"<td>{escape(str(row.get('time')))}</td><td>{escape(who)}</td>"
+            f"<td>{escape(str(row.get('changed') or ''))}</td>"
             f"<td>{escape(str(row.get('recap')))}</td></tr>"
         )
-    body = "".join(items) or '<tr><td colspan="4">No revisions yet.</td></tr>'
+    body = "".join(items) or '<tr><td colspan="5">No revisions yet.</td></tr>'
     return (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -187,6 +189,7 @@ def history_page(title: str, rows: Sequence[dict[str, object]]) -> str:
         '<link rel="stylesheet" href="/static/board.css"></head><body>'
         f'<header><h1>History of {escape(title)}</h1><p><a href="./">Back to the board</a></p>'
         "</header><main><table><thead><tr><th>Revision</th><th>When</th><th>Who</th>"
+        "<th>What changed</th>"
         f"<th>The list after it</th></tr></thead><tbody>{body}</tbody></table></main>"
         "</body></html>\n"
     )
