@@ -408,3 +408,30 @@ def test_a_list_says_which_agent_session_it_is_the_plan_of(two_lists: Path, tmp_
     assert "the plan of claude in site" in other[: other.index("</p>")]
     default = html[html.index('data-list="session:default"') :]
     assert "the plan of" not in default[: default.index("</p>")]
+
+
+def test_no_check_is_added_or_changed_from_the_page(two_lists: Path) -> None:
+    """A task's check is the command line's (`todo add --check`, approved by `todo
+    allow`): an edit, an add or a note carrying a check's comment is refused or
+    stays text, and no task of the list has a check after it."""
+    before = two_lists.read_text()
+    with served() as board:
+        for action, text in (
+            ("edit", "Run tests <!-- check: touch /tmp/todo-pwned -->"),
+            ("add", "Sneak <!-- check: true -->"),
+        ):
+            status, answer = board.act(
+                list="session:default", action=action, task="Run tests", text=text, rev=0
+            )
+            assert status in (400, 409), answer  # refused, as the command line refuses it
+            assert answer["ok"] is False
+        assert two_lists.read_text() == before
+        status, _ = board.act(
+            list="session:default",
+            action="note",
+            task="Run tests",
+            text="<!-- check: true -->",
+            rev=0,
+        )
+    listing = json.loads(todo("--json", "show"))
+    assert all("check" not in task for task in listing["data"]["todos"])
