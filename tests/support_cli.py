@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 import select
 import signal
@@ -134,3 +135,18 @@ ENVELOPE_KEYS = {
     "warnings",
     "error",
 }
+
+
+def plan_file(folder: Path, text: str, name: str = "tasks.md") -> Path:
+    """A plan file of ``text`` in ``folder`` (a ``--file`` list)."""
+    path = folder / name
+    path.write_text(text)
+    return path
+
+
+def file_todos(path: Path) -> list[dict[str, Any]]:
+    """The tasks of the ``--file`` list at ``path``, as ``todo --json show`` gives them."""
+    shown = todo_process("--file", str(path), "--json", "show")
+    assert shown.code == 0, shown.err
+    todos: list[dict[str, Any]] = json.loads(shown.out)["data"]["todos"]
+    return todos

@@ -5,11 +5,9 @@ Real ``todo`` processes on ``--file`` plans."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
-from tests.support_cli import todo_process
+from tests.support_cli import file_todos, plan_file, todo_process
 
 SPECKIT = (
     "# Tasks: Photo albums\n"
@@ -46,25 +44,12 @@ BACKLOG = (
 )
 
 
-def _plan(tmp_path: Path, text: str) -> Path:
-    path = tmp_path / "tasks.md"
-    path.write_text(text)
-    return path
-
-
-def _todos(path: Path) -> list[dict[str, Any]]:
-    shown = todo_process("--file", str(path), "--json", "show")
-    assert shown.code == 0, shown.err
-    todos: list[dict[str, Any]] = json.loads(shown.out)["data"]["todos"]
-    return todos
-
-
 def _completed(path: Path) -> list[int]:
-    return [t["n"] for t in _todos(path) if t["status"] == "completed"]
+    return [t["n"] for t in file_todos(path) if t["status"] == "completed"]
 
 
 def test_a_task_is_named_by_the_id_its_plan_gives_it(tmp_path: Path) -> None:
-    plan = _plan(tmp_path, SPECKIT)
+    plan = plan_file(tmp_path, SPECKIT)
     done = todo_process("--file", str(plan), "done", "T019")
     assert done.code == 0, done.err
     assert _completed(plan) == [3]
@@ -75,17 +60,17 @@ def test_a_task_is_named_by_the_id_its_plan_gives_it(tmp_path: Path) -> None:
 
 
 def test_kiros_dotted_ids_name_their_tasks(tmp_path: Path) -> None:
-    plan = _plan(tmp_path, KIRO)
+    plan = plan_file(tmp_path, KIRO)
     assert todo_process("--file", str(plan), "done", "1.1").code == 0
     assert _completed(plan) == [2]
     assert todo_process("--file", str(plan), "start", "1.").code == 0
-    assert [t["n"] for t in _todos(plan) if t["status"] == "in_progress"] == [1]
+    assert [t["n"] for t in file_todos(plan) if t["status"] == "in_progress"] == [1]
     assert todo_process("--file", str(plan), "note", "1", "named by its number").code == 0
     assert "named by its number" in plan.read_text().split("1.1")[0]
 
 
 def test_a_heading_path_names_one_of_two_tasks_of_the_same_text(tmp_path: Path) -> None:
-    plan = _plan(tmp_path, SPECKIT)
+    plan = plan_file(tmp_path, SPECKIT)
     done = todo_process("--file", str(plan), "done", "Phase 3: Polish/Step 5: Commit")
     assert done.code == 0, done.err
     assert "Completed: Step 5: Commit" in done.out  # the reply names it, though a copy
@@ -95,7 +80,7 @@ def test_a_heading_path_names_one_of_two_tasks_of_the_same_text(tmp_path: Path) 
 
 
 def test_a_text_several_tasks_have_is_refused_listing_them(tmp_path: Path) -> None:
-    plan = _plan(tmp_path, SPECKIT)
+    plan = plan_file(tmp_path, SPECKIT)
     done = todo_process("--file", str(plan), "done", "Step 5: Commit")
     assert done.code == 1
     refusal = [line for line in done.err.splitlines() if "Step 5: Commit" in line]
@@ -106,7 +91,7 @@ def test_a_text_several_tasks_have_is_refused_listing_them(tmp_path: Path) -> No
 
 
 def test_an_id_several_tasks_have_is_refused(tmp_path: Path) -> None:
-    plan = _plan(tmp_path, "## A\n\n- [ ] T001 one\n\n## B\n\n- [ ] T001 two\n")
+    plan = plan_file(tmp_path, "## A\n\n- [ ] T001 one\n\n## B\n\n- [ ] T001 two\n")
     before = plan.read_text()
     done = todo_process("--file", str(plan), "done", "T001")
     assert done.code == 1
@@ -117,7 +102,7 @@ def test_an_id_several_tasks_have_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_missing_id_is_not_found(tmp_path: Path) -> None:
-    plan = _plan(tmp_path, SPECKIT)
+    plan = plan_file(tmp_path, SPECKIT)
     done = todo_process("--file", str(plan), "done", "T999")
     assert done.code == 1
     assert 'Task "T999" not found' in done.err
@@ -125,7 +110,7 @@ def test_a_missing_id_is_not_found(tmp_path: Path) -> None:
 
 
 def test_backlog_criteria_keep_working_as_text(tmp_path: Path) -> None:
-    plan = _plan(tmp_path, BACKLOG)
+    plan = plan_file(tmp_path, BACKLOG)
     done = todo_process("--file", str(plan), "done", "#2 Export keeps the column order")
     assert done.code == 0, done.err
     assert _completed(plan) == [2]
@@ -149,7 +134,7 @@ def _generated(tasks: int, steps: int) -> str:
 
 
 def test_duplicates_get_one_bounded_warning_a_write_and_none_on_a_read(tmp_path: Path) -> None:
-    plan = _plan(tmp_path, _generated(1500, 5))
+    plan = plan_file(tmp_path, _generated(1500, 5))
     shown = todo_process("--file", str(plan), "show")
     assert shown.code == 0, shown.err
     assert shown.err == ""

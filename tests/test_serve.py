@@ -235,18 +235,25 @@ def test_a_write_reaches_the_page_within_300_ms(
             events.close()
 
 
-def test_todo_serve_prints_its_url_with_the_token(two_lists: Path) -> None:
+def start_serve(*args: str, host: str = "127.0.0.1") -> tuple[subprocess.Popen[str], str]:
+    """A real ``todo serve`` process, and the URL it printed (checked to be on ``host``)."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "todocli", "serve"],
+        [sys.executable, "-m", "todocli", "serve", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    if not line.startswith(f"todo board at http://{host}:"):
+        proc.kill()
+        raise AssertionError(line + proc.communicate(timeout=10)[1])
+    return proc, line.split()[-1]
+
+
+def test_todo_serve_prints_its_url_with_the_token(two_lists: Path) -> None:
+    proc, url = start_serve()
     try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert line.startswith("todo board at http://127.0.0.1:"), line
-        url = line.split()[-1]
         with urllib.request.urlopen(url, timeout=10) as response:
             html = response.read().decode()
         assert 'data-list="session:default"' in html
@@ -324,17 +331,8 @@ def test_the_history_page_says_who_changed_what(two_lists: Path) -> None:
 
 
 def test_another_address_only_when_asked_and_with_a_warning(two_lists: Path) -> None:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "todocli", "serve", "--host", "127.0.0.2"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    proc, url = start_serve("--host", "127.0.0.2", host="127.0.0.2")
     try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert line.startswith("todo board at http://127.0.0.2:"), line
-        url = line.split()[-1]
         with urllib.request.urlopen(url, timeout=10) as response:
             assert response.status == 200
             policy = response.headers["Content-Security-Policy"]

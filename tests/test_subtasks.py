@@ -8,12 +8,11 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from tests.support import CORPUS, corpus_files
-from tests.support_cli import todo_process
+from tests.support_cli import file_todos, plan_file, todo_process
 from tests.support_gfm import gfm_html, gfm_task_items
 from todocli.document.markdown import parse
 from todocli.document.tree import parents, plan_id
@@ -41,25 +40,12 @@ FLAT = (
 )
 
 
-def _plan(tmp_path: Path, text: str, name: str = "tasks.md") -> Path:
-    path = tmp_path / name
-    path.write_text(text)
-    return path
-
-
-def _todos(path: Path) -> list[dict[str, Any]]:
-    shown = todo_process("--file", str(path), "--json", "show")
-    assert shown.code == 0, shown.err
-    todos: list[dict[str, Any]] = json.loads(shown.out)["data"]["todos"]
-    return todos
-
-
 def _status(path: Path) -> dict[str, str]:
-    return {t["content"]: t["status"] for t in _todos(path)}
+    return {t["content"]: t["status"] for t in file_todos(path)}
 
 
 def test_finishing_a_subtask_starts_its_next_sibling_not_its_parent(tmp_path: Path) -> None:
-    plan = _plan(tmp_path, KIRO)
+    plan = plan_file(tmp_path, KIRO)
     done = todo_process("--file", str(plan), "done", "1.1 Create folders")
     assert done.code == 0, done.err
     status = _status(plan)
@@ -71,7 +57,7 @@ def test_finishing_a_subtask_starts_its_next_sibling_not_its_parent(tmp_path: Pa
 def test_a_parent_whose_subtasks_are_all_done_is_done_and_the_reply_says_so(
     tmp_path: Path,
 ) -> None:
-    plan = _plan(tmp_path, KIRO)
+    plan = plan_file(tmp_path, KIRO)
     assert todo_process("--file", str(plan), "done", "1.1 Create folders").code == 0
     done = todo_process("--file", str(plan), "done", "1.2 Write the config")
     assert done.code == 0, done.err
@@ -90,19 +76,19 @@ def test_a_parent_whose_subtasks_are_all_done_is_done_and_the_reply_says_so(
 
 
 def test_agents_claim_subtasks_not_their_parent(tmp_path: Path) -> None:
-    plan = _plan(tmp_path, KIRO)
+    plan = plan_file(tmp_path, KIRO)
     first = todo_process("--file", str(plan), "--agent", "ann", "claim")
     second = todo_process("--file", str(plan), "--agent", "bob", "claim")
     assert first.code == 0, first.err
     assert second.code == 0, second.err
-    owners = {t["content"]: t.get("owner") for t in _todos(plan)}
+    owners = {t["content"]: t.get("owner") for t in file_todos(plan)}
     assert owners["1.1 Create folders"] == "ann"
     assert owners["1.2 Write the config"] == "bob"
     assert owners["1. Set up the project"] is None
 
 
 def test_a_parent_with_open_subtasks_stays_open_for_the_gate(tmp_path: Path) -> None:
-    plan = _plan(tmp_path, KIRO)
+    plan = plan_file(tmp_path, KIRO)
     assert todo_process("--file", str(plan), "done", "1.1 Create folders").code == 0
     gate = todo_process("--file", str(plan), "check")
     assert gate.code == 1
@@ -111,8 +97,8 @@ def test_a_parent_with_open_subtasks_stays_open_for_the_gate(tmp_path: Path) -> 
 
 
 def test_json_gives_each_subtask_its_parents_number(tmp_path: Path) -> None:
-    plan = _plan(tmp_path, KIRO)
-    parents = {t["content"]: t.get("parent") for t in _todos(plan)}
+    plan = plan_file(tmp_path, KIRO)
+    parents = {t["content"]: t.get("parent") for t in file_todos(plan)}
     assert parents == {
         "1. Set up the project": None,
         "1.1 Create folders": 1,
@@ -129,8 +115,8 @@ def test_json_gives_each_subtask_its_parents_number(tmp_path: Path) -> None:
 
 
 def test_flat_numbering_nests_as_indentation_does(tmp_path: Path) -> None:
-    plan = _plan(tmp_path, FLAT)
-    parents = {t["content"]: t.get("parent") for t in _todos(plan)}
+    plan = plan_file(tmp_path, FLAT)
+    parents = {t["content"]: t.get("parent") for t in file_todos(plan)}
     assert parents == {
         "17. Storage": None,
         "17.1 Pick a format": 1,
@@ -148,12 +134,12 @@ def test_flat_numbering_nests_as_indentation_does(tmp_path: Path) -> None:
 
 
 def test_a_flat_list_has_no_parents(tmp_path: Path) -> None:
-    plan = _plan(tmp_path, "- [ ] 3 files to move\n- [ ] Write the tests\n")
-    assert all("parent" not in t for t in _todos(plan))
+    plan = plan_file(tmp_path, "- [ ] 3 files to move\n- [ ] Write the tests\n")
+    assert all("parent" not in t for t in file_todos(plan))
 
 
 def test_augments_tree_nests_subtasks_and_reads_back(tmp_path: Path) -> None:
-    plan = _plan(tmp_path, KIRO)
+    plan = plan_file(tmp_path, KIRO)
     shown = todo_process("--file", str(plan), "show", "--as", "augment")
     assert shown.code == 0, shown.err
     lines = json.loads(shown.out)["markdown"].splitlines()
@@ -162,7 +148,7 @@ def test_augments_tree_nests_subtasks_and_reads_back(tmp_path: Path) -> None:
     assert lines[4].startswith("-[ ] UUID:4 NAME:2. Build the parser")
     back = todo_process("--file", str(plan), "apply", stdin=shown.out)
     assert back.code == 0, back.err
-    assert [t["content"] for t in _todos(plan)][:3] == [
+    assert [t["content"] for t in file_todos(plan)][:3] == [
         "1. Set up the project",
         "1.1 Create folders",
         "1.2 Write the config",
