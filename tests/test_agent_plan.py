@@ -252,3 +252,36 @@ def test_todo_watch_in_the_agent_s_shell_watches_its_plan(repo: Path, home: Path
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_check_hook_and_apply_of_an_envelope_use_the_hooked_session_s_plan(
+    tmp_path: Path, home: Path
+) -> None:
+    """The manual recipes' doors: a Stop hook running `todo check --hook`, and a
+    PostToolUse hook running `todo apply`, for a session /clear continued under a
+    new id: both reach the plan the session continued, not a list of the new id."""
+    hooked(tmp_path, "claude", "first")
+    assert (
+        run(tmp_path, "init", "-q", "Plan", "Build", env={"TODOCLI_AGENT_SESSION": "first"}).code
+        == 0
+    )
+    hooked(tmp_path, "claude", "second")  # /clear: a new id continues the open plan
+    stop = {"session_id": "second", "cwd": str(tmp_path), "hook_event_name": "Stop"}
+    gate = run(tmp_path, "check", "--hook", stdin=json.dumps(stop))
+    assert gate.code == 1
+    assert "Plan" in gate.out
+    write = {
+        "session_id": "second",
+        "cwd": str(tmp_path),
+        "hook_event_name": "PostToolUse",
+        "tool_name": "TodoWrite",
+        "tool_input": {
+            "todos": [
+                {"content": "Plan", "status": "completed", "activeForm": "Planning"},
+                {"content": "Build", "status": "in_progress", "activeForm": "Building"},
+            ]
+        },
+    }
+    assert run(tmp_path, "apply", "-q", stdin=json.dumps(write)).code == 0
+    assert "- [x] Plan" in plan_text(home, "first")
+    assert not (home / "sessions" / "second.md").exists()
