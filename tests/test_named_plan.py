@@ -6,6 +6,7 @@ backlog (its gate and the plan put back) and git's merge driver all use it."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -115,3 +116,23 @@ def test_a_record_that_leaves_the_work_tree_is_no_plan(repo: Path, home: Path) -
     for bad in ("../../etc/passwd", ".git/config", "/etc/passwd"):
         record.write_text(bad + "\n")
         assert run(repo, "path").out == f"{repo / 'TODO.md'}\n"
+
+
+def test_a_folder_link_a_pull_plants_on_the_named_plan_s_way_is_refused(
+    repo: Path, tmp_path: Path
+) -> None:
+    """The plan was named inside the work tree; a later pull turns its folder into a
+    link to a folder of the person's: todo writes nothing there (exit 6, one line)."""
+    assert run(repo, "setup", "git", "--plan", PLAN_PATH).code == 0
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "tasks.md").write_text("- [ ] victim\n")
+    shutil.rmtree(repo / "specs" / "001-auth")
+    (repo / "specs" / "001-auth").symlink_to(outside)
+    refused = run(repo, "done", "victim")
+    assert refused.code == 6
+    assert refused.err.count("\n") == 1
+    assert f"a symbolic link to {outside / 'tasks.md'}, outside the project's work tree" in (
+        refused.err
+    )
+    assert (outside / "tasks.md").read_text() == "- [ ] victim\n"

@@ -224,17 +224,27 @@ def project_plan(start: str, env: Mapping[str, str], home: str | None = None) ->
 
 
 def plan_outside(list_file: str) -> str | None:
-    """For a project plan (``TODO.md`` at the top of a work tree, a file a clone
-    brings): where it leads when it is a symlink to somewhere outside the work tree,
-    or into its ``.git``; None when it is no symlink (one ``lstat``) or stays inside.
-    todo neither reads nor writes such a plan: a repository would otherwise have
-    it write a file of the person's (a link to ``~/.bashrc``) or git's own."""
-    if not os.path.islink(list_file):
+    """For a project plan (``TODO.md`` at the top of a work tree, or the file ``todo
+    setup git --plan`` named below it: a file a clone brings): where it leads when a
+    symlink on its way (the file, or a folder between it and the work tree's top)
+    takes it outside the work tree or into its ``.git``; None when it stays inside.
+    todo neither reads nor writes such a plan: a repository would otherwise have it
+    write a file of the person's (a link to ``~/.bashrc``, a folder linked to
+    ``~``) or git's own. ``TODO.md`` at the top, no link: two ``lstat`` calls."""
+    folder = os.path.dirname(list_file)
+    top = folder
+    while not os.path.lexists(os.path.join(top, ".git")):
+        parent = os.path.dirname(top)
+        if parent == top:  # no work tree above: its own folder stands for the top
+            top = folder
+            break
+        top = parent
+    if top == folder and not os.path.islink(list_file):
         return None
-    top = os.path.realpath(os.path.dirname(list_file))
+    real_top = os.path.realpath(top)
     real = os.path.realpath(list_file)
-    git = os.path.join(top, ".git")
-    if os.path.commonpath([top, real]) == top and os.path.commonpath([git, real]) != git:
+    git = os.path.join(real_top, ".git")
+    if os.path.commonpath([real_top, real]) == real_top and os.path.commonpath([git, real]) != git:
         return None
     return real
 

@@ -135,13 +135,13 @@ class Store:
         return text
 
     def _check_plan(self) -> None:
-        """A project plan that is a symlink leading out of its work tree is refused
-        (see ``paths.plan_outside``), naming both ends and what to do."""
+        """A project plan a symlink leads out of its work tree is refused (see
+        ``paths.plan_outside``), naming both ends and what to do."""
         real = plan_outside(self.loc.list_file)
         if real is not None:
             raise StorageError(
-                f"refused the project plan {self.loc.list_file}: it is a symbolic link to "
-                f"{real}, outside the project's work tree; nothing was read or written "
+                f"refused the project plan {self.loc.list_file}: it leads through a symbolic "
+                f"link to {real}, outside the project's work tree; nothing was read or written "
                 "(replace the link with the list itself, or name a list with --file or "
                 "--session)"
             )
