@@ -58,7 +58,7 @@ STOP_REASON = 299  # the most characters of a stop reason that lists its tasks
 
 
 def _record_path(home: str, session: str) -> str:
-    return os.path.join(home, "state", "hooked", f"{session}.json")
+    return os.path.join(agent_sessions.hooked_dir(home), f"{session}.json")
 
 
 def record(home: str, session: str) -> dict[str, Any] | None:
@@ -75,7 +75,7 @@ def record(home: str, session: str) -> dict[str, Any] | None:
 
 def records(home: str) -> dict[str, dict[str, Any]]:
     """Every hooked session's record, by session id."""
-    folder = os.path.join(home, "state", "hooked")
+    folder = agent_sessions.hooked_dir(home)
     try:
         names = sorted(os.listdir(folder))
     except OSError:
