@@ -96,12 +96,16 @@ def has(text: str, word: str) -> Callable[[Any], bool]:
     return shown
 
 
-def press(driver: Any, css: str) -> None:
-    """Click the element ``css`` selects; again if the list was redrawn under it
-    (a live update replaces its section)."""
+def press(driver: Any, css: str, *keys: str) -> None:
+    """Click the element ``css`` selects (or, given ``keys``, type them on it);
+    again if the list was redrawn under it (a live update replaces its section)."""
 
     def clicked(d: Any) -> bool:
-        d.find_element(By.CSS_SELECTOR, css).click()
+        found = d.find_element(By.CSS_SELECTOR, css)
+        if keys:
+            found.send_keys(*keys)
+        else:
+            found.click()
         return True
 
     WebDriverWait(driver, 5, 0.01, (StaleElementReferenceException,)).until(clicked)
@@ -207,7 +211,7 @@ def test_drag_and_drop_reorders_the_files_lines(browser: Any, lists: Path) -> No
         press(browser, 'li.task[data-task="Ship it"] input[type=checkbox]')  # focus, tick
         within(browser, 5, has("Ship it", "completed"))
         box = 'li.task[data-task="Write the parser"] input[type=checkbox]'
-        browser.find_element(By.CSS_SELECTOR, box).send_keys(Keys.ALT, Keys.ARROW_DOWN)
+        press(browser, box, Keys.ALT, Keys.ARROW_DOWN)
 
         def last(driver: Any) -> bool:
             tasks = [line for line in lists.read_text().splitlines() if line.startswith("- [")]
