@@ -173,3 +173,33 @@ def test_quoted_user_text_is_one_line_and_bounded() -> None:
     long = quoted("z" * 10_000)
     assert long == '"' + "z" * QUOTE_LIMIT + "…(+" + str(10_000 - QUOTE_LIMIT) + ' characters)"'
     assert quoted("z" * QUOTE_LIMIT) == '"' + "z" * QUOTE_LIMIT + '"'
+
+
+@pytest.mark.parametrize("notation", [escapes.LINES, escapes.LINE, escapes.JSON])
+@pytest.mark.parametrize("code", range(0x80))
+def test_a_long_ascii_text_is_escaped_character_by_character(notation: str, code: int) -> None:
+    """Past 1,000 characters ASCII text is searched for each control in turn: any
+    one ASCII character in it, alone or beside any other, is shown as it is shown
+    on its own."""
+    ch = chr(code)
+    for text in ("a" * 1000 + ch + "b", ch + "\x1b" + "c" * 1000):
+        expected = "".join(escapes.escape(c, notation) for c in text)
+        assert escapes.escape(text, notation) == expected
+
+
+@given(
+    st.lists(
+        st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=400)
+        | st.text(max_size=40),
+        max_size=30,
+    )
+)
+def test_lines_are_escaped_as_their_text_is(lines: list[str]) -> None:
+    """``safe_lines`` looks at the ASCII lines together and the others one by one:
+    the same text as ``safe`` of all of them, whichever line holds what."""
+    assert escapes.safe_lines(lines) == safe("\n".join(lines) + "\n")
+
+
+def test_a_control_in_a_long_ascii_line_beside_a_wide_line_is_escaped() -> None:
+    lines = ["x" * 2000, "wide — line", "ascii \x1b[2J bell \x07", "y" * 500]
+    assert escapes.safe_lines(lines).splitlines()[2] == "ascii \\x1b[2J bell \\x07"

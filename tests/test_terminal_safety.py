@@ -523,3 +523,42 @@ def test_a_raw_byte_in_an_argument_is_refused_by_a_real_process(listed: Path) ->
         "only a path may hold other bytes\n"
     )
     assert listed.read_bytes() == before
+
+
+# A large plan's listing is escaped by a search for each ASCII control over its
+# ASCII lines at once (escapes.safe_lines), not character by character: an ASCII
+# control in one long line among hundreds, beside a line of wider characters, is
+# still shown escaped.
+ASCII_EVIL = b"\x1b]0;pwned\x07\x1b[2J\x08\x7f\x0b\x0c!"
+ASCII_SHOWN = r"\x1b]0;pwned\x07\x1b[2J\x08\x7f\x0b\x0c!"
+
+
+def large_listing() -> bytes:
+    filler = b" ".join([b"words"] * 60)
+    lines = [b"# Plan\n", b"\n", b"## Phase \xe2\x80\x94 wide\n"]
+    lines += [b"- [ ] T%03d %s\n" % (n, filler) for n in range(200)]
+    lines.insert(50, b"- [ ] T900 ascii " + ASCII_EVIL + b" " + filler + b"\n")
+    lines.insert(90, b"  > note " + ASCII_EVIL + b"\n")
+    lines.insert(120, b"- [ ] T901 wide " + EVIL + b" " + filler + b"\n")
+    return b"".join(lines)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--plain", "show"], ["--plain", "show", "--notes"], ["--json", "show"], ["show"]],
+)
+def test_a_large_listing_prints_no_raw_control(tmp_path: Path, args: list[str]) -> None:
+    plan = tmp_path / "plan.md"
+    plan.write_bytes(large_listing())
+    s = Seeded(tmp_path)
+    proc = s.run("--file", str(plan), *args)
+    assert proc.returncode == 0, proc.stderr
+    assert len(proc.stdout) > 20_000  # the long path, not the short one
+    assert leaks(proc.stdout) == [], leaks(proc.stdout)
+    if "--json" in args:
+        content = {t["content"] for t in json.loads(proc.stdout)["data"]["todos"]}
+        assert any(ASCII_EVIL.decode() in c for c in content)  # kept exactly
+    else:
+        out = proc.stdout.decode()
+        assert ASCII_SHOWN in out
+        assert SHOWN in out

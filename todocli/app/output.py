@@ -24,7 +24,7 @@ class OutputError(StorageError):
 STDERR = "stderr"  # write(..., STDERR): to whatever sys.stderr is then, even None
 
 
-def write(text: str, stream: TextIO | str | None = None) -> None:
+def write(text: str, stream: TextIO | str | None = None, *, escaped: bool = False) -> None:
     """Write text for a terminal, a pipe or a completion script: every character
     that could drive a terminal (see ``escapes``) shown as an escape, as UTF-8.
 
@@ -32,9 +32,12 @@ def write(text: str, stream: TextIO | str | None = None) -> None:
     or an argument holds reaches a terminal raw. (JSON is made safe before, as
     ``\\uXXXX`` escapes: ``render.json_text``; escaping it again changes nothing.)
     A failing stdout is an ``OutputError``; a failing or closed stderr is ignored
-    (there is nowhere left to say so).
+    (there is nowhere left to say so). ``escaped``: the text is already what
+    ``safe`` makes of it (``render.plain``'s and ``render.json_text``'s are), so it
+    is not read through again (a large plan's listing: megabytes).
     """
-    text = safe(text)
+    if not escaped:
+        text = safe(text)
     if stream == STDERR or (stream is not None and stream is sys.stderr):
         out, to_stdout = sys.stderr, False
     else:

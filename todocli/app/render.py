@@ -26,7 +26,7 @@ from todocli.document.model import (
     notes_added,
 )
 from todocli.errors import UsageError
-from todocli.escapes import json_safe, one_line, safe
+from todocli.escapes import json_safe, one_line, safe, safe_lines
 
 if TYPE_CHECKING:
     from typing import Any
@@ -223,37 +223,38 @@ def current_phase(todo: TodoList) -> int:
 
 def list_lines(todo: TodoList, *, notes: bool = False) -> list[str]:
     """The state summary of a non-empty list (without the change lines); with
-    ``notes``, every task's notes under it."""
+    ``notes``, every task's notes under it. Not escaped: ``plain`` escapes all its
+    lines at once (a plan of 1,500 long tasks: 3,000 calls less)."""
     tasks = todo.tasks()
     remaining = [(p, t) for p, t in tasks if t.status.is_open]
     lines = [f"Remaining items ({len(remaining)}):"]
-    lines += [f"  - {safe(t.content)} [{t.status.value}] ({safe(p.name)})" for p, t in remaining]
+    lines += [f"  - {t.content} [{t.status.value}] ({p.name})" for p, t in remaining]
     i = current_phase(todo)
     phase = todo.phases[i]
     done = sum(1 for t in phase.tasks if not t.status.is_open)
     lines.append(
-        f'Phase {i + 1}/{len(todo.phases)} "{safe(phase.name)}" — '
+        f'Phase {i + 1}/{len(todo.phases)} "{phase.name}" — '
         f"{done}/{len(phase.tasks)} tasks complete"
     )
     n = 0
     waits = _waits(todo)
     for phase in todo.phases:
-        lines.append(safe(phase.name))
+        lines.append(phase.name)
         for task in phase.tasks:
             n += 1
             lines.append(f"  {task_line(n, task, waits, notes=notes)}")
             if notes:
-                lines += [f"    > {safe(part)}" for note in task.notes for part in note.split("\n")]
+                lines += [f"    > {part}" for note in task.notes for part in note.split("\n")]
     cycle = cycle_line(todo) if waits else None
     if cycle is not None:
         lines.append(cycle)
     if not notes:
         for _, task in tasks:
             if task.status is Status.IN_PROGRESS and task.notes:
-                lines.append(f'Notes on "{safe(task.content)}":')
+                lines.append(f'Notes on "{task.content}":')
                 for note in task.notes:
-                    lines += [f"  > {safe(part)}" for part in note.split("\n")]
-    lines.append(safe(todo.recap()))
+                    lines += [f"  > {part}" for part in note.split("\n")]
+    lines.append(todo.recap())
     return lines
 
 
@@ -310,15 +311,16 @@ def cycle_line(todo: TodoList, lead: str = "Dependency cycle") -> str | None:
 
 def task_line(n: int, task: Task, waits: dict[int, list[int]], *, notes: bool = False) -> str:
     """``#N [m] content``, then who holds or did it, what it waits on, why it is
-    blocked, and how many notes it has (unless ``notes``: they follow it)."""
-    line = f"#{n} {MARKS[task.status]} {safe(task.content)}"
+    blocked, and how many notes it has (unless ``notes``: they follow it). Not
+    escaped: ``plain`` escapes it."""
+    line = f"#{n} {MARKS[task.status]} {task.content}"
     if task.meta.owner:
-        line += f" (owner: {safe(task.meta.owner)})"
+        line += f" (owner: {task.meta.owner})"
     if n in waits:
         line += f" (waiting on {', '.join(f'#{d}' for d in waits[n])})"
     reason = block_reason(task) if task.status is Status.BLOCKED else None
     if reason is not None:
-        line += f" (blocked: {safe(_clip(reason))})"
+        line += f" (blocked: {_clip(reason)})"
     count = len(task.notes) - (reason is not None)
     if count and not notes:
         line += f" (+{count} note{'s' if count > 1 else ''})"
@@ -363,7 +365,7 @@ def plain(outcome: Outcome, *, notes: bool = False, tail: bool = True, sent: boo
     (the JSON envelope carries it in ``error.details`` instead)."""
     claimed = claim_lines(outcome)
     if claimed:
-        return "\n".join(claimed) + "\n"
+        return safe_lines(claimed)
     lines: list[str] = []
     checked: list[str] = []  # a failed check's output: its own bound (1,500), not the reply's
     result = outcome.result
@@ -389,7 +391,7 @@ def plain(outcome: Outcome, *, notes: bool = False, tail: bool = True, sent: boo
         lines += [*checked, "Todo list cleared."]
     else:
         lines += [*checked, "Todo list is empty."]
-    return "\n".join(lines) + "\n"
+    return safe_lines(lines)
 
 
 def is_write(outcome: Outcome) -> bool:

@@ -529,11 +529,11 @@ def _emit_output(outcome: Outcome, output: Output, *, show_all: bool, notes: boo
         if output.json:
             from todocli.app.render import to_json
 
-            write(to_json(outcome))
+            write(to_json(outcome), escaped=True)
         elif plain_output(output):
             from todocli.app.render import plain
 
-            write(plain(outcome, notes=notes))
+            write(plain(outcome, notes=notes), escaped=True)
         else:
             from todocli.cli import render_rich
 
