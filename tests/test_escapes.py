@@ -189,8 +189,7 @@ def test_a_long_ascii_text_is_escaped_character_by_character(notation: str, code
 
 @given(
     st.lists(
-        st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=400)
-        | st.text(max_size=40),
+        st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=400) | st.text(max_size=40),
         max_size=30,
     )
 )
