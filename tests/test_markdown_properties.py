@@ -201,6 +201,48 @@ def test_the_lines_after_nested_quotes_and_items_go_on_in_them_as_the_general_pa
             assert seen == [vars_of(i) for i in general.scan(lines)], (first, second)
 
 
+# Task lines of the plainest shape (read as a run, ``document.runs``), near misses
+# of it, and the lines that may follow a run: its notes, lazy and indented lines,
+# nested items, code, blank lines; with each line ending.
+RUN_PIECES = [
+    "- [ ] a",
+    "* [x] b",
+    "+ [/] c",
+    "- [X] d",
+    "- [-] e",
+    "- [!] f",
+    "- [P] g",
+    "- [] h",
+    "- [ ]  ",
+    "- [ ]\tx",
+    "- [\t] y",
+    "- [\\] z",
+    "-  [ ] w",
+    "  > note",
+    "  - [ ] nested",
+    "    code or more",
+    "lazy text",
+    "",
+    "```",
+    "> quoted",
+    "1. [ ] ordered",
+    "<div>",
+]
+
+
+@settings(max_examples=500)
+@given(
+    st.lists(st.sampled_from(RUN_PIECES), min_size=1, max_size=12),
+    st.sampled_from(["\n", "\r\n", "\r"]),
+)
+def test_runs_of_plain_task_lines_are_read_as_the_general_path_reads_them(
+    pieces: list[str], eol: str
+) -> None:
+    test_the_scanners_fast_path_reads_lines_as_the_general_path_does.hypothesis.inner_test(  # type: ignore[attr-defined]
+        "# Plan" + eol + eol.join(pieces) + eol
+    )
+
+
 def vars_of(info: object) -> tuple[object, ...]:
     task = getattr(info, "task", None)
     task_fields = tuple(getattr(task, n) for n in task.__slots__) if task else None

@@ -24,6 +24,7 @@ from todocli.document.lines import (
     bullet_at,
     eol_of,
     fence_at,
+    fence_closes,
     front_matter,
     is_blank,
     is_thematic_break,
@@ -40,6 +41,7 @@ from todocli.document.lines import (
     task_marker_at,
     task_start,
 )
+from todocli.document.runs import task_run
 
 if TYPE_CHECKING:
     import re
@@ -133,6 +135,14 @@ class Scanner:
                     self._text_goes_on(end - 1)
                 i, repeat = end, None
                 continue
+            if fast and line[1:3] == " [" and i and self.bare_task < 0 and self.leaf < 2:
+                end = task_run(lines, i, infos)  # leaf NONE or PARAGRAPH: a task may start
+                if end > i:  # left as _simple_task leaves it after the last of them
+                    stack.clear()
+                    self._open_item(2, False).make_task(end - 1)
+                    self.para_task, self.leaf = end - 1, Leaf.PARAGRAPH
+                    i, repeat, again = end, None, None
+                    continue
             if fast and line == again:
                 # The same line again, read as prose that goes on with the open
                 # paragraph: it leaves the same state, so the same report.
@@ -142,9 +152,7 @@ class Scanner:
                 continue
             info = LineInfo()
             infos.append(info)
-            text = strip_eol(line)
-            if i == 0:
-                text = text.removeprefix(BOM)
+            text = strip_eol(line).removeprefix(BOM) if i == 0 else strip_eol(line)
             again = line if self._line(i, text, info) and i else None
             repeat = line if info.blank and i else None
             i += 1
@@ -159,7 +167,8 @@ class Scanner:
                 return False  # blank: the general path
             text = strip_eol(line)
             if leaf == Leaf.FENCE:
-                self.leaf = Leaf.NONE if self._fence_closes(text, (0, 0, 0)) else leaf
+                if fence_closes(text, (0, 0, 0), self.fence_char, self.fence_len):
+                    self.leaf = Leaf.NONE
             elif self.html_end is not None and self.html_end.search(text, 0):
                 self.leaf = Leaf.NONE
         elif leaf == Leaf.CODE or line[0] not in "`~":
@@ -363,7 +372,7 @@ class Scanner:
         leaf = self.leaf
         if leaf == Leaf.FENCE:
             if all_matched:
-                if self._fence_closes(text, at):
+                if fence_closes(text, at, self.fence_char, self.fence_len):
                     self.leaf = Leaf.NONE
                 self._report(info, text, base)
                 return True
@@ -675,15 +684,6 @@ class Scanner:
         if item.empty:
             self.empties.append(item)
         return start
-
-    def _fence_closes(self, text: str, at: tuple[int, int, int]) -> bool:
-        """Whether the line closes the open code fence, from ``at`` (index, column,
-        content column) past its containers."""
-        ns_pos, ns_col = skip_ws(text, at[0], at[1])
-        if ns_col - at[2] > 3:
-            return False
-        end = run_end(text, ns_pos, self.fence_char)
-        return end - ns_pos >= self.fence_len and is_blank(text[end:])
 
     def _report(self, info: LineInfo, text: str, base: int) -> None:
         """Fill in who owns the line and whether it is a note line: what the top of

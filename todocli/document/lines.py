@@ -598,6 +598,16 @@ def fence_at(rest: str) -> int:
     return 0 if run < 3 or (c == "`" and "`" in rest[run:]) else run
 
 
+def fence_closes(text: str, at: tuple[int, int, int], char: str, length: int) -> bool:
+    """Whether the line closes the open code fence of ``length`` ``char``, from ``at``
+    (index, column, content column) past its containers."""
+    ns_pos, ns_col = skip_ws(text, at[0], at[1])
+    if ns_col - at[2] > 3:
+        return False
+    end = run_end(text, ns_pos, char)
+    return end - ns_pos >= length and is_blank(text[end:])
+
+
 _RUN = 64  # characters compared at once by run_end
 
 
