@@ -24,6 +24,7 @@ from todocli.document.segments import (
     RawSegment,
     Segment,
     TaskNode,
+    canonical,
     conflict_warnings,
     lift_nested,
     render_canonical,
@@ -115,12 +116,8 @@ class Document:
         return self.head.next is None
 
     def is_canonical(self) -> bool:
-        """Whether the file is exactly what the tool writes for its content.
-
-        Such a file holds nothing of a person's but the list itself, so it may be
-        written anew from a model without losing anything.
-        """
-        return self.text() == render_canonical(self.model())
+        """Whether the file is exactly what the tool writes for its content."""
+        return canonical(self)
 
     # -- deriving phases, index and summary from the lines ---------------------------
 

@@ -6,6 +6,7 @@ made from data is written in.
 
 from __future__ import annotations
 
+from todocli.base import TYPE_CHECKING
 from todocli.document.lines import (
     BOM,
     LineInfo,
@@ -21,6 +22,9 @@ from todocli.document.lines import (
 )
 from todocli.document.model import DEFAULT_PHASE, NO_META, Meta, Status, Task, TodoList
 from todocli.errors import UnmergedError
+
+if TYPE_CHECKING:
+    from todocli.document.markdown import Document
 
 
 class Segment:
@@ -472,6 +476,23 @@ def _paragraph(first: str, before: str, start: TaskStart, lines: list[str]) -> s
             parts.append(body)
     # White space at either end of a paragraph (a form feed, say) shows nothing.
     return " ".join(parts).strip()
+
+
+def canonical(doc: Document) -> bool:
+    """Whether the file is exactly what the tool writes for its content.
+
+    Such a file holds nothing of a person's but the list itself, so it may be
+    written anew from a model without losing anything. A file with a line that is
+    no task's and neither a heading nor blank is not: told without writing a 1 MB
+    plan anew to compare.
+    """
+    seg = doc.head.next
+    while seg is not None:
+        raw = isinstance(seg, RawSegment) and not seg.heading_level
+        if raw and any(not is_blank(strip_eol(line)) for line in seg.lines):
+            return False
+        seg = seg.next
+    return doc.text() == render_canonical(doc.model())
 
 
 def render_canonical(todo: TodoList) -> str:

@@ -20,7 +20,7 @@ from todocli.document.model import Phase, TodoList
 from todocli.document.segments import TaskNode
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
 
     from todocli.document.markdown import Document
 
@@ -49,6 +49,17 @@ def plan_id(content: str) -> str | None:
     if letters == 0 and "-" in number:
         return None  # a date or a range, not an id
     return token
+
+
+def with_id(nodes: Iterable[TaskNode], wanted: str) -> list[TaskNode]:
+    """The tasks whose text starts with the plan's id ``wanted``: each first looked
+    at with one string method (a name on a plan of thousands of tasks asks
+    ``plan_id`` of the few that may have it, not of all)."""
+    return [
+        node
+        for node in nodes
+        if node.content.lstrip(_MARKS).startswith(wanted) and plan_id(node.content) == wanted
+    ]
 
 
 def parents(nodes: Sequence[TaskNode]) -> list[int | None]:

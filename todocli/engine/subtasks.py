@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from todocli.base import TYPE_CHECKING
 from todocli.document.model import Status
-from todocli.document.tree import plan_id
+from todocli.document.tree import plan_id, with_id
 from todocli.escapes import quoted
 
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ def by_name(engine: Engine, ref: str) -> list[TaskNode]:
     doc = engine.doc
     wanted = plan_id(ref + "." if ref.isascii() and ref.isdigit() else ref)  # "1" names "1."
     if wanted is not None and wanted == ref.rstrip(".):").strip("*_`"):
-        found = [t for t in doc.tasks() if plan_id(t.content) == wanted]
+        found = with_id(doc.tasks(), wanted)
         if found:
             return found
     found = []
