@@ -33,6 +33,7 @@ class TaskDC:
     notes: tuple[str, ...] = ()
     meta: Meta = NO_META
     parent: int | None = None
+    optional: bool = False
 
 
 def test_a_value_is_built_from_its_declaration_as_a_dataclass_is() -> None:
