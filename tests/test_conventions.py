@@ -6,6 +6,7 @@ renders one, and ``undo`` gives the original bytes back."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from pathlib import Path
@@ -402,3 +403,34 @@ def test_outside_a_kiro_file_a_starred_box_stays_text(text: str) -> None:
     assert "b" not in [t.content for t in doc.tasks()]
     assert not any(t.optional for t in doc.tasks())
     assert todocli.dumps(doc) == text
+
+
+def test_the_rich_view_marks_an_optional_task() -> None:
+    from rich.console import Console
+
+    from todocli.cli import render_rich
+
+    out = io.StringIO()
+    view = render_rich.tree(todocli.loads(KIRO).model(), show_all=True)
+    Console(file=out, color_system=None, width=120).print(view)
+    assert "#5 [ ] 2.3 Write unit tests for User model (optional)" in out.getvalue()
+    assert "#4 [ ] 2.2 Implement User model with validation\n" in out.getvalue()
+
+
+def test_the_stop_hook_lets_the_agent_stop_with_only_an_optional_task_open(
+    tmp_path: Path,
+) -> None:
+    env = {"TODOCLI_HOME": str(tmp_path / "home")}
+    assert todo_process("-s", "k1", "init", "a", env=env).code == 0
+    (session,) = (tmp_path / "home" / "sessions").glob("*.md")
+    finished = KIRO.replace("[-] 2.", "[x] 2.").replace("[ ] 2.2", "[x] 2.2")
+    session.write_text(finished.replace("[ ] 3.", "[x] 3."))
+    stop = {"session_id": "k1", "hook_event_name": "Stop", "stop_hook_active": False}
+    run = todo_process("hook", "claude", stdin=json.dumps(stop), env=env)
+    assert (run.code, run.out) == (0, "")
+    # With a required task open, the same stop is held.
+    session.write_text(finished)
+    held = json.loads(todo_process("hook", "claude", stdin=json.dumps(stop), env=env).out)
+    assert held["decision"] == "block"
+    assert "3. Create storage mechanism" in held["reason"]
+    assert "2.3" not in held["reason"]

@@ -206,9 +206,7 @@ class Task(Value):
         self.optional = optional
 
     @property
-    def is_due(self) -> bool:
-        """Open and required: what the stop gate, ``todo check`` and the plan put
-        back in the agent's context hold it for (an optional task never is)."""
+    def is_due(self) -> bool:  # open and required: what the gate holds an agent for
         return self.status.is_open and not self.optional
 
 
@@ -252,25 +250,26 @@ class TodoList(Value):
 
         ``[done/total] In progress: A. Pending: B; C; D (+2 more). Blocked: E.
         Cancelled: F. Optional: G.`` with done = completed + abandoned; at most 3
-        pending, 2 blocked, 2 cancelled and 2 open optional tasks (Kiro's, named
-        apart from the required ones) are named; completed tasks are not.
+        pending (optional ones apart), 2 blocked and 2 cancelled are named.
         """
         tasks = [t for _, t in self.tasks()]
         if not tasks:
             return "[0/0] No tasks."
         done = sum(1 for t in tasks if not t.status.is_open)
-        optional = [t for t in tasks if t.optional and t.status.is_open]
-        if optional:  # named apart: the agent is not held for them
-            tasks = [t for t in tasks if not t.optional or not t.status.is_open]
-        by = {s: [t for t in tasks if t.status is s] for s in Status.ALL}
+        by: dict[Status | None, list[Task]] = {
+            s: [t for t in tasks if t.status is s] for s in Status.ALL
+        }
+        by[None] = [t for t in by[Status.PENDING] if t.optional]
+        if by[None]:  # named apart: nothing holds the agent for them
+            by[Status.PENDING] = [t for t in by[Status.PENDING] if not t.optional]
         for width in (None, 60, 40, 24, 12):
-            text = f"[{done}/{len(tasks) + len(optional)}]"
+            text = f"[{done}/{len(tasks)}]"
             for label, status, most in _RECAP_PARTS:
                 names = by[status]
                 if names:
-                    text += _recap_part(label, names, most, width)
-            if optional:
-                text += _recap_part("Optional", optional, _OPTIONAL_NAMED, width)
+                    shown = [_named(t, width) for t in (names if most is None else names[:most])]
+                    more = f" (+{len(names) - len(shown)} more)" if len(names) > len(shown) else ""
+                    text += f" {label}: {'; '.join(shown)}{more}."
             if len(text) < 300:
                 return text
         return text[:296] + "..."
@@ -463,17 +462,12 @@ class Result(Value):
         return not self.errors
 
 
-def _recap_part(label: str, names: list[Task], most: int | None, width: int | None) -> str:
-    shown = [_named(t, width) for t in (names if most is None else names[:most])]
-    more = f" (+{len(names) - len(shown)} more)" if len(names) > len(shown) else ""
-    return f" {label}: {'; '.join(shown)}{more}."
-
-
-_OPTIONAL_NAMED = 2  # the open optional tasks the recap names, after the required ones
-# The recap's parts in order: label, status, how many are named at most (None: all).
+# The recap's parts in order: label, status, how many are named at most (None: all);
+# None for the status: Kiro's optional tasks not started.
 _RECAP_PARTS = (
     ("In progress", Status.IN_PROGRESS, None),
     ("Pending", Status.PENDING, 3),
     ("Blocked", Status.BLOCKED, 2),
     ("Cancelled", Status.ABANDONED, 2),
+    ("Optional", None, 2),
 )
