@@ -1,5 +1,6 @@
-"""Each list written in its own convention: on files in spec-kit's, Kiro's,
-OpenSpec's, GSD's and a plain GitHub shape, real ``todo`` processes write no marker
+"""Each list written in its own convention: on files in spec-kit's, Kiro's (its
+optional ``- [ ]*`` tasks too), OpenSpec's, GSD's, Backlog.md's and a plain GitHub
+shape, real ``todo`` processes write no marker
 the file did not already use, read other tools' markers in their tools' meaning,
 change only the bytes an operation must, keep every task a checkbox where cmark-gfm
 renders one, and ``undo`` gives the original bytes back."""
@@ -348,6 +349,11 @@ def test_a_kiro_optional_task_is_listed_named_and_written_in_kiros_shape(tmp_pat
     assert line.format("x") + "    > property tests too\n    - _Requirements: 1.2_\n" in text
     todos = json.loads(todo(path, "--json", "show").out)["data"]["todos"]
     assert [t["n"] for t in todos if t.get("optional")] == [5]
+    # An agent tool's snapshot of the plan, applied back, changes nothing.
+    before = path.read_bytes()
+    snapshot = todo(path, "show", "--as", "claude").out
+    assert todo_process("--file", str(path), "apply", stdin=snapshot).code == 0
+    assert path.read_bytes() == before
 
 
 def test_the_gate_never_holds_an_agent_for_an_optional_task_nor_starts_one(
@@ -417,7 +423,7 @@ def test_the_rich_view_marks_an_optional_task() -> None:
     assert "#4 [ ] 2.2 Implement User model with validation\n" in out.getvalue()
 
 
-def test_the_stop_hook_lets_the_agent_stop_with_only_an_optional_task_open(
+def test_the_stop_hook_and_the_plan_put_back_hold_nothing_for_an_optional_task(
     tmp_path: Path,
 ) -> None:
     env = {"TODOCLI_HOME": str(tmp_path / "home")}
@@ -426,11 +432,17 @@ def test_the_stop_hook_lets_the_agent_stop_with_only_an_optional_task_open(
     finished = KIRO.replace("[-] 2.", "[x] 2.").replace("[ ] 2.2", "[x] 2.2")
     session.write_text(finished.replace("[ ] 3.", "[x] 3."))
     stop = {"session_id": "k1", "hook_event_name": "Stop", "stop_hook_active": False}
-    run = todo_process("hook", "claude", stdin=json.dumps(stop), env=env)
-    assert (run.code, run.out) == (0, "")
-    # With a required task open, the same stop is held.
+    start = {"session_id": "k1", "hook_event_name": "SessionStart", "source": "resume"}
+    start["cwd"] = str(tmp_path)
+    for event in (stop, start):
+        run = todo_process("hook", "claude", stdin=json.dumps(event), env=env)
+        assert (run.code, run.out) == (0, ""), event
+    # With a required task open, the same stop is held and the plan put back.
     session.write_text(finished)
     held = json.loads(todo_process("hook", "claude", stdin=json.dumps(stop), env=env).out)
     assert held["decision"] == "block"
     assert "3. Create storage mechanism" in held["reason"]
     assert "2.3" not in held["reason"]
+    run = todo_process("hook", "claude", stdin=json.dumps(start), env=env)
+    plan = json.loads(run.out)["hookSpecificOutput"]["additionalContext"]
+    assert "Pending: 3. Create storage mechanism. Optional: 2.3 Write unit tests" in plan
