@@ -1,11 +1,13 @@
-"""Each list written in its own convention: on files in spec-kit's, Kiro's,
-OpenSpec's, GSD's and a plain GitHub shape, real ``todo`` processes write no marker
+"""Each list written in its own convention: on files in spec-kit's, Kiro's (its
+optional ``- [ ]*`` tasks too), OpenSpec's, GSD's, Backlog.md's and a plain GitHub
+shape, real ``todo`` processes write no marker
 the file did not already use, read other tools' markers in their tools' meaning,
 change only the bytes an operation must, keep every task a checkbox where cmark-gfm
 renders one, and ``undo`` gives the original bytes back."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from pathlib import Path
@@ -81,6 +83,41 @@ GSD = """\
 - [ ] **Phase 3: Frontend** - albums UI
 """
 
+# Backlog.md's task file (backlog/tasks/task-7 - ....md): front matter, sections
+# between its comment markers, acceptance criteria numbered #1... by Backlog.md.
+BACKLOG = """\
+---
+id: task-7
+title: Export the albums
+status: In Progress
+assignee:
+  - '@codex'
+created_date: '2025-06-12 10:04'
+labels:
+  - export
+dependencies: []
+---
+
+## Description
+
+<!-- SECTION:DESCRIPTION:BEGIN -->
+Let a person download an album as a zip file.
+<!-- SECTION:DESCRIPTION:END -->
+
+## Acceptance Criteria
+<!-- AC:BEGIN -->
+- [x] #1 GET /albums/:id/export returns a zip of the album's photos
+- [ ] #2 The zip keeps the photos' original file names
+- [ ] #3 An empty album exports an empty zip
+<!-- AC:END -->
+
+## Implementation Plan
+
+<!-- SECTION:PLAN:BEGIN -->
+1. Stream the zip instead of building it in memory
+<!-- SECTION:PLAN:END -->
+"""
+
 # A hand-kept TODO.md: CRLF line endings, no final newline.
 PLAIN = "# TODO\r\n\r\n- [ ] Write the parser\r\n- [x] Set up CI\r\n- [ ] Ship it"
 
@@ -101,12 +138,15 @@ def todo(path: Path, *args: str) -> Run:
 
 def checkboxes_hold(text: str) -> None:
     """Every task spelled with GitHub's markers is a checkbox in cmark-gfm's
-    rendering, and a checked one exactly when it is ticked."""
+    rendering, and a checked one exactly when it is ticked; Kiro's optional task
+    (``- [ ]*``) is none, as Kiro writes it."""
     rendered = gfm_task_items(text)
     for task in todocli.loads(text).tasks():
         line = task.lines[0]
         marker = line[task.marker_pos - 1 : task.marker_pos + 2]
-        if marker in ("[ ]", "[x]", "[X]"):
+        if task.optional:
+            assert task.line_no - 1 not in rendered
+        elif marker in ("[ ]", "[x]", "[X]"):
             assert task.line_no - 1 in rendered, f"not a checkbox: {line!r}"
             assert rendered[task.line_no - 1][0] is (marker != "[ ]")
 
@@ -115,6 +155,9 @@ def checkboxes_hold(text: str) -> None:
 CASES = [
     ("spec-kit", SPECKIT, "#2", "#3", "#1", "Phase 3: User Story 1 - Create albums (Priority: P1)"),
     ("kiro", KIRO, "#2", "#4", "#1", "Implementation Plan"),
+    # Kiro's optional task (#5, "- [ ]* 2.3"): finished, noted in its own shape.
+    ("kiro-optional", KIRO, "2.3", "#5", "#3", "Implementation Plan"),
+    ("backlog", BACKLOG, "#2", "#3", "#1", "Acceptance Criteria"),
     ("openspec", OPENSPEC, "#2", "#3", "#1", "2. Testing"),
     ("gsd", GSD, "#2", "#3", "#1", "Phases"),
     ("plain", PLAIN, "#1", "#3", "#2", "TODO"),
@@ -219,8 +262,8 @@ def test_kiro_in_progress_dash_is_open_for_the_gate(tmp_path: Path) -> None:
     text = path.read_text()
     assert "- [x] 2. Implement data models and validation\n" in text
     assert "  - [-] 2.2 Implement User model with validation\n" in text
-    # An optional task (``[ ]*``) is not a checkbox, and the gate never asks for it.
-    for args in (("done", "2.2 Implement User model with validation"), ("done", "#5")):
+    # An optional task (``[ ]*``, #5) is not a checkbox, and the gate never asks for it.
+    for args in (("done", "2.2 Implement User model with validation"), ("done", "#6")):
         assert todo(path, *args).code == 0
     assert todo(path, "check").code == 0
     assert "  - [ ]* 2.3 Write unit tests for User model\n" in path.read_text()
@@ -283,3 +326,123 @@ def test_an_unknown_stated_convention_is_said_in_one_line(tmp_path: Path) -> Non
     assert run.code == 0
     assert "Line 1: unknown convention 'jira' (use todo, gfm, kiro, gsd)" in run.err
     assert path.read_text() == text
+
+
+def test_a_kiro_optional_task_is_listed_named_and_written_in_kiros_shape(tmp_path: Path) -> None:
+    path = tmp_path / "tasks.md"
+    path.write_text(KIRO)
+    shown = todo(path, "show", "--plain")
+    assert "#5 [ ] 2.3 Write unit tests for User model (optional)" in shown.out
+    assert "  - 2.3 Write unit tests for User model [pending, optional] (" in shown.out
+    entry = json.loads(todo(path, "--json", "show").out)["data"]["todos"][4]
+    assert entry["content"] == "2.3 Write unit tests for User model"
+    assert (entry["optional"], entry["parent"], entry["status"]) == (True, 2, "pending")
+    assert "optional" not in json.loads(todo(path, "--json", "show").out)["data"]["todos"][3]
+    line = "  - [{}]* 2.3 Write unit tests for User model\n"
+    # Named by its plan id; each write keeps the "*" after the box.
+    assert todo(path, "start", "2.3").code == 0
+    assert line.format("-") in path.read_text()
+    assert todo(path, "note", "2.3", "property tests too").code == 0
+    assert line.format("-") + "    > property tests too\n" in path.read_text()
+    assert todo(path, "done", "2.3 Write unit tests for User model").code == 0
+    text = path.read_text()
+    assert line.format("x") + "    > property tests too\n    - _Requirements: 1.2_\n" in text
+    todos = json.loads(todo(path, "--json", "show").out)["data"]["todos"]
+    assert [t["n"] for t in todos if t.get("optional")] == [5]
+    # An agent tool's snapshot of the plan, applied back, changes nothing.
+    before = path.read_bytes()
+    snapshot = todo(path, "show", "--as", "claude").out
+    assert todo_process("--file", str(path), "apply", stdin=snapshot).code == 0
+    assert path.read_bytes() == before
+
+
+def test_the_gate_never_holds_an_agent_for_an_optional_task_nor_starts_one(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "tasks.md"
+    path.write_text(KIRO)
+    assert todo(path, "done", "2.2").code == 0
+    # The next required task starts, not the optional one standing between.
+    text = path.read_text()
+    assert "  - [ ]* 2.3 Write unit tests for User model\n" in text
+    assert "- [-] 3. Create storage mechanism\n" in text
+    # Its parent's required subtasks are done: the parent is done with them.
+    assert "- [x] 2. Implement data models and validation\n" in text
+    run = todo(path, "done", "3")
+    assert run.code == 0, run.err
+    assert "[-]" not in path.read_text()  # the last required task starts nothing
+    gate = todo(path, "check")
+    assert gate.code == 0, gate.out
+    assert gate.out.startswith("Nothing open.\n")
+    assert "Optional: 2.3 Write unit tests for User model." in gate.out
+    # Claiming takes no optional task unnamed.
+    claim = todo(path, "--agent", "kiro", "claim")
+    assert claim.code != 0
+    assert "every task is done (an optional one is claimed by its name)" in claim.err
+
+
+def test_a_fresh_kiro_spec_is_known_by_its_optional_tasks_and_requirement_lines() -> None:
+    # No task started yet, so no "[-]": "[ ]*" beside "_Requirements:" says Kiro.
+    fresh = "- [ ] 1. Set up\n  - _Requirements: 1.1_\n- [ ]* 2. Write tests\n"
+    tasks = list(todocli.loads(fresh).tasks())
+    assert [(t.content, t.optional) for t in tasks] == [
+        ("1. Set up", False),
+        ("2. Write tests", True),
+    ]
+    assert todocli.dumps(todocli.loads(fresh)) == fresh
+    # Stated, without requirement lines.
+    stated = "<!-- todo-convention: kiro -->\n- [ ] a\n- [x]* b\n"
+    assert [t.optional for _, t in todocli.loads(stated).model().tasks()] == [False, True]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- [ ] a\n- [ ]* b\n",  # a plain file: no requirement lines
+        "- [ ] a\n- [/] c\n- [ ]* b\n  - _Requirements: 1.1_\n",  # todo's own markers
+        "- [ ] 1. a\n  - _Requirements: 1.1_\n\n```\n- [ ]* b\n```\n",  # in code
+        "<!-- todo-convention: gfm -->\n- [ ] a\n- [ ]* b\n  - _Requirements: 1.1_\n",
+    ],
+)
+def test_outside_a_kiro_file_a_starred_box_stays_text(text: str) -> None:
+    doc = todocli.loads(text)
+    assert "b" not in [t.content for t in doc.tasks()]
+    assert not any(t.optional for t in doc.tasks())
+    assert todocli.dumps(doc) == text
+
+
+def test_the_rich_view_marks_an_optional_task() -> None:
+    from rich.console import Console
+
+    from todocli.cli import render_rich
+
+    out = io.StringIO()
+    view = render_rich.tree(todocli.loads(KIRO).model(), show_all=True)
+    Console(file=out, color_system=None, width=120).print(view)
+    assert "#5 [ ] 2.3 Write unit tests for User model (optional)" in out.getvalue()
+    assert "#4 [ ] 2.2 Implement User model with validation\n" in out.getvalue()
+
+
+def test_the_stop_hook_and_the_plan_put_back_hold_nothing_for_an_optional_task(
+    tmp_path: Path,
+) -> None:
+    env = {"TODOCLI_HOME": str(tmp_path / "home")}
+    assert todo_process("-s", "k1", "init", "a", env=env).code == 0
+    (session,) = (tmp_path / "home" / "sessions").glob("*.md")
+    finished = KIRO.replace("[-] 2.", "[x] 2.").replace("[ ] 2.2", "[x] 2.2")
+    session.write_text(finished.replace("[ ] 3.", "[x] 3."))
+    stop = {"session_id": "k1", "hook_event_name": "Stop", "stop_hook_active": False}
+    start = {"session_id": "k1", "hook_event_name": "SessionStart", "source": "resume"}
+    start["cwd"] = str(tmp_path)
+    for event in (stop, start):
+        run = todo_process("hook", "claude", stdin=json.dumps(event), env=env)
+        assert (run.code, run.out) == (0, ""), event
+    # With a required task open, the same stop is held and the plan put back.
+    session.write_text(finished)
+    held = json.loads(todo_process("hook", "claude", stdin=json.dumps(stop), env=env).out)
+    assert held["decision"] == "block"
+    assert "3. Create storage mechanism" in held["reason"]
+    assert "2.3" not in held["reason"]
+    run = todo_process("hook", "claude", stdin=json.dumps(start), env=env)
+    plan = json.loads(run.out)["hookSpecificOutput"]["additionalContext"]
+    assert "Pending: 3. Create storage mechanism. Optional: 2.3 Write unit tests" in plan

@@ -33,6 +33,7 @@ class TaskDC:
     notes: tuple[str, ...] = ()
     meta: Meta = NO_META
     parent: int | None = None
+    optional: bool = False
 
 
 def test_a_value_is_built_from_its_declaration_as_a_dataclass_is() -> None:
@@ -103,6 +104,7 @@ def test_every_value_class_sets_each_of_its_fields() -> None:
 
     import todocli.agents.request
     import todocli.app.commands
+    import todocli.engine.merge
     import todocli.engine.snapshot
     import todocli.storage.config  # noqa: F401  # every module that defines a value
 

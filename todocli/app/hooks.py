@@ -136,7 +136,7 @@ def _open_plan(ctx: Context, name: str) -> bool:
             todo = parse(handle.read()).model()
     except (OSError, UnicodeDecodeError):
         return False
-    return any(t.status.is_open for _, t in todo.tasks())
+    return any(t.is_due for _, t in todo.tasks())
 
 
 def _choose(ctx: Context, session: str, agent: str, project: str) -> str:
@@ -251,7 +251,7 @@ def _plan_text(ctx: Context, project: str, head: str) -> str:
     nothing is open."""
     todo = show(ctx, seen=False).todo
     taken = _held(ctx, project)
-    if not taken and not any(t.status.is_open for _, t in todo.tasks()):
+    if not taken and not any(t.is_due for _, t in todo.tasks()):
         return ""
     lines = [f"{head} ({_which(ctx)} ...):", plan_lines(todo)]
     if taken:
@@ -328,7 +328,7 @@ def _stop(ctx: Context, agent: str, active: bool, project: str) -> str:
         return ""  # this stop was already blocked once: never twice in a row
     todo = show(ctx, seen=False).todo
     taken = _held(ctx, project)
-    open_tasks = [t for _, t in todo.tasks() if t.status.is_open] + taken
+    open_tasks = [t for _, t in todo.tasks() if t.is_due] + taken
     if not open_tasks:
         return ""
     waiting = [t for t in open_tasks if t.status is not Status.BLOCKED]

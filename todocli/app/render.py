@@ -228,7 +228,10 @@ def list_lines(todo: TodoList, *, notes: bool = False) -> list[str]:
     tasks = todo.tasks()
     remaining = [(p, t) for p, t in tasks if t.status.is_open]
     lines = [f"Remaining items ({len(remaining)}):"]
-    lines += [f"  - {t.content} [{t.status.value}] ({p.name})" for p, t in remaining]
+    lines += [
+        f"  - {t.content} [{t.status.value}{', optional' if t.optional else ''}] ({p.name})"
+        for p, t in remaining
+    ]
     i = current_phase(todo)
     phase = todo.phases[i]
     done = sum(1 for t in phase.tasks if not t.status.is_open)
@@ -314,6 +317,8 @@ def task_line(n: int, task: Task, waits: dict[int, list[int]], *, notes: bool = 
     blocked, and how many notes it has (unless ``notes``: they follow it). Not
     escaped: ``plain`` escapes it."""
     line = f"#{n} {MARKS[task.status]} {task.content}"
+    if task.optional:
+        line += " (optional)"
     if task.meta.owner:
         line += f" (owner: {task.meta.owner})"
     if n in waits:
@@ -406,6 +411,8 @@ def _task_json(task: Task) -> dict[str, Any]:
     """A task's fields, those it has: content and status always; its active form,
     notes, and what an agent's tool keeps (id, priority, blocked_by, owner) when set."""
     data: dict[str, Any] = {"content": task.content, "status": task.status.value}
+    if task.optional:  # Kiro's "- [ ]*": never required
+        data["optional"] = True
     if task.active_form is not None:
         data["active_form"] = task.active_form
     if task.notes:

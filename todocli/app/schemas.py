@@ -85,6 +85,10 @@ def _task_schema() -> dict[str, Any]:
             "owner": _S,
             "waiting_on": {"type": "array", "items": {"type": "integer"}},
             "parent": {"type": "integer", "description": "A subtask: its parent's #N."},
+            "optional": {
+                "const": True,
+                "description": "Kiro's optional task (- [ ]*): never required by the gate.",
+            },
             "cycle": {"type": "array", "items": {"type": "integer"}},
         },
         ["n", "content", "status", "phase"],

@@ -312,7 +312,7 @@ def _stop_allowed(outcome: Outcome, envelope: dict[str, object]) -> bool:
     is blocked on the person."""
     if envelope.get("stop_hook_active") is True:
         return True
-    open_tasks = [t for _, t in outcome.todo.tasks() if t.status.is_open]
+    open_tasks = [t for _, t in outcome.todo.tasks() if t.is_due]
     return bool(open_tasks) and all(t.status is Status.BLOCKED for t in open_tasks)
 
 

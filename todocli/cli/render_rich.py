@@ -61,6 +61,8 @@ def tree(todo: TodoList, show_all: bool, notes: bool = False) -> Group:
             line.append(
                 safe(task.content), style=style if task.status is not Status.PENDING else ""
             )
+            if task.optional:
+                line.append(" (optional)", style="dim")
             if task.meta.owner:
                 line.append(f" (owner: {safe(task.meta.owner)})", style="magenta")
             if n in waits:

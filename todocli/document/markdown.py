@@ -685,9 +685,9 @@ def parse(text: str) -> Document:
     built.build()
     doc.tail, doc.front_matter, doc.warnings = built.tail, built.front_matter, built.warnings
     doc.eof_closer = scanner.eof_closer()
-    doc.markers = built.markers
-    doc.own = not text.strip() or not doc.markers.keys().isdisjoint("/>!")  # todo's markers
-    if "todo-convention:" in text or (not doc.own and not doc.markers.keys().isdisjoint("-~")):
+    doc.markers = marks = built.markers
+    doc.own = own = not text.strip() or not marks.keys().isdisjoint("/>!")  # todo's markers
+    if "todo-convention:" in text or (not own and ("-" in marks or "~" in marks or "]*" in text)):
         from todocli.document import conventions
 
         conventions.read(doc, text)

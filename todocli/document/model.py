@@ -195,6 +195,7 @@ class Task(Value):
         notes: tuple[str, ...] = (),
         meta: Meta = NO_META,
         parent: int | None = None,  # the number (#N) of the task it is a subtask of
+        optional: bool = False,  # Kiro's ``- [ ]*``: shown, never required
     ) -> None:
         self.content = content
         self.status = status
@@ -202,6 +203,11 @@ class Task(Value):
         self.notes = notes
         self.meta = meta
         self.parent = parent
+        self.optional = optional
+
+    @property
+    def is_due(self) -> bool:  # open and required: what the gate holds an agent for
+        return self.status.is_open and not self.optional
 
 
 class Phase(Value):
@@ -243,14 +249,19 @@ class TodoList(Value):
         """The one-line recap every reply ends with, under 300 characters.
 
         ``[done/total] In progress: A. Pending: B; C; D (+2 more). Blocked: E.
-        Cancelled: F.`` with done = completed + abandoned; at most 3 pending, 2
-        blocked and 2 cancelled are named; completed tasks are not.
+        Cancelled: F. Optional: G.`` with done = completed + abandoned; at most 3
+        pending (optional ones apart), 2 blocked and 2 cancelled are named.
         """
         tasks = [t for _, t in self.tasks()]
         if not tasks:
             return "[0/0] No tasks."
         done = sum(1 for t in tasks if not t.status.is_open)
-        by = {s: [t for t in tasks if t.status is s] for s in Status.ALL}
+        by: dict[Status | None, list[Task]] = {
+            s: [t for t in tasks if t.status is s] for s in Status.ALL
+        }
+        by[None] = [t for t in by[Status.PENDING] if t.optional]
+        if by[None]:  # named apart: nothing holds the agent for them
+            by[Status.PENDING] = [t for t in by[Status.PENDING] if not t.optional]
         for width in (None, 60, 40, 24, 12):
             text = f"[{done}/{len(tasks)}]"
             for label, status, most in _RECAP_PARTS:
@@ -451,10 +462,12 @@ class Result(Value):
         return not self.errors
 
 
-# The recap's parts in order: label, status, how many are named at most (None: all).
+# The recap's parts in order: label, status, how many are named at most (None: all);
+# None for the status: Kiro's optional tasks not started.
 _RECAP_PARTS = (
     ("In progress", Status.IN_PROGRESS, None),
     ("Pending", Status.PENDING, 3),
     ("Blocked", Status.BLOCKED, 2),
     ("Cancelled", Status.ABANDONED, 2),
+    ("Optional", None, 2),
 )

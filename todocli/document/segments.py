@@ -73,6 +73,9 @@ class TaskNode(Segment):
         "text_pos",
     )
 
+    # Kiro's ``- [ ]*`` item, shown but never required (``conventions.OptionalTask``).
+    optional = False
+
     def __init__(self, lines: list[str]) -> None:
         super().__init__(lines)
         self.content = ""

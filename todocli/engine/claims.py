@@ -226,8 +226,10 @@ def nothing_to_claim(doc: Document, waits: Mapping[int, list[int]]) -> str:
     tasks = list(doc.tasks())
     if not tasks:
         return "Nothing to claim: the list is empty (add tasks first: todo add)"
-    if not any(t.status.is_open for t in tasks):
-        return "Nothing to claim: every task is done"
+    if not any(t.status.is_open and not t.optional for t in tasks):
+        return "Nothing to claim: every task is done" + (
+            " (an optional one is claimed by its name)" if any(t.optional for t in tasks) else ""
+        )
     claimed = [
         f"#{i + 1} by {t.meta.owner}" if t.meta.owner else f"#{i + 1} with no agent"
         for i, t in enumerate(tasks)
@@ -308,11 +310,11 @@ def _first_free(
         from todocli.document.tree import parents
 
         above = zip(parents(tasks), tasks, strict=True)
-        busy = {up for up, t in above if up is not None and t.status.is_open}
-    free = [
+        busy = {up for up, t in above if up is not None and t.status.is_open and not t.optional}
+    free = [  # an optional task is claimed by its name only
         i
         for i, t in enumerate(tasks)
-        if t.status is Status.PENDING and i not in waits and i not in busy
+        if t.status is Status.PENDING and i not in waits and i not in busy and not t.optional
     ]
     found = next((i for i in free if key(tasks[i]) not in elsewhere), None)
     if found is None and free:

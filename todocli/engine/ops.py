@@ -579,11 +579,12 @@ class Engine:
             busy = {
                 up
                 for up, node in zip(parents, tasks, strict=True)
-                if up is not None and node.status.is_open
+                if up is not None and node.status.is_open and not node.optional
             }
             waits = set(waits) | busy
         for i, node in enumerate(tasks):
-            if node.status is Status.PENDING and i not in waits:
+            # An optional task is one a person chooses to do: never started for them.
+            if node.status is Status.PENDING and i not in waits and not node.optional:
                 self.set_status(node, Status.IN_PROGRESS)
                 break
 

@@ -79,7 +79,7 @@ def roll_up(engine: Engine, nodes: list[TaskNode], above: list[int | None]) -> N
             parent, kids = nodes[up], [nodes[k] for k in children[up]]
             if parent.status not in (Status.PENDING, Status.IN_PROGRESS):
                 break
-            if any(k.status.is_open for k in kids):
+            if any(k.status.is_open and not k.optional for k in kids):
                 break
             if not any(k.status is Status.COMPLETED for k in kids):
                 break

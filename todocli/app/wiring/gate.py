@@ -34,7 +34,7 @@ def open_tasks(todo: TodoList, agent: str | None = None) -> list[tuple[str, Stat
     return [
         (t.content, t.status, p.name)
         for p, t in todo.tasks()
-        if t.status.is_open and (agent is None or t.meta.owner == agent)
+        if t.is_due and (agent is None or t.meta.owner == agent)
     ]
 
 
@@ -234,9 +234,7 @@ def check_text(
     holds; for an agent session's plan, the backlog tasks it took (``taken``)."""
     said = "".join(f"Reopened: {quoted(content)} ({why})\n" for content, why in reopened)
     open_tasks = [
-        (p, t)
-        for p, t in todo.tasks()
-        if t.status.is_open and (agent is None or t.meta.owner == agent)
+        (p, t) for p, t in todo.tasks() if t.is_due and (agent is None or t.meta.owner == agent)
     ]
     held = "Open tasks" if agent is None else f'Open tasks of agent "{agent}"'
     if open_tasks:
