@@ -96,8 +96,7 @@ GENERATED = (
     + "\n## Phase 2\n\n"
     + "".join(f"- [ ] Later {n}\n" for n in range(150))
 )
-# oh-my-pi's reply is an ``init`` of the whole list, written anew (not taken back).
-ROUND_TRIP_TOOLS = [t for t in TOOLS if t != "oh-my-pi"]
+ROUND_TRIP_TOOLS = TOOLS
 
 
 def round_trip(plan: Path, tool: str, home: Path) -> tuple[Run, bytes]:
@@ -114,6 +113,22 @@ def test_what_show_as_prints_apply_takes_back_unchanged(tmp_path: Path, tool: st
     plan = tmp_path / "ROADMAP.md"
     plan.write_text(GENERATED)
     run, before = round_trip(plan, tool, tmp_path / "home")
+    assert run.code == 0, run.out + run.err
+    assert plan.read_bytes() == before
+
+
+def test_oh_my_pi_s_reply_carries_notes_active_forms_and_blocks_back(tmp_path: Path) -> None:
+    """oh-my-pi's reply is one ``write`` op of the whole list: a note, an active
+    form, a blocked task with its reason and a text held twice come back as they
+    were."""
+    plan = tmp_path / "TODO.md"
+    plan.write_text(
+        "# Plan\n\n## Build\n"
+        "- [/] Parse <!-- active: Parsing -->\n  > keep the bytes\n"
+        "- [!] Ship\n  > blocked: waiting on review\n"
+        "- [ ] Commit\n- [x] Commit\n"
+    )
+    run, before = round_trip(plan, "oh-my-pi", tmp_path / "home")
     assert run.code == 0, run.out + run.err
     assert plan.read_bytes() == before
 

@@ -5,7 +5,6 @@ schema is ``ops``."""
 from __future__ import annotations
 
 from todocli.base import TYPE_CHECKING
-from todocli.document.model import Status
 
 if TYPE_CHECKING:
     from typing import Any
@@ -20,28 +19,25 @@ KEYS = ("ops", "op")
 
 
 def reply(todo: TodoList) -> dict[str, Any]:
-    out: list[dict[str, Any]] = []
-    if todo.phases:
-        groups = [{"phase": p.name, "items": [t.content for t in p.tasks]} for p in todo.phases]
-        init: dict[str, Any] = {"op": "init", "list": groups}
-        if todo.summary:
-            init["summary"] = todo.summary
-        out.append(init)
-    verbs = {Status.COMPLETED: "done", Status.ABANDONED: "drop", Status.BLOCKED: "block"}
-    verbs |= {Status.IN_PROGRESS: "start"}
-    every = [task for _, task in todo.tasks()]
-    started = [t for t in every if t.status is Status.IN_PROGRESS]
-    # init replaces the list: its notes come back as note ops (a block's reason is
-    # one of them, so the block op carries none).
-    out += [{"op": "note", "task": t.content, "text": n} for t in every for n in t.notes]
-    for task in every:
-        verb = verbs.get(task.status)
-        if verb is not None and verb != "start":
-            out.append({"op": verb, "task": task.content})
-    out += [{"op": "start", "task": t.content} for t in started]
-    if not out:
-        return {"ops": [{"op": "init", "list": []}]}
-    return {"ops": out}
+    """The whole list as one ``write`` op, each task with its status, phase, notes
+    and active form: sent back, it changes nothing (an ``init`` and a ``start`` a
+    task could not hold two tasks in progress, nor an active form)."""
+    items: list[dict[str, Any]] = []
+    for phase, task in todo.tasks():
+        item: dict[str, Any] = {
+            "content": task.content,
+            "status": task.status.value,
+            "phase": phase.name,
+        }
+        if task.active_form is not None:
+            item["active_form"] = task.active_form
+        if task.notes:
+            item["notes"] = list(task.notes)
+        items.append(item)
+    write: dict[str, Any] = {"op": "write", "todos": items}
+    if todo.summary:
+        write["summary"] = todo.summary
+    return {"ops": [write]}
 
 
 def schema() -> dict[str, Any]:

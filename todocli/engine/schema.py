@@ -147,6 +147,17 @@ TODO_ITEM: dict[str, Any] = {
 }
 
 
+# The whole list as one op: a snapshot's items.
+OP_SCHEMAS.append(
+    _op(
+        "write",
+        "Write the whole list: every task with its status (tasks left out are removed).",
+        {"todos": {"type": "array", "items": TODO_ITEM}, "summary": {"type": "string"}},
+        ["todos"],
+    )
+)
+
+
 def ops_schema() -> dict[str, Any]:
     return {
         "$schema": DRAFT,
