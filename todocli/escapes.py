@@ -126,17 +126,14 @@ def safe(text: str) -> str:
     return escape(text, LINES)
 
 
-def safe_lines(lines: list[str]) -> str:
-    """``safe`` of the lines joined, each ended by a newline. The ASCII lines are
-    looked at together, so that a line of wider characters (the dash of ``todo
-    show``'s phase line) does not send a large listing down the slow path."""
-    text = "\n".join(lines) + "\n"
-    if len(text) <= _LONG or text.isascii():
-        return safe(text)
+def safe_lines(lines: list[str]) -> list[str]:
+    """Each line as ``safe`` shows it. The ASCII lines are looked at together, so
+    that a line of wider characters (the dash of ``todo show``'s phase line) does
+    not send a large listing down the slow path."""
     narrow = "\n".join(line for line in lines if line.isascii())
-    if escape(narrow) != narrow:
-        return safe(text)
-    return "\n".join(line if line.isascii() else safe(line) for line in lines) + "\n"
+    if escape(narrow) == narrow:  # nothing in the ASCII lines to show otherwise
+        return [line if line.isascii() else safe(line) for line in lines]
+    return [safe(line) for line in lines]
 
 
 def one_line(text: str) -> str:

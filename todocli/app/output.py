@@ -24,7 +24,9 @@ class OutputError(StorageError):
 STDERR = "stderr"  # write(..., STDERR): to whatever sys.stderr is then, even None
 
 
-def write(text: str, stream: TextIO | str | None = None, *, escaped: bool = False) -> None:
+def write(
+    text: str | list[str], stream: TextIO | str | None = None, *, escaped: bool = False
+) -> None:
     """Write text for a terminal, a pipe or a completion script: every character
     that could drive a terminal (see ``escapes``) shown as an escape, as UTF-8.
 
@@ -33,10 +35,13 @@ def write(text: str, stream: TextIO | str | None = None, *, escaped: bool = Fals
     ``\\uXXXX`` escapes: ``render.json_text``; escaping it again changes nothing.)
     A failing stdout is an ``OutputError``; a failing or closed stderr is ignored
     (there is nowhere left to say so). ``escaped``: the text is already what
-    ``safe`` makes of it (``render.plain``'s and ``render.json_text``'s are), so it
-    is not read through again (a large plan's listing: megabytes).
+    ``safe`` makes of it (``render.json_text``'s is), so it is not read through
+    again (a large plan's: megabytes). A list is lines ``safe`` has shown
+    (``render.plain_lines``), each written with a newline and encoded on its own:
+    one line of wider characters (the dash of ``todo show``'s phase line) leaves
+    the others as they are, not widened and encoded a character at a time.
     """
-    if not escaped:
+    if isinstance(text, str) and not escaped:
         text = safe(text)
     if stream == STDERR or (stream is not None and stream is sys.stderr):
         out, to_stdout = sys.stderr, False
@@ -51,10 +56,14 @@ def write(text: str, stream: TextIO | str | None = None, *, escaped: bool = Fals
         buffer = getattr(out, "buffer", None)
         if buffer is not None:
             out.flush()
-            buffer.write(text.encode("utf-8", "backslashreplace"))
+            if isinstance(text, str):
+                buffer.write(text.encode("utf-8", "backslashreplace"))
+            else:
+                encoded = [line.encode("utf-8", "backslashreplace") for line in text]
+                buffer.write(b"\n".join(encoded) + b"\n")
             buffer.flush()
         else:
-            out.write(text)
+            out.write(text if isinstance(text, str) else "\n".join(text) + "\n")
     except BrokenPipeError:
         if to_stdout:
             raise

@@ -368,6 +368,13 @@ def plain(outcome: Outcome, *, notes: bool = False, tail: bool = True, sent: boo
     the recap (the whole list too with ``reply = full``); after a read, the list
     (with ``notes``, every task's notes). ``tail``: with a failed check's output
     (the JSON envelope carries it in ``error.details`` instead)."""
+    return "\n".join(plain_lines(outcome, notes=notes, tail=tail, sent=sent)) + "\n"
+
+
+def plain_lines(
+    outcome: Outcome, *, notes: bool = False, tail: bool = True, sent: bool = True
+) -> list[str]:
+    """``plain``'s lines, each escaped (``escapes.safe_lines``)."""
     claimed = claim_lines(outcome)
     if claimed:
         return safe_lines(claimed)

@@ -531,9 +531,9 @@ def _emit_output(outcome: Outcome, output: Output, *, show_all: bool, notes: boo
 
             write(to_json(outcome), escaped=True)
         elif plain_output(output):
-            from todocli.app.render import plain
+            from todocli.app.render import plain_lines
 
-            write(plain(outcome, notes=notes), escaped=True)
+            write(plain_lines(outcome, notes=notes))
         else:
             from todocli.cli import render_rich
 
