@@ -202,3 +202,19 @@ def test_lines_are_escaped_as_their_text_is(lines: list[str]) -> None:
 def test_a_control_in_a_long_ascii_line_beside_a_wide_line_is_escaped() -> None:
     lines = ["x" * 2000, "wide — line", "ascii \x1b[2J bell \x07", "y" * 500]
     assert escapes.safe_lines(lines)[2] == "ascii \\x1b[2J bell \\x07"
+
+
+@given(JSON_VALUES)
+def test_a_value_is_shown_in_json_exactly_when_json_safe_changes_nothing(value: object) -> None:
+    """``json_shown`` looks at the strings of a value (DEL alone in ASCII ones): it
+    says yes exactly when ``json_safe`` leaves the document of the value as it is,
+    so the document is not read through again."""
+    document = json.dumps(value, ensure_ascii=False)
+    assert escapes.json_shown(value) == (json_safe(document) == document)
+
+
+def test_text_already_shown_is_taken_as_it_is_in_a_json_value() -> None:
+    text = safe("Phase — \x1b[2J \u202e\n")
+    assert escapes.json_shown({"text": escapes.Shown(text), "n": [1, None, ("é",)]})
+    assert not escapes.json_shown({"list": [{"content": "bad \u202e"}]})
+    assert not escapes.json_shown(["ascii \x7f"])

@@ -121,6 +121,37 @@ def escape(text: str, notation: str = LINES) -> str:
     return text
 
 
+class Shown(str):
+    """Text ``escape`` has shown already: ``safe``'s lines joined (``render.plain``),
+    a JSON document made safe (``render.json_text``). Nothing in it would be shown
+    otherwise in any notation but ``LINE``'s, so it is written and put in a JSON
+    document as it is, not read through again (a large plan's: megabytes)."""
+
+    __slots__ = ()
+
+
+def json_shown(value: object) -> bool:
+    """Whether ``json_safe`` would change nothing in the JSON document of ``value``:
+    no string in it holds a character JSON's notation escapes. An ASCII string is
+    searched for DEL alone; other strings are escaped to see (a ``Shown`` one
+    needs nothing)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if item.isascii():
+                if "\x7f" in item:
+                    return False
+            elif not isinstance(item, Shown) and escape(item, JSON) != item:
+                return False
+        elif isinstance(item, dict):
+            stack += item.keys()
+            stack += item.values()
+        elif isinstance(item, (list, tuple)):
+            stack += item
+    return True
+
+
 def safe(text: str) -> str:
     """Text for a terminal, which may run over several lines (newline and tab kept)."""
     return escape(text, LINES)

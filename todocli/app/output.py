@@ -8,7 +8,7 @@ import sys
 
 from todocli.base import TYPE_CHECKING
 from todocli.errors import StorageError
-from todocli.escapes import one_line, safe
+from todocli.escapes import Shown, one_line, safe
 from todocli.storage.files import reason
 
 if TYPE_CHECKING:
@@ -24,9 +24,7 @@ class OutputError(StorageError):
 STDERR = "stderr"  # write(..., STDERR): to whatever sys.stderr is then, even None
 
 
-def write(
-    text: str | list[str], stream: TextIO | str | None = None, *, escaped: bool = False
-) -> None:
+def write(text: str | list[str], stream: TextIO | str | None = None) -> None:
     """Write text for a terminal, a pipe or a completion script: every character
     that could drive a terminal (see ``escapes``) shown as an escape, as UTF-8.
 
@@ -34,14 +32,13 @@ def write(
     or an argument holds reaches a terminal raw. (JSON is made safe before, as
     ``\\uXXXX`` escapes: ``render.json_text``; escaping it again changes nothing.)
     A failing stdout is an ``OutputError``; a failing or closed stderr is ignored
-    (there is nowhere left to say so). ``escaped``: the text is already what
-    ``safe`` makes of it (``render.json_text``'s is), so it is not read through
-    again (a large plan's: megabytes). A list is lines ``safe`` has shown
+    (there is nowhere left to say so). A ``Shown`` text is not read through again
+    (a large plan's: megabytes). A list is lines ``safe`` has shown
     (``render.plain_lines``), each written with a newline and encoded on its own:
     one line of wider characters (the dash of ``todo show``'s phase line) leaves
     the others as they are, not widened and encoded a character at a time.
     """
-    if isinstance(text, str) and not escaped:
+    if isinstance(text, str) and not isinstance(text, Shown):
         text = safe(text)
     if stream == STDERR or (stream is not None and stream is sys.stderr):
         out, to_stdout = sys.stderr, False

@@ -26,7 +26,7 @@ from todocli.document.model import (
     notes_added,
 )
 from todocli.errors import UsageError
-from todocli.escapes import json_safe, one_line, safe, safe_lines
+from todocli.escapes import Shown, json_safe, json_shown, one_line, safe, safe_lines
 
 if TYPE_CHECKING:
     from typing import Any
@@ -368,7 +368,7 @@ def plain(outcome: Outcome, *, notes: bool = False, tail: bool = True, sent: boo
     the recap (the whole list too with ``reply = full``); after a read, the list
     (with ``notes``, every task's notes). ``tail``: with a failed check's output
     (the JSON envelope carries it in ``error.details`` instead)."""
-    return "\n".join(plain_lines(outcome, notes=notes, tail=tail, sent=sent)) + "\n"
+    return Shown("\n".join(plain_lines(outcome, notes=notes, tail=tail, sent=sent)) + "\n")
 
 
 def plain_lines(
@@ -689,4 +689,5 @@ def json_text(value: object) -> str:
     Written without importing ``json`` (see ``jsontext``)."""
     from todocli.base.jsontext import dumps  # --json only: plain output needs none of it
 
-    return json_safe(dumps(value)) + "\n"
+    document = dumps(value)
+    return Shown((document if json_shown(value) else json_safe(document)) + "\n")

@@ -529,7 +529,7 @@ def _emit_output(outcome: Outcome, output: Output, *, show_all: bool, notes: boo
         if output.json:
             from todocli.app.render import to_json
 
-            write(to_json(outcome), escaped=True)
+            write(to_json(outcome))
         elif plain_output(output):
             from todocli.app.render import plain_lines
 

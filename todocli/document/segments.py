@@ -300,6 +300,12 @@ class Builder:
                 node = self._task(i, line, info, lines)
                 self.by_line[i] = node
                 self.link(node)
+                # Task lines that follow, each the whole of its item: linked as read.
+                while i + 1 < n and infos[i + 1].kind == LineKind.TASK and not infos[i + 1].warning:
+                    i += 1
+                    node = self._task(i, lines[i], infos[i], lines)
+                    self.by_line[i] = node
+                    self.link(node)
                 current, current_line, kept = node, i, 1
             elif kind == LineKind.HEADING:
                 close_task()
