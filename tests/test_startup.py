@@ -69,6 +69,7 @@ KEPT_OFF: dict[str, tuple[str, str]] = {
         "only another tool's file (a marker todo's lists do not use, a stated convention) needs it",
     ),
     "todocli.app.transaction": (READS, "only a write runs the write transaction"),
+    "todocli.app.replacement": (EVERY, "only an undo, a redo or an edit writes a whole text"),
     "todocli.app.list_state": (EVERY, "only a batch that logs, clears or numbers tasks"),
     "todocli.storage.commit": (READS, "only a write commits (journal, staged files, replace)"),
     "todocli.storage.views": (

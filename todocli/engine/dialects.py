@@ -13,19 +13,16 @@ from todocli.engine.ops import Op, OpKind
 from todocli.errors import InvalidParamError
 
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Protocol
 
+    class Hook(Protocol):
+        """The hook a payload came through (``agents.envelope.Hook``, its only
+        maker: named here for types only, as the engine knows no agent tool)."""
 
-class Hook(Value):
-    """The hook a payload came through: its event and the session it names."""
-
-    def __init__(
-        self,
-        event: str,
-        session: str | None,
-    ) -> None:
-        self.event = event
-        self.session = session
+        @property
+        def event(self) -> str: ...
+        @property
+        def session(self) -> str | None: ...
 
 
 class Request(Value):
@@ -153,16 +150,15 @@ def refuse_surrogates(value: object, path: str) -> None:
 MAX_DEPTH = 64  # levels of arrays and objects in JSON input: every agent's payload has < 10
 
 
-class TooDeepError(InputError):
+def too_deep(where: str = "") -> InputError:
     """JSON nested deeper than ``MAX_DEPTH``: refused before anything walks it (a
-    reader that recurses would run out of stack)."""
-
-    def __init__(self, where: str = "") -> None:
-        super().__init__(f"{where}JSON nested more than {MAX_DEPTH} levels deep")
+    reader that recurses would run out of stack). (A function, not a class of its
+    own: a class costs every ``apply`` about 70,000 instructions to make.)"""
+    return InputError(f"{where}JSON nested more than {MAX_DEPTH} levels deep")
 
 
 def refuse_deep(value: object, where: str = "") -> None:
-    """TooDeepError when ``value`` nests arrays and objects past ``MAX_DEPTH``
+    """``too_deep`` raised when ``value`` nests arrays and objects past ``MAX_DEPTH``
     (walked with a stack of its own, not by recursion)."""
     pending: list[tuple[object, int]] = [(value, 1)]
     while pending:
@@ -174,7 +170,7 @@ def refuse_deep(value: object, where: str = "") -> None:
         else:
             continue
         if depth > MAX_DEPTH:
-            raise TooDeepError(where)
+            raise too_deep(where)
         pending.extend((v, depth + 1) for v in inner if isinstance(v, (dict, list)))
 
 
@@ -206,7 +202,7 @@ class _ScannerContext:
 
 def loads_json(text: str, where: str = "") -> object:
     """``json.loads(text)``, run through CPython's C scanner directly when it can;
-    TooDeepError (``where`` says where the text was) for a document nested past
+    ``too_deep``'s error (``where`` says where the text was) for a document nested past
     ``MAX_DEPTH``.
 
     ``json.loads`` is this same scanner behind the ``json`` package, whose import
@@ -229,7 +225,7 @@ def loads_json(text: str, where: str = "") -> object:
         except (DuplicateKeyError, NotJSONError):
             raise
         except RecursionError:
-            raise TooDeepError(where) from None
+            raise too_deep(where) from None
         except Exception:  # json.loads below raises the error, worded as json words it
             pass
         else:
@@ -277,13 +273,13 @@ def _bounded(text: str, where: str) -> object:
             parse_constant=_ScannerContext.parse_constant,
         )
     except RecursionError:
-        raise TooDeepError(where) from None
+        raise too_deep(where) from None
     except ValueError:
         # How deep a recursing reader gets before it gives up differs between
         # Pythons (3.13's goes past an unclosed "[" * 3000 to the end of the text):
         # a text nested too deep is refused as such on every one of them.
         if text.count("[") + text.count("{") > MAX_DEPTH and _nesting(text) > MAX_DEPTH:
-            raise TooDeepError(where) from None
+            raise too_deep(where) from None
         raise
     refuse_deep(value, where)
     return value
