@@ -156,17 +156,20 @@ def item(raw: object, path: str) -> Item:
 
     if isinstance(raw, str):  # a bare string is a pending task
         return Item(raw, path=path, key="", keep_active_form=True)
-    expect(raw, "object", path)
+    # Each check below words its error (and builds the path it names) only when it
+    # fails: a TodoWrite of 20 tasks makes a hundred of them.
+    if not isinstance(raw, dict):
+        expect(raw, "object", path)
     assert isinstance(raw, dict)
-    for key in raw:
-        if key not in ITEM_KEYS:
-            from difflib import get_close_matches
+    if not ITEM_KEYS.issuperset(raw):
+        from difflib import get_close_matches
 
-            near = get_close_matches(key, sorted(ITEM_KEYS), n=1, cutoff=0.6)
-            hint = f': did you mean "{near[0]}"?' if near else ""
-            raise InputError(
-                f'{path}: unknown key "{key}"{hint} (e.g. {{"content": "x", "status": "pending"}})'
-            )
+        key = next(key for key in raw if key not in ITEM_KEYS)
+        near = get_close_matches(key, sorted(ITEM_KEYS), n=1, cutoff=0.6)
+        hint = f': did you mean "{near[0]}"?' if near else ""
+        raise InputError(
+            f'{path}: unknown key "{key}"{hint} (e.g. {{"content": "x", "status": "pending"}})'
+        )
     keys = [k for k in TEXT_KEYS if k in raw]
     if not keys:
         raise InputError(
@@ -174,7 +177,8 @@ def item(raw: object, path: str) -> Item:
         )
     key = keys[0]
     content = raw[key]
-    expect(content, "string", f"{path}.{key}")
+    if not isinstance(content, str):
+        expect(content, "string", f"{path}.{key}")
     note_from: str | None = None
     for other in keys[1:]:
         expect(raw[other], "string", f"{path}.{other}")
@@ -182,21 +186,12 @@ def item(raw: object, path: str) -> Item:
             note_from = raw[other] or None  # a description beside the text: a note
         elif raw[other] != content:
             raise InputError(f'{path}: "{key}" and "{other}" differ; send one of them')
-    status = Status.PENDING
-    if raw.get("status") is not None:
-        expect(raw["status"], "string", f"{path}.status")
-        try:
-            status = Status.parse(raw["status"])
-        except ValueError:
-            raise InputError(
-                f"{path}.status: unknown status {quoted(raw['status'])} ({STATUS_HELP})"
-            ) from None
-    elif raw.get("completed") is not None:  # a boolean instead of a status
-        expect(raw["completed"], "boolean", f"{path}.completed")
-        status = Status.COMPLETED if raw["completed"] else Status.PENDING
+    status = _status(raw, path)
     active_key = "activeForm" if "activeForm" in raw else "active_form"
     has_active = active_key in raw
-    active = opt_str(raw, active_key, path) if has_active else None
+    active = raw[active_key] if has_active else None
+    if active is not None and not isinstance(active, str):
+        expect(active, "string", f"{path}.{active_key}")
     notes: tuple[str, ...] | None = None
     if raw.get("notes") is not None:
         value = raw["notes"]
@@ -213,11 +208,14 @@ def item(raw: object, path: str) -> Item:
         # Which of the metadata the item gives: what it leaves out is kept from the
         # task it names ("preserve omitted dependencies for existing IDs").
         given = frozenset(field for field, key in GIVEN_KEYS if key in raw)
+    phase = raw.get("phase")
+    if phase is not None and not isinstance(phase, str):
+        expect(phase, "string", f"{path}.phase")
     return Item(
         content=content,
         status=status,
         active_form=active,
-        phase=opt_str(raw, "phase", path),
+        phase=phase,
         notes=notes,
         keep_active_form=not has_active,
         path=path,
@@ -226,6 +224,24 @@ def item(raw: object, path: str) -> Item:
         meta=meta,
         given=given,
     )
+
+
+def _status(raw: dict[str, Any], path: str) -> Status:
+    """A task object's status: its ``status`` word, else its ``completed`` flag."""
+    word = raw.get("status")
+    if word is not None:
+        if not isinstance(word, str):
+            expect(word, "string", f"{path}.status")
+        try:
+            return Status.parse(word)
+        except ValueError:
+            raise InputError(
+                f"{path}.status: unknown status {quoted(word)} ({STATUS_HELP})"
+            ) from None
+    if raw.get("completed") is not None:  # a boolean instead of a status
+        expect(raw["completed"], "boolean", f"{path}.completed")
+        return Status.COMPLETED if raw["completed"] else Status.PENDING
+    return Status.PENDING
 
 
 def _meta(raw: dict[str, Any], path: str) -> Meta:

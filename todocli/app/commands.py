@@ -341,6 +341,9 @@ def apply_input(
             raise
         if outcome.result is not None and outcome.result.errors:
             outcome.result = _explain_unknown_ids(outcome.result, req.dialect)
+        # The renderers answer in this tool's shape: worked out once, here (each
+        # working-out asks the registry's candidates their score again).
+        outcome.reply_as = tool
     outcome.warnings[:0] = req.warnings
     outcome.request = req  # the renderers answer in the shape of the tool that sent it
     return outcome
