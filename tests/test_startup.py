@@ -83,6 +83,10 @@ KEPT_OFF: dict[str, tuple[str, str]] = {
     "_sha2": (READS, "only a write names its lock file (3.12 on)"),
     "_sha256": (READS, "only a write names its lock file (3.11)"),
     "todocli.engine.dialects": (NO_INPUT, "only a form that reads input decodes it"),
+    "todocli.engine.json_refusals": (
+        EVERY,
+        "only JSON input that is not JSON, or has a key twice or NaN, needs its errors",
+    ),
     "_json": (NO_JSON, "only JSON in or out needs its C scanner and encoder"),
     "todocli.base.jsontext": (PLAIN, "only JSON output needs it"),
     "todocli.app.render": (NO_LIST, "for output: a form that prints no list needs none"),

@@ -68,21 +68,10 @@ def decode(data: bytes, limit: int) -> object:
         raise InputError("input is empty: send a JSON document (see: todo schema)")
     try:
         value = loads_json(text, "input: ")
-    except NotJSONError as exc:
-        raise InputError(f"invalid JSON: {exc}") from None
-    except DuplicateKeyError as exc:
-        raise InputError(
-            f'duplicate key "{exc.key}" in a JSON object: each key may appear once '
-            "(JSON parsers disagree on which one wins)"
-        ) from None
-    except ValueError as exc:  # json.JSONDecodeError, without importing json for it
-        import json
+    except ValueError as exc:  # not JSON, or JSON todo refuses
+        from todocli.engine.json_refusals import invalid_input
 
-        if isinstance(exc, json.JSONDecodeError):
-            raise InputError(
-                f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
-            ) from None
-        raise InputError(f"invalid JSON: {exc}") from None  # e.g. an over-long integer
+        raise invalid_input(exc, InputError) from None
     if "\\u" in text:  # only an escape can make a lone surrogate in valid UTF-8
         refuse_surrogates(value, "")
     return value
@@ -93,14 +82,6 @@ def input_too_big(limit: int) -> InputError:
     return InputError(f"input is over the limit of {limit} bytes (max_input_bytes)")
 
 
-class DuplicateKeyError(ValueError):
-    """A JSON object with the same key twice."""
-
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
-
-
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """A JSON object, refusing a key given twice (``json`` would keep the last)."""
     value = dict(pairs)
@@ -108,6 +89,8 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         seen: set[str] = set()
         for key, _ in pairs:
             if key in seen:
+                from todocli.engine.json_refusals import DuplicateKeyError
+
                 raise DuplicateKeyError(key)
             seen.add(key)
     return value
@@ -174,14 +157,11 @@ def refuse_deep(value: object, where: str = "") -> None:
         pending.extend((v, depth + 1) for v in inner if isinstance(v, (dict, list)))
 
 
-class NotJSONError(ValueError):
-    """Python's reader takes NaN and Infinity; JSON has no such numbers, and echoing
-    them back (context.params_input) would make the output invalid JSON too."""
-
-
 def _finite(text: str) -> float:
     value = float(text)
     if value in (float("inf"), float("-inf")):
+        from todocli.engine.json_refusals import NotJSONError
+
         raise NotJSONError(f"{text} is too large for a number")
     return value
 
@@ -197,6 +177,8 @@ class _ScannerContext:
 
     @staticmethod
     def parse_constant(name: str) -> float:
+        from todocli.engine.json_refusals import NotJSONError
+
         raise NotJSONError(f"{name} is not a JSON number")
 
 
@@ -222,12 +204,13 @@ def loads_json(text: str, where: str = "") -> object:
             # attributes of any object (json.JSONDecoder passes itself).
             scan = _json.make_scanner(_ScannerContext())  # type: ignore[arg-type]
             value, end = scan(text, start)
-        except (DuplicateKeyError, NotJSONError):
-            raise
         except RecursionError:
             raise too_deep(where) from None
-        except Exception:  # json.loads below raises the error, worded as json words it
-            pass
+        except Exception as exc:  # json.loads below raises the error, worded as json words it
+            from todocli.engine.json_refusals import is_refusal
+
+            if is_refusal(exc):  # a key twice, NaN: todo's own refusal, as it is
+                raise
         else:
             if not text[end:].strip(" \t\n\r"):
                 if text.count("[") + text.count("{") > MAX_DEPTH:  # else it cannot be deep
