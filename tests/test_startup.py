@@ -90,8 +90,11 @@ KEPT_OFF: dict[str, tuple[str, str]] = {
     "_json": (NO_JSON, "only JSON in or out needs its C scanner and encoder"),
     "todocli.base.jsontext": (PLAIN, "only JSON output needs it"),
     "todocli.app.render": (NO_LIST, "for output: a form that prints no list needs none"),
-    "todocli.agents": (NO_INPUT, "only an agent's input needs the registry"),
-    "todocli.agents.request": (NO_INPUT, "only an agent's input is read into ops"),
+    # todocli's own ops are read in engine.dialects: an agent's batch of ops loads
+    # no agent module (own_ops), only a tool's payload or a hook's envelope does.
+    "todocli.agents": (NO_ENVELOPE, "only a tool's payload or a hook's needs the registry"),
+    "todocli.agents.request": (NO_ENVELOPE, "only a tool's payload is read into ops there"),
+    "todocli.agents.parsed": (EVERY, "only a tool's reader (not todocli's shapes) gives one"),
     "todocli.agents.envelope": (NO_ENVELOPE, "only a hook's stdin is an envelope"),
     "todocli.app.hooks": (NO_HOOK, "only a hook event or a tool's list is answered so"),
     "todocli.agents.echo": (NO_TODOS, "only a tool's own list is echoed back"),

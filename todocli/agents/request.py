@@ -21,35 +21,24 @@ from __future__ import annotations
 from todocli import agents as registry
 from todocli.base import TYPE_CHECKING
 from todocli.document.model import Meta, Status
-from todocli.engine.dialects import InputError, Request
-from todocli.engine.ops import Op, OpKind, PhaseItems
+from todocli.engine.dialects import (
+    InputError,
+    Request,
+    expect,
+    kind_of,
+    only_keys,
+    opt_str,
+    read_ops,
+    str_list,
+)
+from todocli.engine.ops import Op, OpKind
 from todocli.escapes import quoted
 
 if TYPE_CHECKING:
     from typing import Any, TypeGuard
 
+    from todocli.agents.parsed import Parsed
     from todocli.engine.snapshot import Item
-
-
-class Parsed:
-    """What a tool's payload asks for: a query (``items`` None), a whole list, or
-    updates (``merge``). Made once, never changed."""
-
-    __slots__ = ("dialect", "items", "merge", "summary", "warnings")
-
-    def __init__(
-        self,
-        dialect: str,
-        items: list[Item] | None = None,
-        summary: str | None = None,
-        merge: bool = False,
-        warnings: list[str] | None = None,
-    ) -> None:
-        self.dialect = dialect
-        self.items = items  # None: a read
-        self.summary = summary
-        self.merge = merge
-        self.warnings = tuple(warnings or ())
 
 
 def only(value: dict[str, Any], allowed: set[str], tool: str) -> None:
@@ -91,43 +80,6 @@ ITEM_KEYS = frozenset(TEXT_KEYS) | {
 META_KEYS = frozenset({"id", "priority", "blockedBy", "check"})
 GIVEN_KEYS = (("priority", "priority"), ("blocked_by", "blockedBy"), ("check", "check"))
 STATUS_HELP = "use pending, in_progress, completed, abandoned or blocked"
-
-
-def kind_of(value: object) -> str:
-    """The JSON kind of a value, as error messages name it."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
-
-
-def expect(value: object, kind: str, path: str) -> None:
-    if kind_of(value) != kind:
-        article = f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"
-        raise InputError(f"{path}: expected {article}, got {kind_of(value)}")
-
-
-def opt_str(data: dict[str, Any], key: str, path: str) -> str | None:
-    value = data.get(key)
-    if value is None:
-        return None
-    expect(value, "string", f"{path}.{key}")
-    return str(value)
-
-
-def str_list(value: object, path: str) -> tuple[str, ...]:
-    expect(value, "array", path)
-    assert isinstance(value, list)
-    for i, item in enumerate(value):
-        expect(item, "string", f"{path}[{i}]")
-    return tuple(value)
 
 
 def snapshot_items(values: object, name: str) -> list[Item]:
@@ -326,117 +278,6 @@ def short_uuid(task_id: str) -> str:
 # -- todocli's own shapes ------------------------------------------------------------
 
 
-def only_keys(value: dict[str, Any], allowed: tuple[str, ...], path: str) -> None:
-    for key in value:
-        if key not in allowed:
-            where = f"{path}: " if path else ""
-            raise InputError(
-                f"{where}unexpected key {quoted(key)} here (expected: {', '.join(allowed)})"
-            )
-
-
-# Which fields each op takes (besides "op").
-OP_FIELDS: dict[str, frozenset[str]] = {
-    "init": frozenset({"list", "summary"}),
-    "start": frozenset({"task"}),
-    "done": frozenset({"task", "phase", "evidence"}),
-    "drop": frozenset({"task", "phase"}),
-    "rm": frozenset({"task", "phase"}),
-    "append": frozenset({"phase", "items", "check"}),
-    "note": frozenset({"task", "text"}),
-    "block": frozenset({"task", "phase", "reason"}),
-    "unblock": frozenset({"task", "phase"}),
-    "view": frozenset(),
-    "write": frozenset({"todos", "summary"}),
-    "clear": frozenset({"all"}),
-    "claim": frozenset({"task"}),
-}
-
-
-def _ops(values: list[Any], name: str, root: str) -> tuple[Op, ...]:
-    """Op objects → ops; ``root`` "single": one op object on its own."""
-    out = []
-    for i, raw in enumerate(values):
-        path = f"{name}[{i}]" if root != "single" else "op"
-        expect(raw, "object", path)
-        kind_name = raw.get("op")
-        where = f"{path}.op" if root != "single" else "op"
-        if not isinstance(kind_name, str):
-            raise InputError(f"{where}: expected a string, got {kind_of(kind_name)}")
-        if kind_name not in OP_FIELDS:
-            known = ", ".join(OP_FIELDS)
-            raise InputError(f"{where}: unknown op {quoted(kind_name)} (use {known})")
-        prefix = path if root != "single" else ""
-        for key in raw:
-            if key != "op" and key not in OP_FIELDS[kind_name]:
-                allowed = ", ".join(sorted(OP_FIELDS[kind_name])) or "no other fields"
-                head = f"{prefix}: " if prefix else ""
-                raise InputError(
-                    f'{head}unknown key {quoted(key)} for op "{kind_name}" ({allowed})'
-                )
-        out.append(_op(OpKind.of(kind_name), raw, prefix or "op"))
-    return tuple(out)
-
-
-def _op(kind: OpKind, raw: dict[str, Any], path: str) -> Op:
-    task = opt_str(raw, "task", path)
-    phase = opt_str(raw, "phase", path)
-    if kind is OpKind.INIT:
-        groups = None
-        if raw.get("list") is not None:
-            expect(raw["list"], "array", f"{path}.list")
-            groups = []
-            for k, group in enumerate(raw["list"]):
-                where = f"{path}.list[{k}]"
-                expect(group, "object", where)
-                only_keys(group, ("phase", "items"), where)
-                name = opt_str(group, "phase", where) or ""
-                items = group.get("items")
-                groups.append(
-                    PhaseItems(name, () if items is None else str_list(items, f"{where}.items"))
-                )
-        return Op(
-            kind,
-            phases=None if groups is None else tuple(groups),
-            summary=opt_str(raw, "summary", path),
-            path=path,
-            summary_path=f"{path}.summary",
-        )
-    if kind is OpKind.APPEND:
-        items = raw.get("items")
-        return Op(
-            kind,
-            phase=phase,
-            path=path,
-            items=None if items is None else str_list(items, f"{path}.items"),
-            check=opt_str(raw, "check", path),
-        )
-    if kind is OpKind.NOTE:
-        return Op(kind, task=task, text=opt_str(raw, "text", path), path=path)
-    if kind is OpKind.BLOCK:
-        return Op(kind, task=task, phase=phase, text=opt_str(raw, "reason", path), path=path)
-    if kind is OpKind.WRITE:
-        if raw.get("todos") is None:
-            return Op(kind, path=path)
-        summary = opt_str(raw, "summary", path)
-        todos = snapshot_items(raw["todos"], f"{path}.todos")
-        return Op(
-            kind,
-            todos=tuple(todos),
-            summary=summary,
-            path=path,
-            summary_path=f"{path}.summary",
-        )
-    if kind is OpKind.CLEAR:
-        everything = raw.get("all", False)
-        expect(everything, "boolean", f"{path}.all")
-        return Op(kind, all=bool(everything), path=path)
-    if kind is OpKind.DONE:
-        evidence = opt_str(raw, "evidence", path)
-        return Op(kind, task=task, phase=phase, path=path, evidence=evidence)
-    return Op(kind, task=task, phase=phase, path=path)
-
-
 TOP_LEVEL_KEYS = ("ops", "todos", "summary", "plan", "explanation", "items")
 
 # Every top-level key of a supported shape, with one example of that shape.
@@ -482,12 +323,12 @@ def request(value: object, tool: str | None = None) -> Request:
             return to_request(parsed, value)
     if isinstance(value, list):
         if value and isinstance(value[0], dict) and "op" in value[0]:
-            return Request(_ops(value, "ops", root=""), "ops", value)
+            return Request(read_ops(value, "ops", "", snapshot_items), "ops", value)
         return Request((_snapshot(value, "", None),), "snapshot", value)
     if not isinstance(value, dict):
         raise InputError(f"expected a JSON object or array, got {kind_of(value)}")
     if "op" in value:
-        return Request(_ops([value], "", root="single"), "ops", value)
+        return Request(read_ops([value], "", "single", snapshot_items), "ops", value)
     for key in value:
         if key not in TOP_LEVEL_KEYS:
             raise InputError(_unknown_top(key))
@@ -496,7 +337,7 @@ def request(value: object, tool: str | None = None) -> Request:
         expect(value["ops"], "array", "ops")
         if not value["ops"]:
             raise InputError("ops: expected at least one op")
-        return Request(_ops(value["ops"], "ops", root=""), "ops", value)
+        return Request(read_ops(value["ops"], "ops", "", snapshot_items), "ops", value)
     if "plan" in value:
         only_keys(value, ("plan", "explanation"), "")
         # Codex sends why it changed the plan with each call: told in the reply, not
@@ -517,6 +358,8 @@ def detect(value: dict[str, Any], tool: str | None = None) -> Parsed | None:
     """The payload of an agent's tool, read by the surest of the registry's readers
     that takes it; None when it is one of todocli's own shapes."""
     if tool in registry.READS:
+        from todocli.agents.parsed import Parsed  # a tool's own payload
+
         return Parsed(tool)
     for found in registry.ranked(value, tool, readers=True):
         parsed: Parsed | None = found.detect(value, tool)
@@ -537,6 +380,8 @@ def _id_only(value: dict[str, Any]) -> Parsed | None:
             isinstance(t, dict) and "id" in t and not any(k in t for k in TEXT_KEYS) for t in todos
         )
     ):
+        from todocli.agents.parsed import Parsed  # updates by id: not todocli's own shape
+
         patches = [patch(raw, f"todos[{i}]") for i, raw in enumerate(todos)]
         return Parsed("snapshot", patches, string(value, "summary"), merge=True)
     return None

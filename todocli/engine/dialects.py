@@ -9,11 +9,17 @@ from __future__ import annotations
 
 from todocli.base import TYPE_CHECKING, Value
 from todocli.document.markdown import parse
-from todocli.engine.ops import Op, OpKind
+from todocli.engine.ops import Op, OpKind, PhaseItems
 from todocli.errors import InvalidParamError
+from todocli.escapes import quoted
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any, Protocol
+
+    from todocli.engine.snapshot import Item
+
+    TodosReader = Callable[[object, str], list[Item]]
 
     class Hook(Protocol):
         """The hook a payload came through (``agents.envelope.Hook``, its only
@@ -287,3 +293,187 @@ def from_markdown(text: str) -> Request:
         )
     op = Op(OpKind.WRITE, todos=items, summary=todo.summary)
     return Request((op,), "markdown", None, warnings=tuple(doc.warnings))
+
+
+# -- JSON values, as an input's shape checks them ----------------------------------------
+
+
+def kind_of(value: object) -> str:
+    """The JSON kind of a value, as error messages name it."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+def expect(value: object, kind: str, path: str) -> None:
+    if kind_of(value) != kind:
+        article = f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"
+        raise InputError(f"{path}: expected {article}, got {kind_of(value)}")
+
+
+def opt_str(data: dict[str, Any], key: str, path: str) -> str | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    expect(value, "string", f"{path}.{key}")
+    return str(value)
+
+
+def str_list(value: object, path: str) -> tuple[str, ...]:
+    expect(value, "array", path)
+    assert isinstance(value, list)
+    for i, item in enumerate(value):
+        expect(item, "string", f"{path}[{i}]")
+    return tuple(value)
+
+
+# -- todocli's own ops --------------------------------------------------------------------
+
+
+def only_keys(value: dict[str, Any], allowed: tuple[str, ...], path: str) -> None:
+    for key in value:
+        if key not in allowed:
+            where = f"{path}: " if path else ""
+            raise InputError(
+                f"{where}unexpected key {quoted(key)} here (expected: {', '.join(allowed)})"
+            )
+
+
+# Which fields each op takes (besides "op").
+OP_FIELDS: dict[str, frozenset[str]] = {
+    "init": frozenset({"list", "summary"}),
+    "start": frozenset({"task"}),
+    "done": frozenset({"task", "phase", "evidence"}),
+    "drop": frozenset({"task", "phase"}),
+    "rm": frozenset({"task", "phase"}),
+    "append": frozenset({"phase", "items", "check"}),
+    "note": frozenset({"task", "text"}),
+    "block": frozenset({"task", "phase", "reason"}),
+    "unblock": frozenset({"task", "phase"}),
+    "view": frozenset(),
+    "write": frozenset({"todos", "summary"}),
+    "clear": frozenset({"all"}),
+    "claim": frozenset({"task"}),
+}
+
+
+def read_ops(
+    values: list[Any], name: str, root: str, todos_of: TodosReader | None = None
+) -> tuple[Op, ...]:
+    """Op objects → ops; ``root`` "single": one op object on its own. ``todos_of``
+    reads a ``write`` op's task objects (the agents' reader: ``snapshot_items``)."""
+    out = []
+    for i, raw in enumerate(values):
+        path = f"{name}[{i}]" if root != "single" else "op"
+        expect(raw, "object", path)
+        kind_name = raw.get("op")
+        where = f"{path}.op" if root != "single" else "op"
+        if not isinstance(kind_name, str):
+            raise InputError(f"{where}: expected a string, got {kind_of(kind_name)}")
+        if kind_name not in OP_FIELDS:
+            known = ", ".join(OP_FIELDS)
+            raise InputError(f"{where}: unknown op {quoted(kind_name)} (use {known})")
+        prefix = path if root != "single" else ""
+        for key in raw:
+            if key != "op" and key not in OP_FIELDS[kind_name]:
+                allowed = ", ".join(sorted(OP_FIELDS[kind_name])) or "no other fields"
+                head = f"{prefix}: " if prefix else ""
+                raise InputError(
+                    f'{head}unknown key {quoted(key)} for op "{kind_name}" ({allowed})'
+                )
+        out.append(_op(OpKind.of(kind_name), raw, prefix or "op", todos_of))
+    return tuple(out)
+
+
+def _op(kind: OpKind, raw: dict[str, Any], path: str, todos_of: TodosReader | None) -> Op:
+    task = opt_str(raw, "task", path)
+    phase = opt_str(raw, "phase", path)
+    if kind is OpKind.INIT:
+        groups = None
+        if raw.get("list") is not None:
+            expect(raw["list"], "array", f"{path}.list")
+            groups = []
+            for k, group in enumerate(raw["list"]):
+                where = f"{path}.list[{k}]"
+                expect(group, "object", where)
+                only_keys(group, ("phase", "items"), where)
+                name = opt_str(group, "phase", where) or ""
+                items = group.get("items")
+                groups.append(
+                    PhaseItems(name, () if items is None else str_list(items, f"{where}.items"))
+                )
+        return Op(
+            kind,
+            phases=None if groups is None else tuple(groups),
+            summary=opt_str(raw, "summary", path),
+            path=path,
+            summary_path=f"{path}.summary",
+        )
+    if kind is OpKind.APPEND:
+        items = raw.get("items")
+        return Op(
+            kind,
+            phase=phase,
+            path=path,
+            items=None if items is None else str_list(items, f"{path}.items"),
+            check=opt_str(raw, "check", path),
+        )
+    if kind is OpKind.NOTE:
+        return Op(kind, task=task, text=opt_str(raw, "text", path), path=path)
+    if kind is OpKind.BLOCK:
+        return Op(kind, task=task, phase=phase, text=opt_str(raw, "reason", path), path=path)
+    if kind is OpKind.WRITE:
+        if raw.get("todos") is None:
+            return Op(kind, path=path)
+        summary = opt_str(raw, "summary", path)
+        assert todos_of is not None  # own_ops leaves a write op with todos to the agents
+        todos = todos_of(raw["todos"], f"{path}.todos")
+        return Op(
+            kind,
+            todos=tuple(todos),
+            summary=summary,
+            path=path,
+            summary_path=f"{path}.summary",
+        )
+    if kind is OpKind.CLEAR:
+        everything = raw.get("all", False)
+        expect(everything, "boolean", f"{path}.all")
+        return Op(kind, all=bool(everything), path=path)
+    if kind is OpKind.DONE:
+        evidence = opt_str(raw, "evidence", path)
+        return Op(kind, task=task, phase=phase, path=path, evidence=evidence)
+    return Op(kind, task=task, phase=phase, path=path)
+
+
+def own_ops(value: object) -> Request | None:
+    """todocli's own ops (``{"ops": [...]}``, one op object, an array of them) read
+    into a request, as ``agents.request.request`` reads them; None for anything
+    else (an agent tool's payload, a snapshot, a hook's envelope, ops that give a
+    ``write`` its tasks, a shape with an error to word): the agents' reader takes
+    those. An agent's everyday batch of ops loads no agent module."""
+    if isinstance(value, list):
+        ops = value if value and isinstance(value[0], dict) and "op" in value[0] else None
+        root = ""
+    elif isinstance(value, dict) and "tool_name" not in value and "tool_input" not in value:
+        if "op" in value:
+            ops, root = [value], "single"
+        elif list(value) == ["ops"] and isinstance(value["ops"], list) and value["ops"]:
+            ops, root = value["ops"], ""
+        else:
+            ops = None
+    else:
+        ops = None
+    if ops is None or any(
+        isinstance(op, dict) and op.get("op") == "write" and op.get("todos") is not None
+        for op in ops
+    ):
+        return None
+    return Request(read_ops(ops, "" if root == "single" else "ops", root), "ops", value)
