@@ -124,7 +124,7 @@ PROBE = (
     "sys.stderr.write('\\nMODULES ' + ' '.join(sorted(sys.modules)))\n"
 )
 SHARED = {"todocli.agents", "todocli.agents.common", "todocli.agents.request"}
-SHARED |= {"todocli.agents.echo"}
+SHARED |= {"todocli.agents.echo", "todocli.agents.parsed"}  # parsed: every reader's result
 
 
 def tool_modules_loaded(args: list[str], payload: object, home: Path) -> set[str]:
@@ -295,7 +295,8 @@ def test_every_agent_module_describes_itself_whole() -> None:
 # "estimate" (no other tool's do), which it reads and todocli does not keep.
 TASKLET_TOOL = """
 from todocli.agents.common import S, array, marks, obj, tasks
-from todocli.agents.request import Parsed, snapshot_items
+from todocli.agents.parsed import Parsed
+from todocli.agents.request import snapshot_items
 
 NAME = "tasklet"
 RANK = 99

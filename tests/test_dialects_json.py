@@ -12,13 +12,13 @@ from hypothesis import strategies as st
 
 from todocli.engine.dialects import (
     InputError,
-    NotJSONError,
     _finite,
     _object,
     _ScannerContext,
     decode,
     loads_json,
 )
+from todocli.engine.json_refusals import NotJSONError
 
 # JSON has no NaN or Infinity: todo refuses them (see the last test).
 JSON = st.recursive(

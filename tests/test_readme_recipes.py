@@ -327,13 +327,23 @@ def test_the_man_page_examples_do_what_they_say(env: dict[str, str], tmp_path: P
 
 def test_every_error_exit_code_is_documented_in_the_readme_and_the_man_page() -> None:
     from todocli import errors
+    from todocli.app.evidence import proof
+    from todocli.app.wiring import gate
 
     readme = README.read_text(encoding="utf-8")
     man = MAN_PAGE.read_text(encoding="utf-8")
+    # errors.py, and the modules that define the gate's and a check's errors beside
+    # the only code raising them (off every other call's start-up).
     kinds = [
-        k for k in vars(errors).values() if isinstance(k, type) and issubclass(k, errors.TodoError)
+        k
+        for module in (errors, gate, proof)
+        for k in vars(module).values()
+        if isinstance(k, type) and issubclass(k, errors.TodoError)
     ]
     assert errors.CycleError in kinds
+    assert {"OpenTasksError", "CheckFailedError", "CheckNotAllowedError"} <= {
+        k.__name__ for k in kinds
+    }
     for kind in kinds:
         row = re.search(rf"^\| {kind.exit_code} \| (.*)$", readme, re.M)
         assert row is not None, f"exit {kind.exit_code} ({kind.__name__}) is in the README table"

@@ -69,6 +69,7 @@ KEPT_OFF: dict[str, tuple[str, str]] = {
         "only another tool's file (a marker todo's lists do not use, a stated convention) needs it",
     ),
     "todocli.app.transaction": (READS, "only a write runs the write transaction"),
+    "todocli.app.replacement": (EVERY, "only an undo, a redo or an edit writes a whole text"),
     "todocli.app.list_state": (EVERY, "only a batch that logs, clears or numbers tasks"),
     "todocli.storage.commit": (READS, "only a write commits (journal, staged files, replace)"),
     "todocli.storage.views": (
@@ -82,11 +83,18 @@ KEPT_OFF: dict[str, tuple[str, str]] = {
     "_sha2": (READS, "only a write names its lock file (3.12 on)"),
     "_sha256": (READS, "only a write names its lock file (3.11)"),
     "todocli.engine.dialects": (NO_INPUT, "only a form that reads input decodes it"),
+    "todocli.engine.json_refusals": (
+        EVERY,
+        "only JSON input that is not JSON, or has a key twice or NaN, needs its errors",
+    ),
     "_json": (NO_JSON, "only JSON in or out needs its C scanner and encoder"),
     "todocli.base.jsontext": (PLAIN, "only JSON output needs it"),
     "todocli.app.render": (NO_LIST, "for output: a form that prints no list needs none"),
-    "todocli.agents": (NO_INPUT, "only an agent's input needs the registry"),
-    "todocli.agents.request": (NO_INPUT, "only an agent's input is read into ops"),
+    # todocli's own ops are read in engine.dialects: an agent's batch of ops loads
+    # no agent module (own_ops), only a tool's payload or a hook's envelope does.
+    "todocli.agents": (NO_ENVELOPE, "only a tool's payload or a hook's needs the registry"),
+    "todocli.agents.request": (NO_ENVELOPE, "only a tool's payload is read into ops there"),
+    "todocli.agents.parsed": (EVERY, "only a tool's reader (not todocli's shapes) gives one"),
     "todocli.agents.envelope": (NO_ENVELOPE, "only a hook's stdin is an envelope"),
     "todocli.app.hooks": (NO_HOOK, "only a hook event or a tool's list is answered so"),
     "todocli.agents.echo": (NO_TODOS, "only a tool's own list is echoed back"),

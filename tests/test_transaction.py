@@ -22,7 +22,7 @@ import pytest
 from tests.support import git
 from tests.support_cli import Todo
 from todocli.agents import claude_todowrite
-from todocli.app import commands, transaction
+from todocli.app import commands, replacement, transaction
 from todocli.app.commands import Context, Options
 from todocli.document import markdown
 from todocli.errors import BusyError, ConflictError
@@ -47,14 +47,17 @@ def steps(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Record each step of the transaction as it runs (the steps are called through
     the module, so wrapping them there sees every call)."""
     seen: list[str] = []
-    for name in ("read", "settle", "plan", "prove", "commit", "commit_text"):
-        step = getattr(transaction, name)
+    for module, name in (
+        *((transaction, name) for name in ("read", "settle", "plan", "prove", "commit")),
+        (replacement, "commit_text"),  # a whole text's commit (undo, redo, edit)
+    ):
+        step = getattr(module, name)
 
         def wrapped(*args: Any, _step: Any = step, _name: str = name, **kwargs: Any) -> Any:
             seen.append(_name)
             return _step(*args, **kwargs)
 
-        monkeypatch.setattr(transaction, name, wrapped)
+        monkeypatch.setattr(module, name, wrapped)
     return seen
 
 

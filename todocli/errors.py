@@ -1,7 +1,11 @@
 """Errors, each with its exit code and stable machine code.
 
 Exactly one place (the command line's boundary) turns these into output and an
-exit status; the core raises them and never exits.
+exit status; the core raises them and never exits. The errors of the stop gate
+(``OpenTasksError``, ``StaleEvidenceError``: ``app.wiring.gate``) and of a task's
+check (``CheckFailedError``, ``CheckNotAllowedError``: ``app.evidence.proof``) are
+defined beside the only code that raises them: every call loads this module, and
+a class costs about 70,000 instructions to make.
 """
 
 from __future__ import annotations
@@ -34,13 +38,6 @@ class NotFoundError(TodoError):
 
     exit_code = 1
     code = "NOT_FOUND"
-
-
-class OpenTasksError(TodoError):
-    """``todo check``: tasks are still open, so the agent should not stop yet."""
-
-    exit_code = 1
-    code = "OPEN_TASKS"
 
 
 class UsageError(TodoError):
@@ -92,32 +89,3 @@ class InternalError(TodoError):
 
     exit_code = 3
     code = "INTERNAL_ERROR"
-
-
-class CheckFailedError(TodoError):
-    """``todo done``: a task's check failed or ran out of time, so the task is not
-    completed. ``tail``: the end of each failed check's output, over several lines,
-    shown once after the message (never in the one line of stderr)."""
-
-    exit_code = 8
-    code = "CHECK_FAILED"
-
-    def __init__(self, message: str, details: list[str] | None = None, tail: str = "") -> None:
-        super().__init__(message, details)
-        self.tail = tail
-
-
-class CheckNotAllowedError(TodoError):
-    """A task's check is not one this user approved (it came with a hand edit, a
-    pull, another home, or it changed): it is not run until ``todo allow``."""
-
-    exit_code = 9
-    code = "CHECK_NOT_ALLOWED"
-
-
-class StaleEvidenceError(TodoError):
-    """``todo check``: a completed task's check has not passed since the last
-    commit or change to the tree (or never ran), so the agent should not stop yet."""
-
-    exit_code = 1
-    code = "STALE_EVIDENCE"

@@ -6,7 +6,8 @@ with ``name``, ``description``, ``state``, ``task_id``), ``reorganize_tasklist``
 from __future__ import annotations
 
 from todocli.agents.common import S, array, enum, ids, obj, tasks
-from todocli.agents.request import Parsed, only, patch, short_uuid, snapshot_items, string
+from todocli.agents.parsed import Parsed
+from todocli.agents.request import only, patch, short_uuid, snapshot_items, string
 from todocli.base import TYPE_CHECKING
 from todocli.document.model import Meta, Status
 from todocli.engine.dialects import InputError

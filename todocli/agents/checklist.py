@@ -4,7 +4,7 @@ one task a line, read with the tool's own markers."""
 
 from __future__ import annotations
 
-from todocli.agents.request import Parsed
+from todocli.agents.parsed import Parsed
 from todocli.document.model import Status
 from todocli.engine.dialects import InputError
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from todocli.agents.common import BASIC, STR_LIST, S, enum, ids, obj
 from todocli.agents.common import tasks as tasks_of
-from todocli.agents.request import Parsed, item, only, patch
+from todocli.agents.parsed import Parsed
+from todocli.agents.request import item, only, patch
 from todocli.base import TYPE_CHECKING
 from todocli.document.model import Meta
 from todocli.engine.dialects import InputError

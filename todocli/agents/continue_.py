@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from todocli.agents.checklist import CHECKLIST, lines
 from todocli.agents.common import S, checklist, obj
-from todocli.agents.request import Parsed, only, string
+from todocli.agents.parsed import Parsed
+from todocli.agents.request import only, string
 from todocli.base import TYPE_CHECKING
 from todocli.document.model import Status
 

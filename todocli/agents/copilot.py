@@ -4,7 +4,8 @@ numbers, statuses ``not-started`` / ``in-progress`` / ``completed``."""
 from __future__ import annotations
 
 from todocli.agents.common import S, array, enum, ids, obj, tasks, words
-from todocli.agents.request import Parsed, only, snapshot_items
+from todocli.agents.parsed import Parsed
+from todocli.agents.request import only, snapshot_items
 from todocli.base import TYPE_CHECKING
 from todocli.document.model import Status, id_number
 

@@ -4,7 +4,8 @@ the items are updates by id, else the whole list."""
 from __future__ import annotations
 
 from todocli.agents.common import CANCELLED, S, array, enum, ids, obj, tasks
-from todocli.agents.request import Parsed, only, patch, snapshot_items
+from todocli.agents.parsed import Parsed
+from todocli.agents.request import only, patch, snapshot_items
 from todocli.base import TYPE_CHECKING
 from todocli.engine.dialects import InputError
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from todocli.agents.checklist import lines
 from todocli.agents.common import BASIC, S, obj, tasks
-from todocli.agents.request import Parsed, only
+from todocli.agents.parsed import Parsed
+from todocli.agents.request import only
 from todocli.base import TYPE_CHECKING
 from todocli.document.model import Status
 

@@ -6,13 +6,26 @@ from __future__ import annotations
 
 from todocli import agents as registry
 from todocli.agents.request import request
-from todocli.base import TYPE_CHECKING, safe_session
+from todocli.base import TYPE_CHECKING, Value, safe_session
 from todocli.document.model import Meta
-from todocli.engine.dialects import Hook, InputError, Request
+from todocli.engine.dialects import InputError, Request
 from todocli.engine.ops import Op, OpKind
 
 if TYPE_CHECKING:
     from typing import Any
+
+
+class Hook(Value):
+    """The hook a payload came through: its event and the session it names (a
+    request's ``hook``; made only here, so no other input pays for the class)."""
+
+    def __init__(
+        self,
+        event: str,
+        session: str | None,
+    ) -> None:
+        self.event = event
+        self.session = session
 
 
 def envelope(value: dict[str, Any]) -> Request:

@@ -5,7 +5,8 @@ its tasks as ``write_todos``' todos: its reply is Gemini's."""
 
 from __future__ import annotations
 
-from todocli.agents.request import Parsed, item, only, patch
+from todocli.agents.parsed import Parsed
+from todocli.agents.request import item, only, patch
 from todocli.base import TYPE_CHECKING
 from todocli.document.model import Meta
 from todocli.engine.dialects import InputError

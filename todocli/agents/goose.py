@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from todocli.agents.checklist import CHECKLIST, lines
 from todocli.agents.common import S, checklist, obj
-from todocli.agents.request import Parsed
+from todocli.agents.parsed import Parsed
 from todocli.base import TYPE_CHECKING
 from todocli.document.model import Status
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from todocli.agents import opencode
 from todocli.agents.common import S
-from todocli.agents.request import Parsed, only, snapshot_items
+from todocli.agents.parsed import Parsed
+from todocli.agents.request import only, snapshot_items
 from todocli.base import TYPE_CHECKING
 from todocli.engine.dialects import loads_json
 

@@ -21,35 +21,24 @@ from __future__ import annotations
 from todocli import agents as registry
 from todocli.base import TYPE_CHECKING
 from todocli.document.model import Meta, Status
-from todocli.engine.dialects import InputError, Request
-from todocli.engine.ops import Op, OpKind, PhaseItems
+from todocli.engine.dialects import (
+    InputError,
+    Request,
+    expect,
+    kind_of,
+    only_keys,
+    opt_str,
+    read_ops,
+    str_list,
+)
+from todocli.engine.ops import Op, OpKind
 from todocli.escapes import quoted
 
 if TYPE_CHECKING:
     from typing import Any, TypeGuard
 
+    from todocli.agents.parsed import Parsed
     from todocli.engine.snapshot import Item
-
-
-class Parsed:
-    """What a tool's payload asks for: a query (``items`` None), a whole list, or
-    updates (``merge``). Made once, never changed."""
-
-    __slots__ = ("dialect", "items", "merge", "summary", "warnings")
-
-    def __init__(
-        self,
-        dialect: str,
-        items: list[Item] | None = None,
-        summary: str | None = None,
-        merge: bool = False,
-        warnings: list[str] | None = None,
-    ) -> None:
-        self.dialect = dialect
-        self.items = items  # None: a read
-        self.summary = summary
-        self.merge = merge
-        self.warnings = tuple(warnings or ())
 
 
 def only(value: dict[str, Any], allowed: set[str], tool: str) -> None:
@@ -93,43 +82,6 @@ GIVEN_KEYS = (("priority", "priority"), ("blocked_by", "blockedBy"), ("check", "
 STATUS_HELP = "use pending, in_progress, completed, abandoned or blocked"
 
 
-def kind_of(value: object) -> str:
-    """The JSON kind of a value, as error messages name it."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
-
-
-def expect(value: object, kind: str, path: str) -> None:
-    if kind_of(value) != kind:
-        article = f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"
-        raise InputError(f"{path}: expected {article}, got {kind_of(value)}")
-
-
-def opt_str(data: dict[str, Any], key: str, path: str) -> str | None:
-    value = data.get(key)
-    if value is None:
-        return None
-    expect(value, "string", f"{path}.{key}")
-    return str(value)
-
-
-def str_list(value: object, path: str) -> tuple[str, ...]:
-    expect(value, "array", path)
-    assert isinstance(value, list)
-    for i, item in enumerate(value):
-        expect(item, "string", f"{path}[{i}]")
-    return tuple(value)
-
-
 def snapshot_items(values: object, name: str) -> list[Item]:
     """An array of task objects (or strings), in order (``order`` sorts them)."""
     where = name or "input"
@@ -156,17 +108,20 @@ def item(raw: object, path: str) -> Item:
 
     if isinstance(raw, str):  # a bare string is a pending task
         return Item(raw, path=path, key="", keep_active_form=True)
-    expect(raw, "object", path)
+    # Each check below words its error (and builds the path it names) only when it
+    # fails: a TodoWrite of 20 tasks makes a hundred of them.
+    if not isinstance(raw, dict):
+        expect(raw, "object", path)
     assert isinstance(raw, dict)
-    for key in raw:
-        if key not in ITEM_KEYS:
-            from difflib import get_close_matches
+    if not ITEM_KEYS.issuperset(raw):
+        from difflib import get_close_matches
 
-            near = get_close_matches(key, sorted(ITEM_KEYS), n=1, cutoff=0.6)
-            hint = f': did you mean "{near[0]}"?' if near else ""
-            raise InputError(
-                f'{path}: unknown key "{key}"{hint} (e.g. {{"content": "x", "status": "pending"}})'
-            )
+        key = next(key for key in raw if key not in ITEM_KEYS)
+        near = get_close_matches(key, sorted(ITEM_KEYS), n=1, cutoff=0.6)
+        hint = f': did you mean "{near[0]}"?' if near else ""
+        raise InputError(
+            f'{path}: unknown key "{key}"{hint} (e.g. {{"content": "x", "status": "pending"}})'
+        )
     keys = [k for k in TEXT_KEYS if k in raw]
     if not keys:
         raise InputError(
@@ -174,7 +129,8 @@ def item(raw: object, path: str) -> Item:
         )
     key = keys[0]
     content = raw[key]
-    expect(content, "string", f"{path}.{key}")
+    if not isinstance(content, str):
+        expect(content, "string", f"{path}.{key}")
     note_from: str | None = None
     for other in keys[1:]:
         expect(raw[other], "string", f"{path}.{other}")
@@ -182,21 +138,12 @@ def item(raw: object, path: str) -> Item:
             note_from = raw[other] or None  # a description beside the text: a note
         elif raw[other] != content:
             raise InputError(f'{path}: "{key}" and "{other}" differ; send one of them')
-    status = Status.PENDING
-    if raw.get("status") is not None:
-        expect(raw["status"], "string", f"{path}.status")
-        try:
-            status = Status.parse(raw["status"])
-        except ValueError:
-            raise InputError(
-                f"{path}.status: unknown status {quoted(raw['status'])} ({STATUS_HELP})"
-            ) from None
-    elif raw.get("completed") is not None:  # a boolean instead of a status
-        expect(raw["completed"], "boolean", f"{path}.completed")
-        status = Status.COMPLETED if raw["completed"] else Status.PENDING
+    status = _status(raw, path)
     active_key = "activeForm" if "activeForm" in raw else "active_form"
     has_active = active_key in raw
-    active = opt_str(raw, active_key, path) if has_active else None
+    active = raw[active_key] if has_active else None
+    if active is not None and not isinstance(active, str):
+        expect(active, "string", f"{path}.{active_key}")
     notes: tuple[str, ...] | None = None
     if raw.get("notes") is not None:
         value = raw["notes"]
@@ -213,11 +160,14 @@ def item(raw: object, path: str) -> Item:
         # Which of the metadata the item gives: what it leaves out is kept from the
         # task it names ("preserve omitted dependencies for existing IDs").
         given = frozenset(field for field, key in GIVEN_KEYS if key in raw)
+    phase = raw.get("phase")
+    if phase is not None and not isinstance(phase, str):
+        expect(phase, "string", f"{path}.phase")
     return Item(
         content=content,
         status=status,
         active_form=active,
-        phase=opt_str(raw, "phase", path),
+        phase=phase,
         notes=notes,
         keep_active_form=not has_active,
         path=path,
@@ -226,6 +176,24 @@ def item(raw: object, path: str) -> Item:
         meta=meta,
         given=given,
     )
+
+
+def _status(raw: dict[str, Any], path: str) -> Status:
+    """A task object's status: its ``status`` word, else its ``completed`` flag."""
+    word = raw.get("status")
+    if word is not None:
+        if not isinstance(word, str):
+            expect(word, "string", f"{path}.status")
+        try:
+            return Status.parse(word)
+        except ValueError:
+            raise InputError(
+                f"{path}.status: unknown status {quoted(word)} ({STATUS_HELP})"
+            ) from None
+    if raw.get("completed") is not None:  # a boolean instead of a status
+        expect(raw["completed"], "boolean", f"{path}.completed")
+        return Status.COMPLETED if raw["completed"] else Status.PENDING
+    return Status.PENDING
 
 
 def _meta(raw: dict[str, Any], path: str) -> Meta:
@@ -310,117 +278,6 @@ def short_uuid(task_id: str) -> str:
 # -- todocli's own shapes ------------------------------------------------------------
 
 
-def only_keys(value: dict[str, Any], allowed: tuple[str, ...], path: str) -> None:
-    for key in value:
-        if key not in allowed:
-            where = f"{path}: " if path else ""
-            raise InputError(
-                f"{where}unexpected key {quoted(key)} here (expected: {', '.join(allowed)})"
-            )
-
-
-# Which fields each op takes (besides "op").
-OP_FIELDS: dict[str, frozenset[str]] = {
-    "init": frozenset({"list", "summary"}),
-    "start": frozenset({"task"}),
-    "done": frozenset({"task", "phase", "evidence"}),
-    "drop": frozenset({"task", "phase"}),
-    "rm": frozenset({"task", "phase"}),
-    "append": frozenset({"phase", "items", "check"}),
-    "note": frozenset({"task", "text"}),
-    "block": frozenset({"task", "phase", "reason"}),
-    "unblock": frozenset({"task", "phase"}),
-    "view": frozenset(),
-    "write": frozenset({"todos", "summary"}),
-    "clear": frozenset({"all"}),
-    "claim": frozenset({"task"}),
-}
-
-
-def _ops(values: list[Any], name: str, root: str) -> tuple[Op, ...]:
-    """Op objects → ops; ``root`` "single": one op object on its own."""
-    out = []
-    for i, raw in enumerate(values):
-        path = f"{name}[{i}]" if root != "single" else "op"
-        expect(raw, "object", path)
-        kind_name = raw.get("op")
-        where = f"{path}.op" if root != "single" else "op"
-        if not isinstance(kind_name, str):
-            raise InputError(f"{where}: expected a string, got {kind_of(kind_name)}")
-        if kind_name not in OP_FIELDS:
-            known = ", ".join(OP_FIELDS)
-            raise InputError(f"{where}: unknown op {quoted(kind_name)} (use {known})")
-        prefix = path if root != "single" else ""
-        for key in raw:
-            if key != "op" and key not in OP_FIELDS[kind_name]:
-                allowed = ", ".join(sorted(OP_FIELDS[kind_name])) or "no other fields"
-                head = f"{prefix}: " if prefix else ""
-                raise InputError(
-                    f'{head}unknown key {quoted(key)} for op "{kind_name}" ({allowed})'
-                )
-        out.append(_op(OpKind.of(kind_name), raw, prefix or "op"))
-    return tuple(out)
-
-
-def _op(kind: OpKind, raw: dict[str, Any], path: str) -> Op:
-    task = opt_str(raw, "task", path)
-    phase = opt_str(raw, "phase", path)
-    if kind is OpKind.INIT:
-        groups = None
-        if raw.get("list") is not None:
-            expect(raw["list"], "array", f"{path}.list")
-            groups = []
-            for k, group in enumerate(raw["list"]):
-                where = f"{path}.list[{k}]"
-                expect(group, "object", where)
-                only_keys(group, ("phase", "items"), where)
-                name = opt_str(group, "phase", where) or ""
-                items = group.get("items")
-                groups.append(
-                    PhaseItems(name, () if items is None else str_list(items, f"{where}.items"))
-                )
-        return Op(
-            kind,
-            phases=None if groups is None else tuple(groups),
-            summary=opt_str(raw, "summary", path),
-            path=path,
-            summary_path=f"{path}.summary",
-        )
-    if kind is OpKind.APPEND:
-        items = raw.get("items")
-        return Op(
-            kind,
-            phase=phase,
-            path=path,
-            items=None if items is None else str_list(items, f"{path}.items"),
-            check=opt_str(raw, "check", path),
-        )
-    if kind is OpKind.NOTE:
-        return Op(kind, task=task, text=opt_str(raw, "text", path), path=path)
-    if kind is OpKind.BLOCK:
-        return Op(kind, task=task, phase=phase, text=opt_str(raw, "reason", path), path=path)
-    if kind is OpKind.WRITE:
-        if raw.get("todos") is None:
-            return Op(kind, path=path)
-        summary = opt_str(raw, "summary", path)
-        todos = snapshot_items(raw["todos"], f"{path}.todos")
-        return Op(
-            kind,
-            todos=tuple(todos),
-            summary=summary,
-            path=path,
-            summary_path=f"{path}.summary",
-        )
-    if kind is OpKind.CLEAR:
-        everything = raw.get("all", False)
-        expect(everything, "boolean", f"{path}.all")
-        return Op(kind, all=bool(everything), path=path)
-    if kind is OpKind.DONE:
-        evidence = opt_str(raw, "evidence", path)
-        return Op(kind, task=task, phase=phase, path=path, evidence=evidence)
-    return Op(kind, task=task, phase=phase, path=path)
-
-
 TOP_LEVEL_KEYS = ("ops", "todos", "summary", "plan", "explanation", "items")
 
 # Every top-level key of a supported shape, with one example of that shape.
@@ -466,12 +323,12 @@ def request(value: object, tool: str | None = None) -> Request:
             return to_request(parsed, value)
     if isinstance(value, list):
         if value and isinstance(value[0], dict) and "op" in value[0]:
-            return Request(_ops(value, "ops", root=""), "ops", value)
+            return Request(read_ops(value, "ops", "", snapshot_items), "ops", value)
         return Request((_snapshot(value, "", None),), "snapshot", value)
     if not isinstance(value, dict):
         raise InputError(f"expected a JSON object or array, got {kind_of(value)}")
     if "op" in value:
-        return Request(_ops([value], "", root="single"), "ops", value)
+        return Request(read_ops([value], "", "single", snapshot_items), "ops", value)
     for key in value:
         if key not in TOP_LEVEL_KEYS:
             raise InputError(_unknown_top(key))
@@ -480,7 +337,7 @@ def request(value: object, tool: str | None = None) -> Request:
         expect(value["ops"], "array", "ops")
         if not value["ops"]:
             raise InputError("ops: expected at least one op")
-        return Request(_ops(value["ops"], "ops", root=""), "ops", value)
+        return Request(read_ops(value["ops"], "ops", "", snapshot_items), "ops", value)
     if "plan" in value:
         only_keys(value, ("plan", "explanation"), "")
         # Codex sends why it changed the plan with each call: told in the reply, not
@@ -501,6 +358,8 @@ def detect(value: dict[str, Any], tool: str | None = None) -> Parsed | None:
     """The payload of an agent's tool, read by the surest of the registry's readers
     that takes it; None when it is one of todocli's own shapes."""
     if tool in registry.READS:
+        from todocli.agents.parsed import Parsed  # a tool's own payload
+
         return Parsed(tool)
     for found in registry.ranked(value, tool, readers=True):
         parsed: Parsed | None = found.detect(value, tool)
@@ -521,6 +380,8 @@ def _id_only(value: dict[str, Any]) -> Parsed | None:
             isinstance(t, dict) and "id" in t and not any(k in t for k in TEXT_KEYS) for t in todos
         )
     ):
+        from todocli.agents.parsed import Parsed  # updates by id: not todocli's own shape
+
         patches = [patch(raw, f"todos[{i}]") for i, raw in enumerate(todos)]
         return Parsed("snapshot", patches, string(value, "summary"), merge=True)
     return None

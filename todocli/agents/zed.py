@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from todocli.agents.common import BASIC, BASIC3, S, array, obj, tasks
-from todocli.agents.request import Parsed, only, snapshot_items, string
+from todocli.agents.parsed import Parsed
+from todocli.agents.request import only, snapshot_items, string
 from todocli.base import TYPE_CHECKING
 
 if TYPE_CHECKING:

@@ -294,8 +294,7 @@ def apply_input(
 ) -> Outcome:
     """``todo apply``: one JSON document (any dialect) or, with --markdown, markdown.
     ``with_rev``: a query reads the revision too (as ``show`` does)."""
-    from todocli.agents.request import is_envelope, request
-    from todocli.engine.dialects import decode, from_markdown
+    from todocli.engine.dialects import decode, from_markdown, own_ops
 
     limit = ctx.settings.max_input_bytes
     req: Request
@@ -312,12 +311,18 @@ def apply_input(
                 raise InvalidParamError(f"input is not valid UTF-8 (byte {exc.start})") from None
         else:
             value = decode(data, limit)
-            if is_envelope(value):
-                from todocli.agents.envelope import envelope
-
-                req = envelope(value)
+            own = own_ops(value)  # todocli's own ops: no agent tool's reader needed
+            if own is not None:
+                req = own
             else:
-                req = request(value)
+                from todocli.agents.request import is_envelope, request
+
+                if is_envelope(value):
+                    from todocli.agents.envelope import envelope
+
+                    req = envelope(value)
+                else:
+                    req = request(value)
     except InvalidParamError as error:
         return _rejected_input(ctx, error, value, with_rev=with_rev)
     if req.hook is not None and req.hook.session and (ctx.loc.is_session or ctx.loc.project):
@@ -341,6 +346,9 @@ def apply_input(
             raise
         if outcome.result is not None and outcome.result.errors:
             outcome.result = _explain_unknown_ids(outcome.result, req.dialect)
+        # The renderers answer in this tool's shape: worked out once, here (each
+        # working-out asks the registry's candidates their score again).
+        outcome.reply_as = tool
     outcome.warnings[:0] = req.warnings
     outcome.request = req  # the renderers answer in the shape of the tool that sent it
     return outcome

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from todocli.app.commands import Context, Outcome, expect_rev
-from todocli.app.transaction import Replacement, replace_text
+from todocli.app.replacement import Replacement, replace_text
 from todocli.base import TYPE_CHECKING
 from todocli.document.markdown import parse
 from todocli.document.model import Diff, Result

@@ -10,8 +10,8 @@ import os
 from datetime import datetime
 
 from todocli.app.commands import Context, Outcome, expect_rev
+from todocli.app.replacement import Replacement, replace_text
 from todocli.app.report import Report
-from todocli.app.transaction import Replacement, replace_text
 from todocli.base import TYPE_CHECKING
 from todocli.document.blocks import split_lines
 from todocli.document.markdown import parse

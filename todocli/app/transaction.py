@@ -18,7 +18,7 @@ still wants checks (the list changed while they ran) is a value, not an error:
 the lock is let go, those checks run, and the batch goes round again.
 
 A write of a whole text (an undo, a redo, a person's edit) takes the same steps
-with a ``Replacement`` for its plan: ``replace_text``.
+with a ``Replacement`` for its plan: ``app.replacement``.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from todocli.errors import BusyError, InvalidParamError, TodoError
 from todocli.storage.store import ListChangedError
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Sequence
     from datetime import datetime
     from typing import Any
 
@@ -456,48 +456,6 @@ def commit(ctx: Context, planned: Plan, params_input: object = None) -> Outcome:
     )
     outcome.fresh_notes = planned.fresh_notes
     return outcome
-
-
-class Replacement:
-    """A plan that puts a whole text in place of the list (an undo, a redo, a
-    person's edit) instead of the engine's batch: the text, and the state to write
-    with it (None: the state stays as it is)."""
-
-    __slots__ = ("state", "text")
-
-    def __init__(self, text: str, state: dict[str, Any] | None = None) -> None:
-        self.text = text
-        self.state = state
-
-
-def replace_text(ctx: Context, choose: Callable[[Read], Replacement]) -> tuple[Read, int]:
-    """The write of a whole text: ``read``, ``settle`` and the commit under the lock,
-    as every batch's, with the text ``choose`` makes of the list as read for its plan
-    (it may refuse: its error leaves everything as it was). The list as read, edited
-    by hand since todo's last write, becomes a revision of its own first. Returns the
-    list as read and the new revision.
-
-    A save that races the replace is not written over, and the text is not chosen
-    again from it (an undo would then take back the person's save rather than what
-    it was asked to): the replace is refused (``ListChangedError``, exit 4), the
-    save left on disk."""
-    with ctx.store.locked():
-        seen = settle(ctx, read(ctx), (), whole=True)
-        return seen, commit_text(ctx, seen, choose(seen))
-
-
-def commit_text(ctx: Context, seen: Read, chosen: Replacement) -> int:
-    """Write a whole text over the list as read (see ``commit``): the list a person
-    edited becomes a revision of its own first. Returns the new revision."""
-    store = ctx.store
-    hand = store.hand_edit(seen.text, seen.rev, seen.last)
-    person_near = hand is not None or store.person_near()
-    rev = store.commit(
-        chosen.text, chosen.state, person_near=person_near, hand=hand, agent=ctx.agent
-    )
-    if hand is not None:
-        store.saw_person()  # edited by hand: the person may save again at any moment
-    return rev
 
 
 def _failed(ctx: Context, planned: Plan) -> None:

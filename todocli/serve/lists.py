@@ -12,7 +12,8 @@ import threading
 
 from todocli.app import commands, history
 from todocli.app.commands import Context, Options, Outcome
-from todocli.app.transaction import Read, Replacement, replace_text
+from todocli.app.replacement import Replacement, replace_text
+from todocli.app.transaction import Read
 from todocli.app.wiring.gate import stale_evidence
 from todocli.base import TYPE_CHECKING, is_session_name
 from todocli.document.markdown import parse

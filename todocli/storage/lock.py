@@ -24,6 +24,8 @@ from todocli.storage.paths import check_private_dir
 if TYPE_CHECKING:
     from types import TracebackType
 
+    from todocli.storage.store import Store
+
 LOCK_POLL_SECONDS = 0.01
 
 
@@ -116,3 +118,35 @@ class ListLock:
             finally:
                 os.close(self._fd)
                 self._fd = -1
+
+
+class Held:
+    """A store's list lock, held for a ``with`` block (``Store.locked``); BUSY (exit
+    5) after the timeout. Here, not beside the store, as only a write makes one."""
+
+    def __init__(self, store: Store, timeout: float | None = None) -> None:
+        self.store = store
+        self.timeout = store.lock_timeout if timeout is None else timeout
+        self.lock: ListLock | None = None
+
+    def __enter__(self) -> Held:
+        lock_file = self.store.loc.lock_file
+        busy = (
+            f"another todo process holds the lock {lock_file} "
+            f"(waited {self.timeout:g} s; raise lock_timeout to wait longer)"
+        )
+        lock = take_lock(lock_file, self.timeout, busy)
+        self.lock = lock
+        self.store.holding = True
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        if self.lock is not None:
+            self.store.holding = False
+            self.lock.__exit__(kind, error, trace)
+            self.lock = None

@@ -41,10 +41,9 @@ from todocli.storage.paths import plan_outside
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
-    from types import TracebackType
     from typing import Any
 
-    from todocli.storage.lock import ListLock
+    from todocli.storage.lock import Held
     from todocli.storage.paths import Locations
 
 KEEP_REVISIONS = 100  # `todo history` promises at least 50
@@ -114,7 +113,7 @@ class Store:
         self._pending_views: list[tuple[str, str]] = []
         self._appends: list[str] = []
         self._forget = False
-        self._holding = False  # this process holds the list's lock (``Held``)
+        self.holding = False  # this process holds the list's lock (``Held``)
 
     # -- the list ------------------------------------------------------------------------
 
@@ -458,10 +457,12 @@ class Store:
         """``read`` found a journal: settle it under the lock. A call that does not
         hold the lock takes it only if it is free: if not, a live writer holds it,
         and the journal is that writer's own (or it settles it before it writes)."""
-        if self._holding:
+        if self.holding:
             self.recover()
             return
         try:
+            from todocli.storage.lock import Held  # a killed writer's journal
+
             with Held(self, timeout=0):
                 self.recover()
         except TodoError:
@@ -545,37 +546,6 @@ class Store:
 
     def locked(self) -> Held:
         """Hold the list's lock for a ``with`` block."""
+        from todocli.storage.lock import Held  # only a write takes the lock
+
         return Held(self)
-
-
-class Held:
-    """The list's lock, held for a ``with`` block; BUSY (exit 5) after the timeout."""
-
-    def __init__(self, store: Store, timeout: float | None = None) -> None:
-        self.store = store
-        self.timeout = store.lock_timeout if timeout is None else timeout
-        self.lock: ListLock | None = None
-
-    def __enter__(self) -> Held:
-        lock_file = self.store.loc.lock_file
-        busy = (
-            f"another todo process holds the lock {lock_file} "
-            f"(waited {self.timeout:g} s; raise lock_timeout to wait longer)"
-        )
-        from todocli.storage.lock import take_lock
-
-        lock = take_lock(lock_file, self.timeout, busy)
-        self.lock = lock
-        self.store._holding = True
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        if self.lock is not None:
-            self.store._holding = False
-            self.lock.__exit__(kind, error, trace)
-            self.lock = None

@@ -7,9 +7,10 @@ approved here, each with its digest.
 from __future__ import annotations
 
 from todocli.app.commands import Context, Outcome, show
+from todocli.app.evidence.proof import CheckNotAllowedError
 from todocli.app.report import Report
 from todocli.base import TYPE_CHECKING
-from todocli.errors import CheckNotAllowedError, InvalidParamError, NotFoundError, UsageError
+from todocli.errors import InvalidParamError, NotFoundError, UsageError
 from todocli.escapes import one_line, quoted
 
 if TYPE_CHECKING:

@@ -19,7 +19,7 @@ types: the import runs one way.
 from __future__ import annotations
 
 from todocli.base import TYPE_CHECKING
-from todocli.errors import CheckFailedError, CheckNotAllowedError
+from todocli.errors import TodoError
 from todocli.escapes import one_line, safe
 
 if TYPE_CHECKING:
@@ -29,6 +29,27 @@ if TYPE_CHECKING:
     from todocli.engine.ops import Proof, Wanted
 
 TAIL_SHOWN = 1500  # the most characters of failed checks' output a reply shows
+
+
+class CheckFailedError(TodoError):
+    """``todo done``: a task's check failed or ran out of time, so the task is not
+    completed. ``tail``: the end of each failed check's output, over several lines,
+    shown once after the message (never in the one line of stderr)."""
+
+    exit_code = 8
+    code = "CHECK_FAILED"
+
+    def __init__(self, message: str, details: list[str] | None = None, tail: str = "") -> None:
+        super().__init__(message, details)
+        self.tail = tail
+
+
+class CheckNotAllowedError(TodoError):
+    """A task's check is not one this user approved (it came with a hand edit, a
+    pull, another home, or it changed): it is not run until ``todo allow``."""
+
+    exit_code = 9
+    code = "CHECK_NOT_ALLOWED"
 
 
 class Proving:

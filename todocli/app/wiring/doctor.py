@@ -18,7 +18,7 @@ from todocli.app.wiring.setup import TARGETS, Records, target
 from todocli.base import TYPE_CHECKING
 from todocli.errors import BusyError, TodoError
 from todocli.storage import agent_sessions
-from todocli.storage.store import Held
+from todocli.storage.lock import Held
 
 if TYPE_CHECKING:
     from collections.abc import Callable

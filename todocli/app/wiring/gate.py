@@ -17,7 +17,7 @@ from todocli.app.report import Report
 from todocli.base import TYPE_CHECKING
 from todocli.document.markdown import parse
 from todocli.document.model import Diff, Status, TodoList
-from todocli.errors import OpenTasksError, StaleEvidenceError
+from todocli.errors import TodoError
 from todocli.escapes import quoted, safe
 
 if TYPE_CHECKING:
@@ -27,6 +27,21 @@ if TYPE_CHECKING:
     from todocli.engine.ops import Proof
 
 NAG = "<reminder>Update your todos.</reminder>"
+
+
+class OpenTasksError(TodoError):
+    """``todo check``: tasks are still open, so the agent should not stop yet."""
+
+    exit_code = 1
+    code = "OPEN_TASKS"
+
+
+class StaleEvidenceError(TodoError):
+    """``todo check``: a completed task's check has not passed since the last
+    commit or change to the tree (or never ran), so the agent should not stop yet."""
+
+    exit_code = 1
+    code = "STALE_EVIDENCE"
 
 
 def open_tasks(todo: TodoList, agent: str | None = None) -> list[tuple[str, Status, str]]:
