@@ -10,6 +10,12 @@ pass`` measured in the same run, with the targets: a show at most 3x, a done at
 most 3.5x. ``--time`` prints the median wall time of ``--runs`` runs instead
 (no valgrind needed; noisy on a shared machine).
 
+``--stages`` prints where a ``show --plain`` goes, in instructions: each step of
+reading and printing the plan, measured in one process that stops after it (so
+each figure is the step's own), beside the least a Python program does to print
+the same view of it (``FLOOR``: read, split, one object a task, two lines a task,
+encode; no markdown rules, no escaping, nothing kept to write back).
+
 Usage: ``python bench/big_plan.py [--time] [--runs N]``. Run it from an installed
 checkout: it calls the ``todo`` script beside this Python.
 """
@@ -86,6 +92,60 @@ def plan_text(seed: int = 1) -> str:
     return "".join(out)
 
 
+# Each step of a show --plain, in order: one process runs the steps up to the one
+# named (the plan text is read by the first), and the step's figure is the
+# difference from the one before.
+STAGES = (
+    ("start, imports, read", "text = open(PLAN, encoding='utf-8').read()"),
+    ("split into lines", "lines = markdown.split_lines(text)"),
+    ("block scan", "infos = markdown.Scanner().scan(lines)"),
+    (
+        "segments",
+        "doc = markdown.Document(); built = markdown.Builder(lines, infos, doc.head); "
+        "built.build()",
+    ),
+    ("phases, index", "doc.reindex()"),
+    ("model", "todo = doc.model()"),
+    ("listing lines", "shown = render.list_lines(todo)"),
+    ("escaping", "shown = escapes.safe_lines(shown)"),
+    ("encoding", "data = b'\\n'.join([line.encode() for line in shown])"),
+)
+STAGE_IMPORTS = "from todocli.document import markdown; from todocli.app import render; "
+STAGE_IMPORTS += "from todocli import escapes"
+FLOOR = """
+class Task:
+    __slots__ = ("content", "status", "phase")
+    def __init__(self, content, status, phase):
+        self.content, self.status, self.phase = content, status, phase
+text = open(PLAN, encoding="utf-8").read()
+tasks, phase = [], ""
+for line in text.split("\\n"):
+    if line.startswith("- ["):
+        tasks.append(Task(line[6:], line[3], phase))
+    elif line.startswith("## "):
+        phase = line[3:]
+shown = [f"  - {t.content} [pending] ({t.phase})" for t in tasks if t.status == " "]
+shown += [f"  #{n} [{t.status}] {t.content}" for n, t in enumerate(tasks, 1)]
+data = "\\n".join(shown).encode()
+"""
+
+
+def stages(plan: Path, env: dict[str, str], base: float) -> None:
+    """Print each step's instructions, and the floor program's, against ``base``."""
+    head = f"PLAN = {str(plan)!r}; {STAGE_IMPORTS}; "
+    before = base
+    tasks = plan.read_text().count("\n- [")
+    for k, (name, _) in enumerate(STAGES):
+        code = head + "; ".join(step for _, step in STAGES[: k + 1])
+        count = instructions([sys.executable, "-c", code], env)
+        step = count - before
+        print(f"  {name:<22} {step / 1e6:7.1f} M {step / tasks:9,.0f} a task")
+        before = count
+    floor = instructions([sys.executable, "-c", f"PLAN = {str(plan)!r}\n{FLOOR}"], env)
+    print(f"  {'all the steps':<22} {(before - base) / 1e6:7.1f} M above python -c pass")
+    print(f"  {'floor program':<22} {(floor - base) / 1e6:7.1f} M above python -c pass")
+
+
 def todo_script() -> str:
     script = Path(sys.executable).parent / "todo"
     return str(script) if script.exists() else "todo"
@@ -141,7 +201,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--time", action="store_true", help="median wall time, not instructions")
     parser.add_argument("--runs", type=int, default=5, help="runs per case with --time")
+    parser.add_argument("--stages", action="store_true", help="where a show goes, step by step")
     args = parser.parse_args()
+    if args.stages and args.time:
+        parser.error("--stages counts instructions: it takes no --time")
     if not args.time and shutil.which("valgrind") is None:
         print("needs valgrind (Debian: apt install valgrind), or --time", file=sys.stderr)
         return 2
@@ -163,6 +226,9 @@ def main() -> int:
         else:
             base = min(instructions(bare, env) for _ in range(2))
             print(f"{'python -c pass':<16} {base / 1e6:8.1f} M")
+        if args.stages:
+            stages(work / "plan.md", env, base)
+            return 0
         missed = []
         for name, argv in cases(work / "plan.md").items():
             if args.time:

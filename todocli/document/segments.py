@@ -297,15 +297,7 @@ class Builder:
             if kind == LineKind.TASK:
                 close_task()
                 flush_raw()
-                node = self._task(i, line, info, lines)
-                self.by_line[i] = node
-                self.link(node)
-                # Task lines that follow, each the whole of its item: linked as read.
-                while i + 1 < n and infos[i + 1].kind == LineKind.TASK and not infos[i + 1].warning:
-                    i += 1
-                    node = self._task(i, lines[i], infos[i], lines)
-                    self.by_line[i] = node
-                    self.link(node)
+                node, i = self._tasks_from(i)
                 current, current_line, kept = node, i, 1
             elif kind == LineKind.HEADING:
                 close_task()
@@ -346,6 +338,18 @@ class Builder:
         flush_raw()
         for node in list(self.note_parts):
             self._join_note(node)
+
+    def _tasks_from(self, i: int) -> tuple[TaskNode, int]:
+        """The task on line ``i``, and the task lines right after it (each the whole
+        of its item), linked as read: the last of them and its line."""
+        lines, infos, last = self.lines, self.infos, len(self.lines) - 1
+        while True:
+            node = self._task(i, lines[i], infos[i], lines)
+            self.by_line[i] = node
+            self.link(node)
+            if i == last or infos[i + 1].kind != LineKind.TASK or infos[i + 1].warning:
+                return node, i
+            i += 1
 
     def _task(self, i: int, line: str, info: LineInfo, lines: list[str]) -> TaskNode:
         start = info.task
