@@ -381,7 +381,7 @@ def test_the_gate_never_holds_an_agent_for_an_optional_task_nor_starts_one(
     assert "every task is done (an optional one is claimed by its name)" in claim.err
 
 
-def test_a_fresh_kiro_spec_is_known_by_its_optional_tasks_and_requirement_lines() -> None:
+def test_a_fresh_kiro_plan_is_known_by_its_optional_tasks_and_requirement_lines() -> None:
     # No task started yet, so no "[-]": "[ ]*" beside "_Requirements:" says Kiro.
     fresh = "- [ ] 1. Set up\n  - _Requirements: 1.1_\n- [ ]* 2. Write tests\n"
     tasks = list(todocli.loads(fresh).tasks())

@@ -690,4 +690,11 @@ def json_text(value: object) -> str:
     from todocli.base.jsontext import dumps  # --json only: plain output needs none of it
 
     document = dumps(value)
-    return Shown((document if json_shown(value) else json_safe(document)) + "\n")
+    if len(document) > _WALKED and not document.isascii() and json_shown(value):
+        return Shown(document + "\n")  # a large document: its values looked at, not it
+    return Shown(json_safe(document) + "\n")
+
+
+# Past this many characters (of a document that is not ASCII: an ASCII one is one
+# search for DEL) a look at each value costs less than one at each character.
+_WALKED = 200_000
