@@ -218,3 +218,19 @@ def test_text_already_shown_is_taken_as_it_is_in_a_json_value() -> None:
     assert escapes.json_shown({"text": escapes.Shown(text), "n": [1, None, ("é",)]})
     assert not escapes.json_shown({"list": [{"content": "bad \u202e"}]})
     assert not escapes.json_shown(["ascii \x7f"])
+
+
+def test_a_large_json_document_is_made_safe_from_its_values() -> None:
+    """Past 200,000 characters, a document that is not ASCII is kept as it is when
+    its values hold nothing to escape, and escaped as ``json_safe`` does when one
+    does."""
+    value: dict[str, object] = {
+        "text": escapes.Shown(safe("Phase — done \x1b\n") * 20_000),
+        "todos": [{"content": "task " * 10} for _ in range(100)],
+    }
+    document = json.dumps(value, ensure_ascii=False)
+    assert len(document) > 200_000
+    assert escapes.json_document(document, value) is document
+    value["todos"] = [{"content": "bad \u202e"}]
+    document = json.dumps(value, ensure_ascii=False)
+    assert escapes.json_document(document, value) == json_safe(document) != document

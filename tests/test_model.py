@@ -102,6 +102,7 @@ def test_every_value_class_sets_each_of_its_fields() -> None:
     forgotten ``self.x = x`` would fail here, not on a user's list)."""
     import inspect
 
+    import todocli.agents.envelope
     import todocli.agents.request
     import todocli.app.commands
     import todocli.engine.merge

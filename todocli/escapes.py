@@ -130,6 +130,20 @@ class Shown(str):
     __slots__ = ()
 
 
+# Past this many characters (of a document that is not ASCII: an ASCII one is one
+# search for DEL) a look at each value costs less than one at each character.
+_WALKED = 200_000
+
+
+def json_document(document: str, value: object) -> str:
+    """``json_safe`` of ``value``'s JSON document: a large one that is not ASCII is
+    returned as it is when none of its values holds a character to escape
+    (``json_shown``), without a look at each of its characters."""
+    if len(document) > _WALKED and not document.isascii() and json_shown(value):
+        return document
+    return json_safe(document)
+
+
 def json_shown(value: object) -> bool:
     """Whether ``json_safe`` would change nothing in the JSON document of ``value``:
     no string in it holds a character JSON's notation escapes. An ASCII string is

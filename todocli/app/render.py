@@ -16,6 +16,7 @@ from todocli.app.commands import Outcome
 from todocli.base import TYPE_CHECKING
 from todocli.document.model import (
     BLOCK_NOTE,
+    OPEN,
     Diff,
     Phase,
     Result,
@@ -26,7 +27,7 @@ from todocli.document.model import (
     notes_added,
 )
 from todocli.errors import UsageError
-from todocli.escapes import Shown, json_safe, json_shown, one_line, safe, safe_lines
+from todocli.escapes import Shown, json_document, json_safe, one_line, safe, safe_lines
 
 if TYPE_CHECKING:
     from typing import Any
@@ -226,7 +227,7 @@ def list_lines(todo: TodoList, *, notes: bool = False) -> list[str]:
     ``notes``, every task's notes under it. Not escaped: ``plain`` escapes all its
     lines at once (a plan of 1,500 long tasks: 3,000 calls less)."""
     tasks = todo.tasks()
-    remaining = [(p, t) for p, t in tasks if t.status.is_open]
+    remaining = [(p, t) for p, t in tasks if t.status in OPEN]
     lines = [f"Remaining items ({len(remaining)}):"]
     lines += [
         f"  - {t.content} [{t.status.value}{', optional' if t.optional else ''}] ({p.name})"
@@ -689,12 +690,4 @@ def json_text(value: object) -> str:
     Written without importing ``json`` (see ``jsontext``)."""
     from todocli.base.jsontext import dumps  # --json only: plain output needs none of it
 
-    document = dumps(value)
-    if len(document) > _WALKED and not document.isascii() and json_shown(value):
-        return Shown(document + "\n")  # a large document: its values looked at, not it
-    return Shown(json_safe(document) + "\n")
-
-
-# Past this many characters (of a document that is not ASCII: an ASCII one is one
-# search for DEL) a look at each value costs less than one at each character.
-_WALKED = 200_000
+    return Shown(json_document(dumps(value), value) + "\n")

@@ -57,7 +57,7 @@ class Status(Choice):
     @property
     def is_open(self) -> bool:
         """Open tasks still need work: pending, in progress or blocked."""
-        return self in (Status.PENDING, Status.IN_PROGRESS, Status.BLOCKED)
+        return self in OPEN
 
     @classmethod
     def parse(cls, text: str) -> Status:
@@ -68,6 +68,10 @@ class Status(Choice):
         except KeyError:
             raise ValueError(f"unknown status {quoted(text)}") from None
 
+
+# The statuses of a task that still needs work (a loop over a large plan asks this
+# set: ``is_open`` costs a call a task).
+OPEN = frozenset((Status.PENDING, Status.IN_PROGRESS, Status.BLOCKED))
 
 _MARKER_OF = {
     Status.PENDING: " ",
@@ -255,10 +259,10 @@ class TodoList(Value):
         tasks = [t for _, t in self.tasks()]
         if not tasks:
             return "[0/0] No tasks."
-        done = sum(1 for t in tasks if not t.status.is_open)
-        by: dict[Status | None, list[Task]] = {
-            s: [t for t in tasks if t.status is s] for s in Status.ALL
-        }
+        by: dict[Status | None, list[Task]] = {s: [] for s in Status.ALL}
+        for task in tasks:
+            by[task.status].append(task)
+        done = len(by[Status.COMPLETED]) + len(by[Status.ABANDONED])
         by[None] = [t for t in by[Status.PENDING] if t.optional]
         if by[None]:  # named apart: nothing holds the agent for them
             by[Status.PENDING] = [t for t in by[Status.PENDING] if not t.optional]
