@@ -57,19 +57,24 @@ def revisions(home: Path) -> list[str]:
 
 class SlowSave:
     """An editor's save of the list with one line added by hand, begun long ago
-    (the file emptied in place, or renamed away) and ended by ``finish``."""
+    (the file emptied in place, emptied and its first chunk written, cut within a
+    line, or renamed away) and ended by ``finish``."""
 
     def __init__(self, path: Path, how: str) -> None:
         self.path = path
         self.how = how
         self.full = path.read_text() + "- [ ] added by hand\n"
+        self.written = 0  # how much of it the file holds
         self.handle: object = None
         self.finished = False
 
     def begin(self) -> None:
-        if self.how == "in-place":  # vim with backupcopy=yes: truncate, then write
+        if self.how in ("in-place", "first-chunk"):  # vim with backupcopy=yes
             handle = open(self.path, "r+")  # noqa: SIM115 - kept open until finish()
             handle.truncate(0)
+            if self.how == "first-chunk":  # the next chunk delayed past save_pause
+                self.written = self.full.index("task5") + 2
+                handle.write(self.full[: self.written])
             handle.flush()
             self.handle = handle
         else:  # the old file renamed away, a new one written later
@@ -84,10 +89,10 @@ class SlowSave:
         if self.finished:
             return
         self.finished = True
-        if self.how == "in-place":
+        if self.how in ("in-place", "first-chunk"):
             handle = self.handle
             assert handle is not None
-            handle.write(self.full)  # type: ignore[attr-defined]
+            handle.write(self.full[self.written :])  # type: ignore[attr-defined]
             handle.close()  # type: ignore[attr-defined]
         else:
             self.path.write_text(self.full)
@@ -151,7 +156,7 @@ def assert_all_kept(text: str) -> None:
 # -- writes ------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("how", ["in-place", "rename-away"])
+@pytest.mark.parametrize("how", ["in-place", "first-chunk", "rename-away"])
 def test_a_write_waits_for_a_save_begun_long_before_it_came(
     todo: Todo, home: Path, monkeypatch: pytest.MonkeyPatch, how: str
 ) -> None:
@@ -168,6 +173,28 @@ def test_a_write_waits_for_a_save_begun_long_before_it_came(
     assert_all_kept(text)
     assert "- [ ] agent\n" in text or "- [/] agent\n" in text, f"the agent's update lost:\n{text}"
     assert waits, "the agent did not wait for the save"
+
+
+def test_a_list_a_person_cut_within_a_line_is_taken_after_the_wait(
+    todo: Todo, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The beginning of what todo wrote, cut within a line, that stays so: taken as
+    the person's after ``SETTLE_MAX`` (on todo's own clock), and written on."""
+    path = ten_tasks(todo, home)
+    cut = path.read_text()
+    cut = cut[: cut.index("task5") + 2]
+    path.write_text(cut)
+    long_ago = time.time_ns() - 5 * SECOND
+    os.utime(path, ns=(long_ago, long_ago))
+    os.utime(path.parent, ns=(long_ago, long_ago))
+    clock = Clock(monkeypatch)
+    clock.pauses(monkeypatch)
+    started = clock.now
+    result = todo("add", "agent")
+    assert result.code == 0, result.err
+    assert clock.now - started >= store_module.SETTLE_MAX
+    assert path.read_text().startswith(cut)
+    assert "agent" in path.read_text()
 
 
 @pytest.mark.parametrize("how", ["in-place", "rename-away"])
@@ -256,15 +283,17 @@ def lock_is_held(lock_file: str) -> bool:
     return False
 
 
-def test_a_real_agent_process_waits_for_a_slow_in_place_save(home: Path) -> None:
+@pytest.mark.parametrize("how", ["in-place", "first-chunk"])
+def test_a_real_agent_process_waits_for_a_slow_in_place_save(home: Path, how: str) -> None:
     """The tester's case with a real ``todo`` process: the editor finishes its save
     a second after the agent holds the list's lock (the agent then waits up to 2 s
-    for the emptied list to fill), or as soon as a todo that does not wait is done."""
+    for the emptied list to fill, or for the first chunk to go on), or as soon as a
+    todo that does not wait is done."""
     from todocli.app.commands import Context, Options
 
     assert todo_process("add", *[f"task{i}" for i in range(10)]).code == 0
     path = listing(home)
-    save = SlowSave(path, "in-place")
+    save = SlowSave(path, how)
     save.begin()
     lock_file = Context(Options()).loc.lock_file
     agent = start_todo(

@@ -27,10 +27,10 @@ def pause(seconds: float) -> None:
     time.sleep(seconds)
 
 
-def wait_for_save(store: Store, text: str, awaited: bool, longest: float) -> str:
-    """The list once it has been still for ``store.quiet_ns`` (and, ``awaited``,
-    holds something), or as it is after ``longest`` seconds. ``text``: the list as
-    just read."""
+def wait_for_save(store: Store, text: str, last: str | None, longest: float) -> str:
+    """The list once it has been still for ``store.quiet_ns`` and is no longer
+    ``unfinished``, or as it is after ``longest`` seconds. ``text``: the list as
+    just read; ``last``: what todo last wrote."""
     started = files.monotonic()
     quiet = store.quiet_ns / 1e9
     deadline = started + longest
@@ -43,7 +43,7 @@ def wait_for_save(store: Store, text: str, awaited: bool, longest: float) -> str
         look = _look(store, text)
         if look != looked:
             looked, still_since = look, now
-        elif now - still_since >= quiet and not (awaited and not text.strip()):
+        elif now - still_since >= quiet and not store.unfinished(text, last):
             break
     return text
 

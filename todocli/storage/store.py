@@ -200,6 +200,18 @@ class Store:
         if self._seen is not None and not self._holds(self.loc.list_file, *self._seen)[0]:
             raise ListChangedError()
 
+    @staticmethod
+    def unfinished(text: str, last: str | None) -> bool:
+        """Whether the list, where todo last wrote ``last``, looks like a save that has
+        not yet written all it will: empty, or the beginning of ``last`` cut within a
+        line (an editor writing in place, in chunks). A person's own edit seldom leaves
+        exactly that: it waits a moment at most."""
+        if not last or not last.strip():
+            return False
+        if not text.strip():
+            return True
+        return len(text) < len(last) and not text.endswith(("\n", "\r")) and last.startswith(text)
+
     def settle(self, text: str, last: str | None) -> str:
         """The list once a save that may be under way is done: an editor's save
         caught half-way must not pass for the person's intent. ``text``: the list
@@ -217,18 +229,20 @@ class Store:
         is empty or gone where todo wrote something is waited for however long ago
         that happened (an editor that truncates and then writes may pause, and a
         reader arriving late must not take the pause for the list), until it
-        holds something and is still. ``SETTLE_MAX`` (or twice ``quiet_ns``) at
-        most: what is there then is returned; the caller decides what an empty list means (see
+        holds something and is still; so is one that is only the beginning of
+        what todo wrote, cut within a line (an editor's first chunk, whose next one
+        a loaded machine delays past ``save_pause``), until it is more.
+        ``SETTLE_MAX`` (or twice ``quiet_ns``) at most: what is there then is
+        returned; the caller decides what an empty list means (see
         ``app.commands.emptied``).
         """
         if text == last:
             return text
-        awaited = bool(last and last.strip())
-        if not (awaited and not text.strip()) and not self._changed_lately():
+        if not self.unfinished(text, last) and not self._changed_lately():
             return text
         from todocli.storage.settle import wait_for_save
 
-        return wait_for_save(self, text, awaited, max(SETTLE_MAX, 2 * self.quiet_ns / 1e9))
+        return wait_for_save(self, text, last, max(SETTLE_MAX, 2 * self.quiet_ns / 1e9))
 
     def may_be_saving(self, text: str) -> bool:
         """Whether the list just read as ``text`` may be a save caught half-way:
