@@ -135,8 +135,9 @@ class Scanner:
                     self._text_goes_on(end - 1)
                 i, repeat = end, None
                 continue
-            if fast and line[1:3] == " [" and i and self.bare_task < 0 and self.leaf < 2:
-                end = task_run(lines, i, infos)  # leaf NONE or PARAGRAPH: a task may start
+            if fast and line[1:3] == " [" and i and self.bare_task < 0:
+                # With no code or HTML block open, a task item may start here.
+                end = task_run(lines, i, infos) if self.leaf <= Leaf.PARAGRAPH else i
                 if end > i:  # left as _simple_task leaves it after the last of them
                     stack.clear()
                     self._open_item(2, False).make_task(end - 1)

@@ -36,6 +36,29 @@ def _op(
     }
 
 
+TODO_ITEM: dict[str, Any] = {
+    "type": "object",
+    "description": "One task. Its text comes as content, title, description, text or step.",
+    "properties": {
+        "content": _TEXT,
+        "title": _TEXT,
+        "description": _TEXT,
+        "text": _TEXT,
+        "step": _TEXT,
+        "status": {"type": "string", "enum": STATUSES},
+        "activeForm": {"type": "string", "maxLength": 200},
+        "active_form": {"type": "string", "maxLength": 200},
+        "phase": _PHASE,
+        "notes": {"type": "array", "items": {"type": "string"}},
+        "id": {},
+        "priority": {},
+        "check": {"type": "string", "minLength": 1},
+    },
+    "anyOf": [{"required": [key]} for key in ("content", "title", "description", "text", "step")],
+    "additionalProperties": False,
+}
+
+
 OP_SCHEMAS = [
     _op(
         "init",
@@ -122,40 +145,13 @@ OP_SCHEMAS = [
         {"all": {"type": "boolean"}},
         [],
     ),
-]
-
-TODO_ITEM: dict[str, Any] = {
-    "type": "object",
-    "description": "One task. Its text comes as content, title, description, text or step.",
-    "properties": {
-        "content": _TEXT,
-        "title": _TEXT,
-        "description": _TEXT,
-        "text": _TEXT,
-        "step": _TEXT,
-        "status": {"type": "string", "enum": STATUSES},
-        "activeForm": {"type": "string", "maxLength": 200},
-        "active_form": {"type": "string", "maxLength": 200},
-        "phase": _PHASE,
-        "notes": {"type": "array", "items": {"type": "string"}},
-        "id": {},
-        "priority": {},
-        "check": {"type": "string", "minLength": 1},
-    },
-    "anyOf": [{"required": [key]} for key in ("content", "title", "description", "text", "step")],
-    "additionalProperties": False,
-}
-
-
-# The whole list as one op: a snapshot's items.
-OP_SCHEMAS.append(
     _op(
         "write",
         "Write the whole list: every task with its status (tasks left out are removed).",
         {"todos": {"type": "array", "items": TODO_ITEM}, "summary": {"type": "string"}},
         ["todos"],
-    )
-)
+    ),
+]
 
 
 def ops_schema() -> dict[str, Any]:
