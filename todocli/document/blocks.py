@@ -41,14 +41,14 @@ from todocli.document.lines import (
     task_marker_at,
     task_start,
 )
-from todocli.document.runs import task_run
+from todocli.document.runs import run_report, task_run
 
 if TYPE_CHECKING:
     import re
 
 # Names the package and its tests import from here (read in ``lines`` now).
-__all__ = ["Scanner", "atx_heading_at", "bullet_at", "eol_of", "meta_comment"]
-__all__ += ["simple_task_at", "split_lines", "split_meta", "strip_eol", "task_marker_at"]
+__all__ = ["Scanner", "atx_heading_at", "bullet_at", "eol_of", "meta_comment", "simple_task_at"]
+__all__ += ["split_lines", "split_meta", "strip_eol", "task_marker_at"]
 
 # What may start a block, or an item's content, at column 0 (spaces and tabs: they
 # may reach a container); a line that starts with anything else is prose.
@@ -101,7 +101,7 @@ class Scanner:
         fast = self.fast
         stack = self.stack
         prose = LineInfo()  # the report on the last line of prose, shared by the next
-        n = len(lines)
+        shared, n = run_report(), len(lines)  # of a run's task lines but its last: runs.py
         while i < n:
             line = lines[i]
             if fast and line == repeat:
@@ -137,7 +137,7 @@ class Scanner:
                 continue
             if fast and line[1:3] == " [" and i and self.bare_task < 0:
                 # With no code or HTML block open, a task item may start here.
-                end = task_run(lines, i, infos) if self.leaf <= Leaf.PARAGRAPH else i
+                end = task_run(lines, i, infos, shared) if self.leaf <= Leaf.PARAGRAPH else i
                 if end > i:  # left as _simple_task leaves it after the last of them
                     stack.clear()
                     self._open_item(2, False).make_task(end - 1)

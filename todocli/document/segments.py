@@ -20,7 +20,16 @@ from todocli.document.lines import (
     split_meta,
     strip_eol,
 )
-from todocli.document.model import DEFAULT_PHASE, NO_META, Meta, Status, Task, TodoList
+from todocli.document.model import (
+    DEFAULT_PHASE,
+    MARKER_STATUS,
+    NO_META,
+    Meta,
+    Status,
+    Task,
+    TodoList,
+)
+from todocli.document.runs import start_of
 from todocli.errors import UnmergedError
 
 if TYPE_CHECKING:
@@ -76,10 +85,20 @@ class TaskNode(Segment):
     # Kiro's ``- [ ]*`` item, shown but never required (``conventions.OptionalTask``).
     optional = False
 
-    def __init__(self, lines: list[str]) -> None:
-        super().__init__(lines)
-        self.content = ""
-        self.status = Status.PENDING
+    def __init__(
+        self,
+        lines: list[str],
+        content: str = "",
+        status: Status = Status.PENDING,
+        line_no: int = 0,
+        bullet: str = "-",
+    ) -> None:
+        # Segment's fields set here, not by super(): a large plan makes thousands.
+        self.lines = lines
+        self.prev: Segment | None = None
+        self.next: Segment | None = None
+        self.content = content
+        self.status = status
         self.active_form: str | None = None
         self.meta: Meta = NO_META
         # The status the trailing comment keeps (``state: in_progress``) where the
@@ -91,9 +110,9 @@ class TaskNode(Segment):
         self.marker_pos = 0  # index in lines[0] of the marker character
         self.marker_len = 0  # 0 for "[]", else 1
         self.indent = ""
-        self.bullet = "-"
+        self.bullet = bullet
         self.gap = " "
-        self.line_no = 0  # 1-based line number where it was read, 0 if new
+        self.line_no = line_no  # 1-based line number where it was read, 0 if new
         self.phase: PhaseNode | None = None
         # Where the task's text is: the index in ``lines`` of its line (1 when the
         # task line has nothing after its marker and the text starts on the next
@@ -343,17 +362,28 @@ class Builder:
         """The task on line ``i``, and the task lines right after it (each the whole
         of its item), linked as read: the last of them and its line."""
         lines, infos, last = self.lines, self.infos, len(self.lines) - 1
+        by_line, markers, task_kind = self.by_line, self.markers, LineKind.TASK
+        tail = self.tail
         while True:
-            node = self._task(i, lines[i], infos[i], lines)
-            self.by_line[i] = node
-            self.link(node)
-            if i == last or infos[i + 1].kind != LineKind.TASK or infos[i + 1].warning:
+            line = lines[i]
+            start = infos[i].task
+            if start is None and "<!--" not in line:
+                # A line of a run of the plainest tasks (runs.py): the marker at 3,
+                # the text from 5 to the line's end, no trailing comment.
+                char = line[3]
+                markers[char] = markers.get(char, 0) + 1
+                node = TaskNode([line], line[5:].strip(), MARKER_STATUS[char], i + 1, line[0])
+                node.marker_pos, node.marker_len, node.text_pos = 3, 1, 5
+            else:
+                node = self._task(i, line, start or start_of(line, i), lines)
+            by_line[i] = node
+            node.prev, tail.next = tail, node  # linked last, as ``link`` does
+            self.tail = tail = node
+            if i == last or infos[i + 1].kind != task_kind or infos[i + 1].warning:
                 return node, i
             i += 1
 
-    def _task(self, i: int, line: str, info: LineInfo, lines: list[str]) -> TaskNode:
-        start = info.task
-        assert start is not None
+    def _task(self, i: int, line: str, start: TaskStart, lines: list[str]) -> TaskNode:
         node = TaskNode([line])
         node.content, node.active_form, node.meta = split_meta(start.text)
         if start.text_end > start.text_line:
