@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 import todocli
 from todocli import Phase, Status, Task, TodoList
+from todocli.document.model import Diff
 
 # Characters that exercise the grammar: line endings of every kind, tabs, the BOM,
 # brackets, quotes, headings, bullets, fences and HTML.
@@ -154,7 +155,6 @@ def test_a_status_change_alters_exactly_one_character_of_one_line(
 @given(st.one_of(markdownish(), todo_lists().map(todocli.dumps)))
 def test_the_scanners_fast_path_reads_lines_as_the_general_path_does(text: str) -> None:
     from todocli.document.blocks import Scanner, split_lines
-
     from todocli.document.lines import LineInfo, LineKind
     from todocli.document.markdown import Document
     from todocli.document.runs import start_of
@@ -309,3 +309,36 @@ def test_session_name_check_matches_its_documented_pattern(name: str) -> None:
     from todocli.base import is_session_name
 
     assert is_session_name(name) == bool(re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", name))
+
+
+def _plain_list(rows: list[tuple[str, Status]]) -> TodoList:
+    return TodoList("", (Phase("Todos", tuple(Task(c, s) for c, s in rows)),) if rows else ())
+
+
+@settings(max_examples=400)
+@given(
+    st.lists(st.tuples(st.sampled_from("abcde"), st.sampled_from(list(Status.ALL))), max_size=7),
+    st.lists(st.sampled_from(list(Status.ALL)), min_size=7, max_size=7),
+    st.sampled_from(["statuses", "reversed", "one less", "one more"]),
+)
+def test_a_diff_of_the_same_texts_read_task_by_task_is_the_diff_read_by_text(
+    rows: list[tuple[str, Status]], statuses: list[Status], change: str
+) -> None:
+    from todocli.document import model
+
+    new_rows = [(c, statuses[i]) for i, (c, _) in enumerate(rows)]
+    if change == "reversed":
+        new_rows.reverse()
+    elif change == "one less":
+        new_rows = new_rows[1:]
+    elif change == "one more":
+        new_rows.append(("f", Status.PENDING))
+    old, new = _plain_list(rows), _plain_list(new_rows)
+    seen = Diff.between(old, new)
+    fast = model._changed_in_place
+    model._changed_in_place = lambda old, new: None  # the reading by text alone
+    try:
+        expected = Diff.between(old, new)
+    finally:
+        model._changed_in_place = fast
+    assert seen == expected

@@ -296,7 +296,7 @@ def plan(
 
         backlog.refuse_replacing(ops)
         before = doc.model()
-    result, doc = apply(doc, batch)
+    result, doc = apply(doc, batch, text)
     if guard and before is not None:
         backlog.refuse_removal(before, result.new, agent or guard)
     planned = Plan(seen, ops, result, doc, state, now, baseline)

@@ -28,6 +28,7 @@ from todocli.document.segments import (
     conflict_warnings,
     lift_nested,
     render_canonical,
+    text_after,
 )
 
 # The nodes and the canonical writer live in ``segments``; the package imports them here.
@@ -79,7 +80,7 @@ class Document:
 
     def text(self) -> str:
         """The document as text: untouched lines exactly as they were read."""
-        return "".join(line for seg in self.segments() for line in seg.lines)
+        return text_after(self.head)
 
     def tasks(self) -> Iterator[TaskNode]:
         """Tasks in document order, which is the order ``todo show`` numbers them."""
@@ -678,16 +679,17 @@ class Document:
 def parse(text: str) -> Document:
     """Read markdown text into a Document. Never fails; odd lines stay text."""
     lines = split_lines(text)
-    scanner = Scanner()
-    infos = scanner.scan(lines)
-    doc = Document()
-    built = Builder(lines, infos, doc.head)
+    scanner, doc = Scanner(), Document()
+    built = Builder(lines, scanner.scan(lines), doc.head)
     built.build()
     doc.tail, doc.front_matter, doc.warnings = built.tail, built.front_matter, built.warnings
     doc.eof_closer = scanner.eof_closer()
     doc.markers = marks = built.markers
-    doc.own = own = not text.strip() or not marks.keys().isdisjoint("/>!")  # todo's markers
-    if "todo-convention:" in text or (not own and ("-" in marks or "~" in marks or "]*" in text)):
+    # todo's own markers, or only blanks (``isspace`` stops early; ``strip`` copies).
+    doc.own = own = not text or text.isspace() or not marks.keys().isdisjoint("/>!")
+    # Kiro's starred items count only beside ``_Requirements:`` (conventions.detect).
+    kiro = "_Requirements:" in text and "]*" in text  # "]*" last: slow, a "]" a task
+    if "todo-convention:" in text or (not own and ("-" in marks or "~" in marks or kiro)):
         from todocli.document import conventions
 
         conventions.read(doc, text)

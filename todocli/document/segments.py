@@ -47,6 +47,17 @@ class Segment:
         self.next: Segment | None = None
 
 
+def text_after(head: Segment) -> str:
+    """The lines of the segments linked after ``head``, as text. (A plain walk, not a
+    generator: a write writes a document out three or four times.)"""
+    lines: list[str] = []
+    seg = head.next
+    while seg is not None:
+        lines += seg.lines
+        seg = seg.next
+    return "".join(lines)
+
+
 class RawSegment(Segment):
     """Lines that are not a task: headings, prose, code, blank lines..."""
 
@@ -92,6 +103,9 @@ class TaskNode(Segment):
         status: Status = Status.PENDING,
         line_no: int = 0,
         bullet: str = "-",
+        marker_pos: int = 0,
+        marker_len: int = 0,
+        text_pos: int = 0,
     ) -> None:
         # Segment's fields set here, not by super(): a large plan makes thousands.
         self.lines = lines
@@ -107,8 +121,8 @@ class TaskNode(Segment):
         self.notes: list[str] = []
         self.note_lines: list[int] = []  # indexes in ``lines`` of note lines
         self.note_prefix = ""  # how this task's note lines begin, e.g. "  > "
-        self.marker_pos = 0  # index in lines[0] of the marker character
-        self.marker_len = 0  # 0 for "[]", else 1
+        self.marker_pos = marker_pos  # index in lines[0] of the marker character
+        self.marker_len = marker_len  # 0 for "[]", else 1
         self.indent = ""
         self.bullet = bullet
         self.gap = " "
@@ -119,7 +133,7 @@ class TaskNode(Segment):
         # line, as GFM allows), the index in that line where the text starts, and
         # the index of the last line of the item's first block (its text paragraph).
         self.text_line = 0
-        self.text_pos = 0
+        self.text_pos = text_pos
         self.text_end = 0
 
     def task(self) -> Task:
@@ -367,21 +381,28 @@ class Builder:
         while True:
             line = lines[i]
             start = infos[i].task
-            if start is None and "<!--" not in line:
+            # (One character is looked for with memchr: "<!--" in a long line costs
+            # seven times "<".)
+            if start is None and ("<" not in line or "<!--" not in line):
                 # A line of a run of the plainest tasks (runs.py): the marker at 3,
                 # the text from 5 to the line's end, no trailing comment.
                 char = line[3]
                 markers[char] = markers.get(char, 0) + 1
-                node = TaskNode([line], line[5:].strip(), MARKER_STATUS[char], i + 1, line[0])
-                node.marker_pos, node.marker_len, node.text_pos = 3, 1, 5
+                status = MARKER_STATUS[char]
+                node = TaskNode([line], line[5:].strip(), status, i + 1, line[0], 3, 1, 5)
             else:
                 node = self._task(i, line, start or start_of(line, i), lines)
             by_line[i] = node
             node.prev, tail.next = tail, node  # linked last, as ``link`` does
             self.tail = tail = node
-            if i == last or infos[i + 1].kind != task_kind or infos[i + 1].warning:
+            if i == last:
                 return node, i
             i += 1
+            after = infos[i]
+            if after is infos[i - 1]:
+                continue  # the next line of the same run: a task line
+            if after.kind != task_kind or after.warning:
+                return node, i - 1
 
     def _task(self, i: int, line: str, start: TaskStart, lines: list[str]) -> TaskNode:
         node = TaskNode([line])

@@ -229,9 +229,10 @@ class Batch(Value):
         self.own = own
 
 
-def apply(doc: Document, batch: Batch) -> tuple[Result, Document]:
-    """Apply a batch. Returns the result and the document to store."""
-    return Engine(doc, batch).run()
+def apply(doc: Document, batch: Batch, text: str | None = None) -> tuple[Result, Document]:
+    """Apply a batch. Returns the result and the document to store. ``text``: what
+    ``doc`` was just read from, unchanged since (``doc.text()``, not written again)."""
+    return Engine(doc, batch, text=text).run()
 
 
 class Engine:
@@ -239,9 +240,12 @@ class Engine:
     engine's rooms (``edits``, ``snapshot``, ``claims``, ``proofs``, ``careful``)
     take as a value."""
 
-    def __init__(self, doc: Document, batch: Batch, careful: bool = False) -> None:
+    def __init__(
+        self, doc: Document, batch: Batch, careful: bool = False, text: str | None = None
+    ) -> None:
         doc.own = doc.own or batch.own
         self.doc = doc
+        self.read_from = text  # what ``doc`` was read from, if the caller has it
         self.batch = batch
         self.id_floor = batch.id_floor
         self.echo = batch.echo  # the writes' items as their agent tool meant them
@@ -332,7 +336,8 @@ class Engine:
         self.merge_base = merge_base if merge_base is not None else baseline
         self.view_base = view if merge_base is None else None
         self.unseen = batch.unseen and merge_base is None and view is None
-        self.original_text = self.doc.text()
+        text = self.read_from
+        self.original_text = text if text is not None else self.doc.text()
         self.warnings = tuple(self.doc.warnings)
         if self.doc.duplicates:  # a write's warning only: a read is not told on every call
             from todocli.document.tree import duplicates_warning
