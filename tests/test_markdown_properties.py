@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -251,6 +252,12 @@ RUN_PIECES = [
     "  >  two",
     "  > =",
     "> note",
+    "## Phase",
+    "# Top ##",
+    "#no heading",
+    "####### seven",
+    "  ## indented",
+    "   ",
     "  - [ ] nested",
     "    code or more",
     "lazy text",
@@ -272,6 +279,22 @@ def test_runs_of_plain_task_lines_are_read_as_the_general_path_reads_them(
 ) -> None:
     test_the_scanners_fast_path_reads_lines_as_the_general_path_does.hypothesis.inner_test(  # type: ignore[attr-defined]
         "# Plan" + eol + eol.join(pieces) + eol
+    )
+
+
+@pytest.mark.parametrize("eol", ["\n", "\r\n", "\r"])
+@pytest.mark.parametrize(
+    "shape",
+    [
+        "- [ ] a|  > note||## Phase 2||- [ ] b|- [x] c|||### Three ##|- [ ] d|",
+        "- [ ] a|## Two|- [ ] b||# One||  > x|- [ ] c",
+        "- [ ] a||## Two||- [ ]  |- [ ] b||#no|- [ ] c",
+        "- [ ] a|  > n|  > m||## Two||",
+    ],
+)
+def test_plans_in_phases_are_read_as_the_general_path_reads_them(shape: str, eol: str) -> None:
+    test_the_scanners_fast_path_reads_lines_as_the_general_path_does.hypothesis.inner_test(  # type: ignore[attr-defined]
+        "# Plan" + eol + eol + shape.replace("|", eol) + eol
     )
 
 

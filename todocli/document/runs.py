@@ -15,7 +15,7 @@ segment by segment.
 
 from __future__ import annotations
 
-from todocli.document.lines import LineInfo, LineKind, TaskStart
+from todocli.document.lines import LineInfo, LineKind, TaskStart, atx_heading_at
 from todocli.document.model import MARKER_STATUS
 
 
@@ -73,22 +73,66 @@ def task_run(lines: list[str], start: int, infos: list[LineInfo], shared: LineIn
             task = end
             end += 1
             continue
-        # Notes in a block quote right inside the task's item, read as the general
+        if task < 0:
+            break
+        # Notes in a block quote right inside the task's item, or a new phase
+        # (blank lines, a heading at column 0, blank lines), read as the general
         # steps read them when a task line of the run follows (which closes the
         # quote and the item, whatever they left open).
-        after = end
-        while after < size and lines[after].startswith("  > ") and lines[after][4:5] in LETTERS:
-            after += 1
-        if after in (end, size) or task < 0 or not is_plain(lines[after]):
+        notes = end  # the notes are the lines from end to here
+        while notes < size and lines[notes].startswith("  > ") and lines[notes][4:5] in LETTERS:
+            notes += 1
+        if notes == size:
             break
-        for i in range(end, after):
+        after, phase = notes, list[LineInfo]()
+        if not is_plain(lines[notes]):
+            after = phase_break(lines, notes, phase, task)
+            if after == notes:
+                break
+        for i in range(end, notes):
             info = LineInfo()
             info.kind, info.owner, info.note_of = LineKind.NOTE, task, task
             info.note_text = lines[i][4:].rstrip("\r\n").strip(" \t")
             infos.append(info)
+        infos += phase
         end = after
     if end > start:
         info = infos[end - 1] = LineInfo()
         info.kind, info.owner = LineKind.TASK, end - 1
         info.task = start_of(lines[end - 1], end - 1)
     return end
+
+
+ENDINGS = ("\n", "\r\n", "\r")
+
+
+def phase_break(lines: list[str], start: int, infos: list[LineInfo], task: int) -> int:
+    """Where a new phase that starts on line ``start`` ends: blank lines (each
+    nothing but its line ending), an ATX heading at column 0, blank lines, and
+    then a task line of the plainest shape; with their reports appended to
+    ``infos``. ``start`` (nothing appended) when the lines are not so. The blank
+    lines before the heading go on with the item of ``task``; the heading closes it."""
+    size = len(lines)
+    i = start
+    while i < size and lines[i] in ENDINGS:
+        i += 1
+    if i == size or lines[i][:1] != "#":
+        return start
+    heading = atx_heading_at(lines[i].rstrip("\r\n"))
+    after = i + 1
+    while after < size and lines[after] in ENDINGS:
+        after += 1
+    if heading is None or after == size or not is_plain(lines[after]):
+        return start
+    if i > start:
+        blank = LineInfo()
+        blank.blank, blank.owner = True, task
+        infos += [blank] * (i - start)
+    info = LineInfo()
+    info.kind, (info.heading_level, info.heading_text) = LineKind.HEADING, heading
+    infos.append(info)
+    if after > i + 1:
+        blank = LineInfo()
+        blank.blank = True
+        infos += [blank] * (after - i - 1)
+    return after
