@@ -26,6 +26,7 @@ from todocli.document.segments import (
     TaskNode,
     canonical,
     conflict_warnings,
+    has_conflict_marker,
     lift_nested,
     render_canonical,
     text_after,
@@ -688,12 +689,12 @@ def parse(text: str) -> Document:
     # todo's own markers, or only blanks (``isspace`` stops early; ``strip`` copies).
     doc.own = own = not text or text.isspace() or not marks.keys().isdisjoint("/>!")
     # Kiro's starred items count only beside ``_Requirements:`` (conventions.detect).
-    kiro = "_Requirements:" in text and "]*" in text  # "]*" last: slow, a "]" a task
+    kiro = "_" in text and "_Requirements:" in text and "]*" in text  # memchr first
     if "todo-convention:" in text or (not own and ("-" in marks or "~" in marks or kiro)):
         from todocli.document import conventions
 
         conventions.read(doc, text)
-    if "<<<<<<<" in text:
+    if has_conflict_marker(text):
         doc.warnings += conflict_warnings(lines)
     doc.reindex()
     return doc

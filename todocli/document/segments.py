@@ -201,13 +201,19 @@ def conflict_warnings(lines: list[str]) -> list[str]:
     ]
 
 
+def has_conflict_marker(text: str) -> bool:
+    """Whether ``text`` holds seven ``<`` in a row somewhere. (One ``<`` is looked for
+    first, with memchr: a plan without one is read once, fast, not searched at length.)"""
+    return "<" in text and "<<<<<<<" in text
+
+
 def unmerged_lines(text: str) -> list[int]:
     """The lines (from 1) of git's conflict markers left in ``text``: a run of at
     least seven ``<`` (git's ``conflict-marker-size``, 7 unless set) alone or before
     a space opens a conflict; the ``|``, ``=`` and ``>`` lines of that size in it
     are its other markers. Lines in a code block fenced at the top level are code,
     not markers (a diff shown in the list; git writes its markers at column 0)."""
-    if "<<<<<<<" not in text:
+    if not has_conflict_marker(text):
         return []
     found: list[int] = []
     size = 0  # the size of the conflict open, 0 outside one
