@@ -38,7 +38,7 @@ def test_corpus_file_round_trips_byte_for_byte(path: Path) -> None:
 
 
 def has_tasks(path: Path) -> bool:
-    return next(todocli.loads(read(path)).tasks(), None) is not None
+    return bool(todocli.loads(read(path)).tasks())
 
 
 WITH_TASKS = [p for p in FILES if has_tasks(p)]

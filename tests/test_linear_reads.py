@@ -151,7 +151,7 @@ def test_a_long_blocked_by_list_is_checked_in_proportion_to_its_length() -> None
     def check(count: int) -> Callable[[], object]:
         ids = ", ".join(str(i) for i in range(2, 2 + count))
         doc = parse(f"# Todos\n- [ ] x <!-- id: 1; blocked-by: {ids} -->\n")
-        before = {"1": next(doc.tasks()).meta.blocked_by}
+        before = {"1": doc.tasks()[0].meta.blocked_by}
         return lambda: dependency_error(doc, before)
 
     ratio = time_ratio(check(10_000), check(80_000))

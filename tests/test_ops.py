@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable
 from typing import TypeVar
 
 import pytest
@@ -579,12 +579,12 @@ def test_a_batch_visits_each_task_a_bounded_number_of_times(
     visits = 0
     original_tasks, original_segments = Document.tasks, Document.segments
 
-    def counting(original: Callable[[Document], Iterator[T]]) -> Callable[[Document], Iterator[T]]:
-        def wrapper(self: Document) -> Iterator[T]:
+    def counting(original: Callable[[Document], Iterable[T]]) -> Callable[[Document], list[T]]:
+        def wrapper(self: Document) -> list[T]:
             nonlocal visits
-            for item in original(self):
-                visits += 1
-                yield item
+            items = list(original(self))
+            visits += len(items)
+            return items
 
         return wrapper
 

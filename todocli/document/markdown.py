@@ -83,10 +83,9 @@ class Document:
         """The document as text: untouched lines exactly as they were read."""
         return text_after(self.head)
 
-    def tasks(self) -> Iterator[TaskNode]:
-        """Tasks in document order, which is the order ``todo show`` numbers them."""
-        for phase in self.phases:
-            yield from phase.tasks
+    def tasks(self) -> list[TaskNode]:
+        """Tasks in document order (``todo show`` numbers them so), as a new list."""
+        return [task for phase in self.phases for task in phase.tasks]
 
     def task_count(self) -> int:
         return sum(len(p.tasks) for p in self.phases)

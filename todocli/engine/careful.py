@@ -16,7 +16,7 @@ edit, and only it loads this module.
 from __future__ import annotations
 
 from todocli.base import TYPE_CHECKING
-from todocli.document.markdown import TaskNode, parse
+from todocli.document.markdown import Document, TaskNode, parse
 from todocli.engine import OpFailure
 from todocli.errors import InternalError
 
@@ -52,18 +52,23 @@ def edit(engine: Engine, change: Callable[[], None], placements: int) -> None:
     raise OpFailure(MISREAD)
 
 
+def _first_task(doc: Document) -> TaskNode | None:
+    """The first task, found without listing them all (a wipe asks once a removal)."""
+    return next((task for phase in doc.phases for task in phase.tasks), None)
+
+
 def wipe(engine: Engine, placements: int) -> bool:
     """Remove every task, each removal checked; a task that cannot be removed
     cleanly keeps the whole list as it is (False)."""
     before = checkpoint(engine)
 
     def remove_first() -> None:
-        first = next(engine.doc.tasks(), None)
+        first = _first_task(engine.doc)
         if first is not None:
             engine.remove(first)
 
     try:
-        while next(engine.doc.tasks(), None) is not None:
+        while _first_task(engine.doc) is not None:
             edit(engine, remove_first, placements)
     except OpFailure:
         rollback(engine, before)
