@@ -6,7 +6,7 @@ import pytest
 
 import todocli
 from todocli import Phase, Status, Task, TodoList
-from todocli.document.markdown import Document, TaskNode
+from todocli.document.markdown import Document, TaskNode, parse
 
 
 def model(text: str) -> TodoList:
@@ -431,3 +431,23 @@ def test_removing_a_parent_lifts_its_nested_tasks_one_level() -> None:
     doc.remove_task(node(doc, "done parent"))
     assert doc.text() == "  - [ ] child\n    > child note\n- [ ] next\n"
     assert [c for c, _ in tasks(doc.text())] == ["child", "next"]
+
+
+@pytest.mark.parametrize("asked_first", [False, True])
+def test_the_index_knows_an_added_task_whether_it_was_made_before_or_after(
+    asked_first: bool,
+) -> None:
+    # The index is made when first asked for (a show never asks): an index made
+    # while a task is being added must not take the new task for a copy of itself.
+    doc = parse("# Plan\n\n## Phase 1\n- [ ] First\n- [x] Second\n")
+    if asked_first:
+        assert doc.find("First") is not None
+    new = doc.add_task("Phase 1", "Third")
+    assert doc.duplicates == set()
+    assert doc.find("Third") is new
+    copy = doc.add_task("Phase 1", "First")
+    assert doc.duplicates == {"First"}
+    assert doc.find("First") is not copy
+    doc.reindex()
+    assert doc.duplicates == {"First"}
+    assert doc.find("First") is doc.tasks()[0]

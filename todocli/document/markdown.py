@@ -27,21 +27,15 @@ from todocli.document.segments import (
     canonical,
     conflict_warnings,
     has_conflict_marker,
+    index_of,
     lift_nested,
     render_canonical,
     text_after,
 )
 
 # The nodes and the canonical writer live in ``segments``; the package imports them here.
-__all__ = [
-    "Document",
-    "PhaseNode",
-    "RawSegment",
-    "Segment",
-    "TaskNode",
-    "parse",
-    "render_canonical",
-]
+__all__ = ["Document", "PhaseNode", "RawSegment", "Segment", "TaskNode"]
+__all__ += ["parse", "render_canonical"]
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
@@ -54,8 +48,9 @@ class Document:
         self.head = Segment([])  # sentinel: never holds lines
         self.tail: Segment = self.head
         self.phases: list[PhaseNode] = []
-        self.index: dict[str, TaskNode] = {}
-        self.duplicates: set[str] = set()  # contents that more than one task has
+        # ``index`` and ``duplicates``: made when first asked for (a show never asks).
+        self._index: dict[str, TaskNode] | None = {}
+        self._duplicates: set[str] = set()
         # Whether a task may have a parent (one is indented or starts with a digit):
         # else ``model`` need not load ``tree``. Set by reindex, and on by an edit that may.
         self.nests = False
@@ -93,6 +88,20 @@ class Document:
     def find(self, content: str) -> TaskNode | None:
         return self.index.get(content)
 
+    @property
+    def index(self) -> dict[str, TaskNode]:
+        """Each text's task (the first that has it)."""
+        if self._index is None:
+            self._index, self._duplicates = index_of(self.tasks())
+        return self._index
+
+    @property
+    def duplicates(self) -> set[str]:
+        """The texts more than one task has."""
+        if self._index is None:
+            self._index, self._duplicates = index_of(self.tasks())
+        return self._duplicates
+
     def phase_named(self, name: str) -> list[PhaseNode]:
         return [p for p in self.phases if p.name == name]
 
@@ -122,18 +131,16 @@ class Document:
 
     # -- deriving phases, index and summary from the lines ---------------------------
 
-    def reindex(self) -> list[TaskNode]:
+    def reindex(self) -> None:
         """Recompute phases, the content index and the summary from the segments.
 
         A phase is the nearest top-level ATX heading above a task (``Todos`` for
         tasks before any heading); the summary is the first H1 when no task sits
-        directly under it. Returns the tasks whose content an earlier task has.
+        directly under it. The index is made anew when next asked for.
         """
         old = {id(p.heading): p for p in self.phases if p.heading is not None}
         orphans = next((p for p in self.phases if p.heading is None), None)
         phases: list[PhaseNode] = []
-        index: dict[str, TaskNode] = {}
-        duplicates: list[TaskNode] = []
         heading: RawSegment | None = None
         current: PhaseNode | None = None
         first_h1: RawSegment | None = None
@@ -153,17 +160,12 @@ class Document:
                     phases.append(current)
                 current.tasks[seg] = None
                 seg.phase = current
-                if seg.content in index:
-                    duplicates.append(seg)
-                else:
-                    index[seg.content] = seg
             elif isinstance(seg, RawSegment) and seg.heading_level:
                 heading, current = seg, None
                 if seg.heading_level == 1 and first_h1 is None:
                     first_h1 = seg
         self.phases, self.nests = phases, nests
-        self.index = index
-        self.duplicates = {t.content for t in duplicates}
+        self._index = None
         # "# Todos" heads the default phase (oh-my-pi writes an empty list so): never a summary.
         is_summary = (
             first_h1 is not None
@@ -171,7 +173,6 @@ class Document:
             and first_h1.heading_text != DEFAULT_PHASE
         )
         self.summary_segment = first_h1 if is_summary else None
-        return duplicates
 
     # -- line plumbing ---------------------------------------------------------
 
@@ -392,10 +393,8 @@ class Document:
         phase.tasks[node] = None
         self.nests = self.nests or bool(node.indent) or content[:1].isdigit()
         self.set_status(node, status)
-        if content in self.index:
+        if self.index.setdefault(content, node) is not node:  # (an index made now has it)
             self.duplicates.add(content)
-        else:
-            self.index[content] = node
         for note in notes:
             self.add_note(node, note)
         return node

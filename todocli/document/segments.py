@@ -47,6 +47,15 @@ class Segment:
         self.next: Segment | None = None
 
 
+def index_of(tasks: list[TaskNode]) -> tuple[dict[str, TaskNode], set[str]]:
+    """Each text's task (the first that has it), and the texts more than one has."""
+    index: dict[str, TaskNode] = {}
+    duplicates = {
+        task.content for task in tasks if index.setdefault(task.content, task) is not task
+    }
+    return index, duplicates
+
+
 def text_after(head: Segment) -> str:
     """The lines of the segments linked after ``head``, as text. (A plain walk, not a
     generator: a write writes a document out three or four times.)"""
