@@ -16,6 +16,7 @@ from todocli.app.commands import Outcome
 from todocli.base import TYPE_CHECKING
 from todocli.document.model import (
     BLOCK_NOTE,
+    NO_META,
     OPEN,
     Diff,
     Phase,
@@ -241,13 +242,12 @@ def list_lines(todo: TodoList, *, notes: bool = False) -> list[str]:
     phase = phases[i]
     done, count = sum(1 for t in phase.tasks if t.status not in OPEN), len(phase.tasks)
     lines.append(f'Phase {i + 1}/{len(phases)} "{phase.name}" — {done}/{count} tasks complete')
-    n = 0
-    waits = _waits(todo)
+    n, waits = 0, _waits(todo)
     for phase in phases:
         lines.append(phase.name)
         for task in phase.tasks:
             n += 1
-            rare = task.notes or task.optional or task.meta.owner or n in waits  # else no tail
+            rare = waits or task.notes or task.optional or task.meta is not NO_META  # else no tail
             tail = task_tail(n, task, waits, notes=notes) if rare else ""
             lines.append(f"  #{n} {MARKS[task.status]} {task.content}{tail}")
             if notes and task.notes:
