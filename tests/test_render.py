@@ -3,6 +3,7 @@ for a large plan read as the general ones."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -79,3 +80,13 @@ def test_a_task_with_no_rare_field_is_listed_as_number_mark_and_text() -> None:
     todo = TodoList(phases=(Phase("Build", (Task("Ship", Status.COMPLETED), Task("Test"))),))
     lines = render.list_lines(todo)
     assert lines[lines.index("Build") + 1 :][:2] == ["  #1 [x] Ship", "  #2 [ ] Test"]
+
+
+def test_a_plain_task_is_listed_without_working_out_a_tail(monkeypatch: pytest.MonkeyPatch) -> None:
+    # What a plan of 1,500 plain tasks is spared: a call a task for a tail it has not.
+    def no_tail(*args: object, **kwargs: object) -> str:
+        raise AssertionError("a tail worked out for a task with none")
+
+    monkeypatch.setattr(render, "task_tail", no_tail)
+    todo = TodoList(phases=(Phase("Build", (Task("Ship", Status.COMPLETED), Task("Test"))),))
+    assert "  #2 [ ] Test" in render.list_lines(todo)
