@@ -175,7 +175,7 @@ def safe_lines(lines: list[str]) -> list[str]:
     """Each line as ``safe`` shows it. The ASCII lines are looked at together, so
     that a line of wider characters (the dash of ``todo show``'s phase line) does
     not send a large listing down the slow path."""
-    narrow = "\n".join(line for line in lines if line.isascii())
+    narrow = "\n".join([line for line in lines if line.isascii()])  # a list: no generator steps
     if escape(narrow) == narrow:  # nothing in the ASCII lines to show otherwise
         return [line if line.isascii() else safe(line) for line in lines]
     return [safe(line) for line in lines]

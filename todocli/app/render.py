@@ -16,6 +16,7 @@ from todocli.app.commands import Outcome
 from todocli.base import TYPE_CHECKING
 from todocli.document.model import (
     BLOCK_NOTE,
+    NO_META,
     OPEN,
     Diff,
     Phase,
@@ -47,6 +48,7 @@ MARKS = {
     Status.ABANDONED: "[-]",
     Status.BLOCKED: "[!]",
 }
+NAMES = {s: s.value for s in Status.ALL}  # looked up: ``value`` is a call, once a task
 MOST_NAMED = 5  # names per change line before "(+N more)"
 NOTE_CHARS = 200  # a note quoted after a write is cut to this many characters
 MOST_NOTES = 3  # notes quoted after a write, of each kind, before "(+N more ...)"
@@ -213,11 +215,12 @@ def describe_diff(edit: Diff) -> str:
 def current_phase(todo: TodoList) -> int:
     """Index of the phase being worked on: the one with the task in progress, else
     the first with an open task, else the last."""
-    for i, phase in enumerate(todo.phases):
-        if any(t.status is Status.IN_PROGRESS for t in phase.tasks):
+    held = [{t.status for t in phase.tasks} for phase in todo.phases]  # one pass, no call a task
+    for i, statuses in enumerate(held):
+        if Status.IN_PROGRESS in statuses:
             return i
-    for i, phase in enumerate(todo.phases):
-        if any(t.status.is_open for t in phase.tasks):
+    for i, statuses in enumerate(held):
+        if not OPEN.isdisjoint(statuses):
             return i
     return len(todo.phases) - 1
 
@@ -225,39 +228,37 @@ def current_phase(todo: TodoList) -> int:
 def list_lines(todo: TodoList, *, notes: bool = False) -> list[str]:
     """The state summary of a non-empty list (without the change lines); with
     ``notes``, every task's notes under it. Not escaped: ``plain`` escapes all its
-    lines at once (a plan of 1,500 long tasks: 3,000 calls less)."""
-    tasks = todo.tasks()
-    remaining = [(p, t) for p, t in tasks if t.status in OPEN]
-    lines = [f"Remaining items ({len(remaining)}):"]
-    lines += [
-        f"  - {t.content} [{t.status.value}{', optional' if t.optional else ''}] ({p.name})"
-        for p, t in remaining
+    lines at once. A plan of 1,500 tasks has up to 3,000 lines here: each call or
+    value a line costs is paid for each of them."""
+    phases = todo.phases
+    remaining = [
+        f"  - {t.content} [{NAMES[t.status]}{', optional' if t.optional else ''}] ({p.name})"
+        for p in phases
+        for t in p.tasks
+        if t.status in OPEN
     ]
+    lines = [f"Remaining items ({len(remaining)}):", *remaining]
     i = current_phase(todo)
-    phase = todo.phases[i]
-    done = sum(1 for t in phase.tasks if not t.status.is_open)
-    lines.append(
-        f'Phase {i + 1}/{len(todo.phases)} "{phase.name}" — '
-        f"{done}/{len(phase.tasks)} tasks complete"
-    )
-    n = 0
-    waits = _waits(todo)
-    for phase in todo.phases:
+    phase = phases[i]
+    done, count = sum(1 for t in phase.tasks if t.status not in OPEN), len(phase.tasks)
+    lines.append(f'Phase {i + 1}/{len(phases)} "{phase.name}" — {done}/{count} tasks complete')
+    n, waits = 0, _waits(todo)
+    for phase in phases:
         lines.append(phase.name)
         for task in phase.tasks:
             n += 1
-            lines.append(f"  {task_line(n, task, waits, notes=notes)}")
-            if notes:
+            rare = waits or task.notes or task.optional or task.meta is not NO_META  # else no tail
+            tail = task_tail(n, task, waits, notes=notes) if rare else ""
+            lines.append(f"  #{n} {MARKS[task.status]} {task.content}{tail}")
+            if notes and task.notes:
                 lines += [f"    > {part}" for note in task.notes for part in note.split("\n")]
     cycle = cycle_line(todo) if waits else None
     if cycle is not None:
         lines.append(cycle)
-    if not notes:
-        for _, task in tasks:
-            if task.status is Status.IN_PROGRESS and task.notes:
-                lines.append(f'Notes on "{task.content}":')
-                for note in task.notes:
-                    lines += [f"  > {part}" for part in note.split("\n")]
+    started = [t for p in phases for t in p.tasks if t.status is Status.IN_PROGRESS and t.notes]
+    for task in started if not notes else ():
+        lines.append(f'Notes on "{task.content}":')
+        lines += [f"  > {part}" for note in task.notes for part in note.split("\n")]
     lines.append(todo.recap())
     return lines
 
@@ -288,11 +289,13 @@ def lean_lines(outcome: Outcome) -> list[str]:
 def _waits(todo: TodoList) -> dict[int, list[int]]:
     """What each waiting task waits on, by show number (nothing to find when no
     task has dependencies: the everyday list pays one look per task)."""
-    if not any(t.meta.blocked_by for _, t in todo.tasks()):
-        return {}
-    from todocli.engine.claims import list_waiting
+    for phase in todo.phases:
+        for task in phase.tasks:
+            if task.meta.blocked_by:
+                from todocli.engine.claims import list_waiting
 
-    return list_waiting(todo)
+                return list_waiting(todo)
+    return {}
 
 
 def _cycle(todo: TodoList) -> tuple[list[int], list[Task]] | None:
@@ -314,23 +317,27 @@ def cycle_line(todo: TodoList, lead: str = "Dependency cycle") -> str | None:
 
 
 def task_line(n: int, task: Task, waits: dict[int, list[int]], *, notes: bool = False) -> str:
-    """``#N [m] content``, then who holds or did it, what it waits on, why it is
-    blocked, and how many notes it has (unless ``notes``: they follow it). Not
-    escaped: ``plain`` escapes it."""
-    line = f"#{n} {MARKS[task.status]} {task.content}"
+    """``#N [m] content``, then ``task_tail``. Not escaped: ``plain`` escapes it."""
+    return f"#{n} {MARKS[task.status]} {task.content}{task_tail(n, task, waits, notes=notes)}"
+
+
+def task_tail(n: int, task: Task, waits: dict[int, list[int]], *, notes: bool = False) -> str:
+    """What follows a task's text: optional, its owner, what it waits on, why it is
+    blocked, how many notes (unless ``notes``: they follow). Empty for most tasks."""
+    tail = ""
     if task.optional:
-        line += " (optional)"
+        tail += " (optional)"
     if task.meta.owner:
-        line += f" (owner: {task.meta.owner})"
+        tail += f" (owner: {task.meta.owner})"
     if n in waits:
-        line += f" (waiting on {', '.join(f'#{d}' for d in waits[n])})"
+        tail += f" (waiting on {', '.join(f'#{d}' for d in waits[n])})"
     reason = block_reason(task) if task.status is Status.BLOCKED else None
     if reason is not None:
-        line += f" (blocked: {_clip(reason)})"
+        tail += f" (blocked: {_clip(reason)})"
     count = len(task.notes) - (reason is not None)
     if count and not notes:
-        line += f" (+{count} note{'s' if count > 1 else ''})"
-    return line
+        tail += f" (+{count} note{'s' if count > 1 else ''})"
+    return tail
 
 
 def released_lines(result: Result) -> list[str]:

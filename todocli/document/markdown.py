@@ -117,8 +117,9 @@ class Document:
             return nested_model(self)
         return TodoList(
             summary=self.summary,
+            # Lists, not generators: a generator step a task, for a plan of thousands.
             phases=tuple(
-                Phase(p.name, tuple(t.task() for t in p.tasks)) for p in self.phases if p.tasks
+                [Phase(p.name, tuple([t.task() for t in p.tasks])) for p in self.phases if p.tasks]
             ),
         )
 
@@ -148,7 +149,8 @@ class Document:
         nests = False
         for seg in self.segments():
             if isinstance(seg, TaskNode):
-                nests = nests or bool(seg.indent) or seg.content[:1].isdigit()
+                if not nests and (seg.indent or seg.content[:1].isdigit()):  # asked until found
+                    nests = True
                 if current is None:
                     if heading is None:
                         current = orphans or PhaseNode(DEFAULT_PHASE, None)

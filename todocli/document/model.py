@@ -256,18 +256,19 @@ class TodoList(Value):
         Cancelled: F. Optional: G.`` with done = completed + abandoned; at most 3
         pending (optional ones apart), 2 blocked and 2 cancelled are named.
         """
-        tasks = [t for _, t in self.tasks()]
-        if not tasks:
-            return "[0/0] No tasks."
         by: dict[Status | None, list[Task]] = {s: [] for s in Status.ALL}
-        for task in tasks:
-            by[task.status].append(task)
+        for phase in self.phases:  # not ``tasks()``: a pair a task, for a large plan
+            for task in phase.tasks:
+                by[task.status].append(task)
+        total = sum(len(tasks) for tasks in by.values())
+        if not total:
+            return "[0/0] No tasks."
         done = len(by[Status.COMPLETED]) + len(by[Status.ABANDONED])
         by[None] = [t for t in by[Status.PENDING] if t.optional]
         if by[None]:  # named apart: nothing holds the agent for them
             by[Status.PENDING] = [t for t in by[Status.PENDING] if not t.optional]
         for width in (None, 60, 40, 24, 12):
-            text = f"[{done}/{len(tasks)}]"
+            text = f"[{done}/{total}]"
             for label, status, most in _RECAP_PARTS:
                 names = by[status]
                 if names:

@@ -1,0 +1,92 @@
+"""Properties of the listing a read prints (``render.list_lines``): its quick paths
+for a large plan read as the general ones."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from todocli.app import render
+from todocli.document.model import Meta, Phase, Status, Task, TodoList
+
+NOTES = st.lists(
+    st.sampled_from(["a note", "Blocked: on review", "Blocked:  ", "two\nlines"]), max_size=3
+)
+
+
+@st.composite
+def tasks(draw: st.DrawFn) -> Task:
+    """A task with any of the fields that give its listing line a tail."""
+    meta = Meta(
+        id=draw(st.sampled_from([None, "1", "2", "3"])),
+        owner=draw(st.sampled_from([None, "", "alice"])),
+        blocked_by=tuple(draw(st.lists(st.sampled_from(["1", "2", "3"]), max_size=2))),
+    )
+    return Task(
+        draw(st.sampled_from(["Write docs", "Ship", "Write docs"])),
+        draw(st.sampled_from(Status.ALL)),
+        notes=tuple(draw(NOTES)),
+        meta=meta,
+        optional=draw(st.booleans()),
+    )
+
+
+LISTS = st.lists(
+    st.builds(Phase, st.sampled_from(["Build", "Check"]), st.lists(tasks(), max_size=4).map(tuple)),
+    min_size=1,
+    max_size=4,
+).map(lambda phases: TodoList(phases=tuple(phases)))
+
+
+def _current_phase(todo: TodoList) -> int:
+    """The current phase as the listing has always defined it, task by task."""
+    for i, phase in enumerate(todo.phases):
+        if any(t.status is Status.IN_PROGRESS for t in phase.tasks):
+            return i
+    for i, phase in enumerate(todo.phases):
+        if any(t.status.is_open for t in phase.tasks):
+            return i
+    return len(todo.phases) - 1
+
+
+@settings(max_examples=300)
+@given(LISTS, st.booleans())
+def test_each_tree_line_of_the_listing_is_the_task_line_of_its_task(
+    todo: TodoList, notes: bool
+) -> None:
+    # The listing works out a line's tail only for a task with a field that gives
+    # it one: whatever the task, its line is the one ``task_line`` makes.
+    tree = [line for line in render.list_lines(todo, notes=notes) if line.startswith("  #")]
+    waits = render._waits(todo)
+    assert tree == [
+        f"  {render.task_line(n, task, waits, notes=notes)}"
+        for n, (_, task) in enumerate(todo.tasks(), start=1)
+    ]
+    for n, (_, task) in enumerate(todo.tasks(), start=1):
+        if not (waits or task.notes or task.optional or task.meta.owner):
+            assert render.task_tail(n, task, waits, notes=notes) == ""
+
+
+@settings(max_examples=300)
+@given(LISTS)
+def test_the_current_phase_is_the_one_with_the_task_in_progress_else_the_first_open(
+    todo: TodoList,
+) -> None:
+    assert render.current_phase(todo) == _current_phase(todo)
+
+
+def test_a_task_with_no_rare_field_is_listed_as_number_mark_and_text() -> None:
+    todo = TodoList(phases=(Phase("Build", (Task("Ship", Status.COMPLETED), Task("Test"))),))
+    lines = render.list_lines(todo)
+    assert lines[lines.index("Build") + 1 :][:2] == ["  #1 [x] Ship", "  #2 [ ] Test"]
+
+
+def test_a_plain_task_is_listed_without_working_out_a_tail(monkeypatch: pytest.MonkeyPatch) -> None:
+    # What a plan of 1,500 plain tasks is spared: a call a task for a tail it has not.
+    def no_tail(*args: object, **kwargs: object) -> str:
+        raise AssertionError("a tail worked out for a task with none")
+
+    monkeypatch.setattr(render, "task_tail", no_tail)
+    todo = TodoList(phases=(Phase("Build", (Task("Ship", Status.COMPLETED), Task("Test"))),))
+    assert "  #2 [ ] Test" in render.list_lines(todo)
