@@ -28,7 +28,7 @@ from todocli.base import TYPE_CHECKING
 from todocli.document.markdown import parse, render_canonical
 from todocli.document.model import Status, TodoList
 from todocli.document.segments import refuse_unmerged
-from todocli.engine.ops import Batch, OpKind, apply
+from todocli.engine.ops import Batch, Engine, OpKind
 from todocli.errors import BusyError, InvalidParamError, TodoError
 from todocli.storage.store import ListChangedError
 
@@ -131,7 +131,7 @@ def foresee(
     if not any(op.kind is OpKind.DONE for op in ops):
         return ()
     store = ctx.store
-    if "check" not in store.read():  # no task has a check (the cheap look first)
+    if not store.holds("check"):  # no task has a check (the cheap look first)
         return ()
     text, rev = store.consistent_read()
     last = store.revision(rev) if rev else None
@@ -201,7 +201,7 @@ class Plan:
     document, and what the commit needs besides (the state, the time, the ops as
     numbered, the list as todo last wrote it when a person edited it since)."""
 
-    __slots__ = ("baseline", "doc", "fresh_notes", "now", "ops", "result", "seen", "state")
+    __slots__ = ("baseline", "doc", "fresh_notes", "now", "ops", "result", "seen", "state", "text")
 
     def __init__(
         self,
@@ -223,6 +223,7 @@ class Plan:
         # An agent tool's snapshot: the notes under the tasks in progress it has not
         # seen (what its mirrored reply must tell); None for other writes.
         self.fresh_notes: tuple[tuple[str, str], ...] | None = None
+        self.text: str | None = None  # doc's text, when the engine has made it already
 
 
 def plan(
@@ -296,10 +297,12 @@ def plan(
 
         backlog.refuse_replacing(ops)
         before = doc.model()
-    result, doc = apply(doc, batch, text)
+    engine = Engine(doc, batch, text=text)  # the text doc was read from: not written out again
+    result, doc = engine.run()
     if guard and before is not None:
         backlog.refuse_removal(before, result.new, agent or guard)
     planned = Plan(seen, ops, result, doc, state, now, baseline)
+    planned.text = engine.text if doc is engine.doc else None  # (not a careful pass's)
     if tool is not None:
         planned.fresh_notes = _fresh_notes(view, seen.text, result.new)
     return planned
@@ -421,7 +424,7 @@ def commit(ctx: Context, planned: Plan, params_input: object = None) -> Outcome:
         store.forget_views()  # a finished list: every agent starts afresh
     # An emptied list that `init` or `clear --all` goes on from is a revision
     # too, even when the batch left it as it was: the next write need not wait.
-    written = planned.doc.text() if result.written or seen.blank else None
+    written = (planned.text or planned.doc.text()) if result.written or seen.blank else None
     person_near = written is not None and (planned.baseline is not None or store.person_near())
     # The list as read becomes a revision of its own, if it is not one.
     hand = store.hand_edit(text, rev, last) if written is not None else None

@@ -146,7 +146,8 @@ class TaskNode(Segment):
         self.text_end = 0
 
     def task(self) -> Task:
-        return Task(self.content, self.status, self.active_form, tuple(self.notes), self.meta)
+        notes = tuple(self.notes) if self.notes else ()  # most tasks have none: no call
+        return Task(self.content, self.status, self.active_form, notes, self.meta)
 
     def width(self) -> int:
         """Columns from the bullet to the item's content (a tab in the gap stops at

@@ -363,7 +363,7 @@ def parents(doc: Document, nodes: Sequence[TaskNode]) -> list[int | None] | None
 def roll_up(engine: Engine) -> None:
     """Parents whose subtasks this batch closed (``subtasks``, loaded only for a
     plan that may have any)."""
-    nodes = list(engine.doc.tasks())
+    nodes = engine.doc.tasks()
     above = parents(engine.doc, nodes)
     if above is not None:
         from todocli.engine import subtasks

@@ -229,10 +229,9 @@ class Batch(Value):
         self.own = own
 
 
-def apply(doc: Document, batch: Batch, text: str | None = None) -> tuple[Result, Document]:
-    """Apply a batch. Returns the result and the document to store. ``text``: what
-    ``doc`` was just read from, unchanged since (``doc.text()``, not written again)."""
-    return Engine(doc, batch, text=text).run()
+def apply(doc: Document, batch: Batch) -> tuple[Result, Document]:
+    """Apply a batch. Returns the result and the document to store."""
+    return Engine(doc, batch).run()
 
 
 class Engine:
@@ -259,7 +258,7 @@ class Engine:
         self.careful = careful
         self.placement = 0
         # What "#N" means for this whole batch: the numbering it started with.
-        tasks = list(doc.tasks())
+        tasks = doc.tasks()
         self.numbering: list[TaskNode | None] = list(tasks)
         self.active = {t: None for t in tasks if t.status is Status.IN_PROGRESS}
         self.dropped_open: list[str] = []
@@ -271,19 +270,19 @@ class Engine:
         # The list as todo last wrote it (or as --base names it): what a snapshot is
         # merged against, three ways (see ``merge``).
         self.merge_base: TodoList | None = None
-        # The last full snapshot the agent sent: what its next one is merged
-        # against (unless --base names a revision); the list as todo last wrote it.
+        # The agent's last full snapshot: what its next one is merged against (unless
+        # --base names a revision); the list as todo last wrote it.
         self.view_base: TodoList | None = None
         self.unseen = False  # no view on record: the agent has seen only what it sends
         self.last_written = TodoList()
         self.view: TodoList | None = None  # the snapshot this batch sent, for next time
         self.merged: list[Merged] = []
         self.left: list[tuple[Phase, Task]] = []  # closed tasks a snapshot left out
-        # A text and the list it reads as, known without reading it again: the
-        # last one ``reads_as`` read, or one just parsed to make the document.
+        # A text and the list it reads as, known without reading it again (the last
+        # ``reads_as`` read, or one just parsed to make the document).
         self.read_back: tuple[str, TodoList] | None = None
-        # The document as the batch found it (set by ``run``).
-        self.original_text = ""
+        self.original_text = ""  # the document as the batch found it (set by ``run``)
+        self.text: str | None = None  # and as ``_result`` found it
         self.old = TodoList()
         self.hand_edit: Diff | None = None
         self.hand_notes: tuple[tuple[str, str], ...] = ()
@@ -440,6 +439,7 @@ class Engine:
         wiped: bool,
     ) -> Result:
         old, baseline, hand_edit = self.old, self.batch.baseline, self.hand_edit
+        self.text = text = self.doc.text()
         diff = Diff.between(old, new if not wiped else completed or new, tuple(self.renamed))
         overridden = _overridden(hand_edit, baseline, old, new) if hand_edit and baseline else ()
         left = None
@@ -452,7 +452,7 @@ class Engine:
             new=new,
             errors=tuple(errors),
             warnings=self.warnings,
-            written=self.doc.text() != self.original_text,
+            written=text != self.original_text,
             diff=diff,
             dropped_open=tuple(self.dropped_open)
             if self.settings.snapshot_drop is DropPolicy.WARN
@@ -571,7 +571,7 @@ class Engine:
         """
         if self.agent is not None:
             return  # an agent takes its next task with claim; nothing starts for it
-        tasks = list(self.doc.tasks())
+        tasks = self.doc.tasks()
         if any(node.status is Status.IN_PROGRESS for node in tasks):
             return
         waits: Collection[int] = ()

@@ -133,6 +133,12 @@ class Store:
         self._read_at = read_at
         return text
 
+    def holds(self, word: str) -> bool:
+        """Whether the list's bytes hold ``word`` (ASCII): a look before a read that
+        may not be needed, without decoding a large plan (nothing is remembered)."""
+        data, _ = read_with_stat(self.loc.list_file, self.max_file_bytes, "max_file_bytes")
+        return data is not None and word.encode("ascii") in data
+
     def _check_plan(self) -> None:
         """A project plan a symlink leads out of its work tree is refused (see
         ``paths.plan_outside``), naming both ends and what to do."""
