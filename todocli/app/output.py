@@ -57,7 +57,8 @@ def write(text: str | list[str], stream: TextIO | str | None = None) -> None:
                 buffer.write(text.encode("utf-8", "backslashreplace"))
             else:
                 encoded = [line.encode("utf-8", "backslashreplace") for line in text]
-                buffer.write(b"\n".join(encoded) + b"\n")
+                encoded.append(b"")  # the last newline, without copying the rest again
+                buffer.write(b"\n".join(encoded))
             buffer.flush()
         else:
             out.write(text if isinstance(text, str) else "\n".join(text) + "\n")

@@ -408,7 +408,8 @@ class Builder:
                 node = TaskNode([line], line[5:].strip(), status, i + 1, line[0], 3, 1, 5)
             else:
                 node = self._task(i, line, start or start_of(line, i), lines)
-            by_line[i] = node
+            if start is not None:  # (what follows a run's other lines is not theirs: runs.py)
+                by_line[i] = node
             node.prev, tail.next = tail, node  # linked last, as ``link`` does
             self.tail = tail = node
             if i == last:
