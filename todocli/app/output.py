@@ -56,7 +56,7 @@ def write(text: str | list[str], stream: TextIO | str | None = None) -> None:
             if isinstance(text, str):
                 buffer.write(text.encode("utf-8", "backslashreplace"))
             else:
-                encoded = [line.encode("utf-8", "backslashreplace") for line in text]
+                encoded = [line.encode("utf-8", "backslashreplace") for line in text] or [b""]
                 encoded.append(b"")  # the last newline, without copying the rest again
                 buffer.write(b"\n".join(encoded))
             buffer.flush()

@@ -590,7 +590,7 @@ class Document:
         if self.index.get(task.content) is task:
             del self.index[task.content]
             if task.content in self.duplicates:  # rare: a hand-made duplicate takes over
-                for other in self.tasks():
+                for other in (t for p in self.phases for t in p.tasks):  # up to the first
                     if other.content == task.content and other is not task:
                         self.index[task.content] = other
                         break
