@@ -333,6 +333,22 @@ def test_cmark_gfms_checkbox_on_an_outer_item_is_left_out_of_the_oracle() -> Non
     assert ours(text) == {0: (False, "a")}
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- [ ] a\n      ===\n",  # found by the property below
+        "- [ ] a\n   ===\n",
+        "- [ ] a\n     ---\n",
+        "1. [ ] a\n       ===\n",
+        "- [ ] a\n  b\n      ===\n",
+    ],
+)
+def test_a_line_of_equals_signs_indented_as_code_goes_on_with_the_tasks_text(text: str) -> None:
+    # A setext underline is indented at most three spaces past the item's content;
+    # further in, the line is text of the paragraph (it cannot start code there).
+    assert ours(text) == gfm_task_items(text)
+
+
 @settings(max_examples=1500, deadline=None)
 @given(documents())
 def test_task_detection_agrees_with_cmark_gfm(doc: tuple[str, str]) -> None:

@@ -534,9 +534,10 @@ def _paragraph(first: str, before: str, start: TaskStart, lines: list[str]) -> s
     end = start.text_end
     last = strip_eol(lines[end]).expandtabs(4)
     rule = last.strip(" ")
-    # A setext underline (not a lazy line) makes the text a heading's: not text.
+    # A setext underline (not a lazy line, nor one indented as code past the item's
+    # content) makes the text a heading's: not text.
     if (
-        len(last) - len(last.lstrip(" ")) >= start.content_col
+        start.content_col <= len(last) - len(last.lstrip(" ")) < start.content_col + 4
         and rule
         and rule
         in (
