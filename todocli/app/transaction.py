@@ -131,7 +131,7 @@ def foresee(
     if not any(op.kind is OpKind.DONE for op in ops):
         return ()
     store = ctx.store
-    if not store.holds("check"):  # no task has a check (the cheap look first)
+    if not store.mentions("check"):  # no task has a check (the cheap look first)
         return ()
     text, rev = store.consistent_read()
     last = store.revision(rev) if rev else None

@@ -7,7 +7,7 @@ about 50,000 instructions), and its report is then copied into a segment. Here a
 run of them is read in one loop. Every line of it but the last gets the same
 report, made once a scan (``run_report``), which says only "a task of the
 plainest shape": the builder makes such a line's task from the line itself
-(``Builder._run_task``). The last line gets the report the general steps would
+(``Builder._tasks_from``). The last line gets the report the general steps would
 give it, since the scanner goes on from it (its paragraph may go on).
 tests/test_markdown_properties.py compares the two readings, report by report and
 segment by segment.
@@ -84,7 +84,8 @@ def task_run(lines: list[str], start: int, infos: list[LineInfo], shared: LineIn
             notes += 1
         if notes == size:
             break
-        after, phase = notes, list[LineInfo]()
+        after = notes
+        phase: list[LineInfo] = []
         if not is_plain(lines[notes]):
             after = phase_break(lines, notes, phase, task)
             if after == notes:

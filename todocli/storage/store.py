@@ -133,7 +133,7 @@ class Store:
         self._read_at = read_at
         return text
 
-    def holds(self, word: str) -> bool:
+    def mentions(self, word: str) -> bool:
         """Whether the list's bytes hold ``word`` (ASCII): a look before a read that
         may not be needed, without decoding a large plan (nothing is remembered)."""
         data, _ = read_with_stat(self.loc.list_file, self.max_file_bytes, "max_file_bytes")
