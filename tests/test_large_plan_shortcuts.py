@@ -171,3 +171,17 @@ def test_lines_are_written_each_with_a_newline(lines: list[str], written: bytes)
     stream = io.TextIOWrapper(raw, encoding="utf-8")
     write(lines, stream)
     assert raw.getvalue() == written
+
+
+def test_a_lone_surrogate_in_a_line_is_written_escaped_not_raised() -> None:
+    """A list's lines are encoded without a codec looked up by name, as ``safe``
+    leaves no lone surrogate; one that reaches ``write`` all the same is written as
+    a backslash escape, as before, not raised as a UnicodeEncodeError."""
+    import io
+
+    from todocli.app.output import write
+
+    raw = io.BytesIO()
+    stream = io.TextIOWrapper(raw, encoding="utf-8")
+    write(["plain", "byte \udc9b here"], stream)
+    assert raw.getvalue() == b"plain\nbyte \\udc9b here\n"

@@ -4,7 +4,7 @@ for a large plan read as the general ones."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from todocli.app import render
@@ -90,3 +90,27 @@ def test_a_plain_task_is_listed_without_working_out_a_tail(monkeypatch: pytest.M
     monkeypatch.setattr(render, "task_tail", no_tail)
     todo = TodoList(phases=(Phase("Build", (Task("Ship", Status.COMPLETED), Task("Test"))),))
     assert "  #2 [ ] Test" in render.list_lines(todo)
+
+
+@settings(max_examples=300)
+@given(LISTS, st.booleans())
+def test_the_notes_of_each_task_in_progress_follow_the_list(todo: TodoList, notes: bool) -> None:
+    """Below the tree (and its cycle line), the notes of every task in progress
+    that has notes, in list order, each under its name; none with ``--notes``,
+    which shows them in the tree. Then the recap, last."""
+    assume(todo.tasks())  # a list with no task is not listed: "Todo list is empty."
+    lines = render.list_lines(todo, notes=notes)
+    expected: list[str] = []
+    for _, task in todo.tasks():
+        if task.status is Status.IN_PROGRESS and task.notes and not notes:
+            expected.append(f'Notes on "{task.content}":')
+            expected += [f"  > {part}" for note in task.notes for part in note.split("\n")]
+    names = {phase.name for phase in todo.phases}
+    tree_end = max(
+        i for i, line in enumerate(lines) if line.startswith(("  #", "    > ")) or line in names
+    )
+    after = lines[tree_end + 1 : -1]
+    if after and after[0].startswith("Dependency cycle"):
+        after = after[1:]
+    assert after == expected
+    assert lines[-1] == todo.recap()

@@ -56,7 +56,11 @@ def write(text: str | list[str], stream: TextIO | str | None = None) -> None:
             if isinstance(text, str):
                 buffer.write(text.encode("utf-8", "backslashreplace"))
             else:
-                encoded = [line.encode("utf-8", "backslashreplace") for line in text] or [b""]
+                # Without arguments: a codec looked up by name costs 300 instructions a line.
+                try:
+                    encoded = [line.encode() for line in text] or [b""]
+                except UnicodeEncodeError:  # a lone surrogate in a line ``safe`` has not shown
+                    encoded = [line.encode("utf-8", "backslashreplace") for line in text]
                 encoded.append(b"")  # the last newline, without copying the rest again
                 buffer.write(b"\n".join(encoded))
             buffer.flush()
