@@ -106,14 +106,12 @@ STAGES = (
     ),
     ("phases, index", "doc.reindex()"),
     ("model", "todo = doc.model()"),
-    ("listing lines", "shown = render.list_lines(todo)"),
-    ("escaping", "shown = escapes.safe_lines(shown)"),
+    ("listing, escaped", "shown = render.list_lines(todo)"),  # its texts looked at once
     ("encoding", "data = b'\\n'.join([line.encode() for line in shown])"),
 )
 # With the collector off, as a one-shot todo call runs (todocli/__main__.py).
 STAGE_IMPORTS = "import gc, os; gc.disable(); "
-STAGE_IMPORTS += "from todocli.document import markdown; from todocli.app import render; "
-STAGE_IMPORTS += "from todocli import escapes"
+STAGE_IMPORTS += "from todocli.document import markdown; from todocli.app import render"
 FLOOR = """
 class Task:
     __slots__ = ("content", "status", "phase")

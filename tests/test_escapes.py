@@ -199,6 +199,18 @@ def test_lines_are_escaped_as_their_text_is(lines: list[str]) -> None:
     assert "\n".join(escapes.safe_lines(lines)) == safe("\n".join(lines))
 
 
+@given(
+    st.lists(
+        st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=1200) | st.text(max_size=40),
+        max_size=30,
+    )
+)
+def test_all_shown_says_whether_safe_leaves_every_text_as_it_is(texts: list[str]) -> None:
+    """``all_shown`` looks at the ASCII texts together and the others one by one:
+    yes exactly when ``safe`` changes none of them."""
+    assert escapes.all_shown(texts) == all(safe(text) == text for text in texts)
+
+
 def test_a_control_in_a_long_ascii_line_beside_a_wide_line_is_escaped() -> None:
     lines = ["x" * 2000, "wide — line", "ascii \x1b[2J bell \x07", "y" * 500]
     assert escapes.safe_lines(lines)[2] == "ascii \\x1b[2J bell \\x07"

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from todocli import escapes
 from todocli.app import render
 from todocli.document.model import Meta, Phase, Status, Task, TodoList
 
@@ -114,3 +115,51 @@ def test_the_notes_of_each_task_in_progress_follow_the_list(todo: TodoList, note
         after = after[1:]
     assert after == expected
     assert lines[-1] == todo.recap()
+
+
+# Texts a plan someone else wrote may hold: controls that drive a terminal, a bidi
+# override, a byte that was not UTF-8, wide characters, and a long ASCII run (the
+# listing's texts are looked at together, searched for each control at once).
+PIECES = ["Ship", " it", "\x1b[2J", "\x07", "\u202e", "\udc9b", "\x9b", "\t", "é", "\u2028"]
+HOSTILE = st.lists(st.sampled_from([*PIECES, "x" * 1200]), max_size=4).map("".join)
+
+
+@st.composite
+def hostile_tasks(draw: st.DrawFn) -> Task:
+    """A task with hostile text in every field the listing shows."""
+    notes = draw(st.lists(HOSTILE | HOSTILE.map(lambda t: f"Blocked: {t}"), max_size=2))
+    return Task(
+        draw(HOSTILE),
+        draw(st.sampled_from(Status.ALL)),
+        notes=tuple(notes),
+        meta=Meta(
+            id=draw(st.sampled_from([None, "1", "2"])),
+            owner=draw(st.none() | HOSTILE),
+            blocked_by=tuple(draw(st.lists(st.sampled_from(["1", "2"]), max_size=2))),
+        ),
+        optional=draw(st.booleans()),
+    )
+
+
+HOSTILE_LISTS = st.lists(
+    st.builds(Phase, HOSTILE, st.lists(hostile_tasks(), max_size=3).map(tuple)),
+    min_size=1,
+    max_size=3,
+).map(lambda phases: TodoList(phases=tuple(phases)))
+
+
+@settings(max_examples=300)
+@given(HOSTILE_LISTS, st.booleans())
+def test_the_listing_shown_by_parts_is_the_listing_shown_line_by_line(
+    todo: TodoList, notes: bool
+) -> None:
+    """``list_lines`` escapes what it is made of (the texts together, the rest part
+    by part), not its lines: the same lines as escaping each line of the listing
+    made of the raw texts, whatever the texts hold."""
+    assume(todo.tasks())
+    shown = render.list_lines(todo, notes=notes)
+    with pytest.MonkeyPatch.context() as patch:  # the listing made of the raw texts
+        patch.setattr(render, "safe", lambda text: text)
+        patch.setattr(render, "all_shown", lambda texts: True)
+        raw = render.list_lines(todo, notes=notes)
+    assert shown == [escapes.safe(line) for line in raw]

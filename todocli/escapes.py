@@ -181,6 +181,15 @@ def safe_lines(lines: list[str]) -> list[str]:
     return [safe(line) for line in lines]
 
 
+def all_shown(texts: list[str]) -> bool:
+    """Whether ``safe`` leaves each of ``texts`` as it is: the ASCII ones looked at
+    together (as ``safe_lines`` does), the others one by one."""
+    narrow = "\n".join([text for text in texts if text.isascii()])
+    if escape(narrow) != narrow:
+        return False
+    return all(escape(text) == text for text in texts if not text.isascii())
+
+
 def one_line(text: str) -> str:
     """Text for one line: a message, a completion candidate (newline and tab escaped)."""
     return escape(text, LINE)

@@ -20,6 +20,8 @@ from __future__ import annotations
 import sys
 
 from todocli.base import TYPE_CHECKING
+from todocli.errors import UsageError
+from todocli.escapes import json_safe
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -309,6 +311,18 @@ def reply(tool: str, todo: TodoList) -> dict[str, Any]:
     """The list in this tool's shape (``tool`` a key of ``TOOLS``)."""
     answer: dict[str, Any] = _module_of(tool).reply(todo)
     return answer
+
+
+def reply_text(tool: str, todo: TodoList) -> str:
+    """``todo show --as TOOL``: the list as that agent's tool gives it back, a JSON
+    document; a tool todo does not know is a usage error that names those it does."""
+    if tool not in TOOLS:
+        raise UsageError(f"todo show --as: unknown tool {tool!r} (use {', '.join(TOOLS)})")
+    import json  # kept off the agent's everyday path (tests/test_startup.py)
+
+    # JSON's own escapes for what a terminal must not see (as ``render.json_text``):
+    # the terminal's (\xff for a byte that is not UTF-8) would make it invalid JSON.
+    return json_safe(json.dumps(reply(tool, todo), ensure_ascii=False, indent=2)) + "\n"
 
 
 def entry_of(tool: str) -> Callable[[Task], dict[str, Any]] | None:

@@ -27,8 +27,7 @@ from todocli.document.model import (
     block_reason,
     notes_added,
 )
-from todocli.errors import UsageError
-from todocli.escapes import Shown, json_document, json_safe, one_line, safe, safe_lines
+from todocli.escapes import Shown, all_shown, json_document, one_line, safe, safe_lines
 
 if TYPE_CHECKING:
     from typing import Any
@@ -225,10 +224,12 @@ def current_phase(todo: TodoList) -> int:
 
 
 def list_lines(todo: TodoList, *, notes: bool = False) -> list[str]:
-    """The state summary of a non-empty list (without the change lines); with
-    ``notes``, every task's notes under it. Not escaped (``plain`` does it). Each walk
-    of the tasks and each call a line is paid 1,500 times on a plan of 1,500 tasks."""
-    phases = todo.phases
+    """The state summary of a non-empty list (without the change lines), as ``safe``
+    shows it; with ``notes``, every task's notes under it. Most of it is the tasks'
+    texts, an open task's twice: those and the phases' names are looked at once,
+    together (``_shown``); the rest (a tail, a note, the recap), part by part. Each
+    walk of the tasks and each call a line is paid 1,500 times on a plan that long."""
+    phases = _shown(todo.phases)
     remaining = [
         f"  - {t.content} [{NAMES[t.status]}{', optional' if t.optional else ''}] ({p.name})"
         for p in phases
@@ -247,20 +248,33 @@ def list_lines(todo: TodoList, *, notes: bool = False) -> list[str]:
         for task in phase.tasks:
             n += 1
             rare = waits or task.notes or task.optional or task.meta is not NO_META  # else no tail
-            tail = task_tail(n, task, waits, notes=notes) if rare else ""
+            tail = safe(task_tail(n, task, waits, notes=notes)) if rare else ""
             if task.notes and task.status is Status.IN_PROGRESS:
                 started.append(task)
             lines.append(f"  #{n} {MARKS[task.status]} {task.content}{tail}")
             if notes and task.notes:
-                lines += [f"    > {part}" for note in task.notes for part in note.split("\n")]
+                lines += [safe(f"    > {part}") for note in task.notes for part in note.split("\n")]
     cycle = cycle_line(todo) if waits else None
     if cycle is not None:
-        lines.append(cycle)
+        lines.append(safe(cycle))
     for task in started if not notes else ():
         lines.append(f'Notes on "{task.content}":')
-        lines += [f"  > {part}" for note in task.notes for part in note.split("\n")]
-    lines.append(todo.recap())
+        lines += [safe(f"  > {part}") for note in task.notes for part in note.split("\n")]
+    lines.append(safe(todo.recap()))
     return lines
+
+
+def _shown(phases: tuple[Phase, ...]) -> tuple[Phase, ...]:
+    """The phases with their names and their tasks' texts as ``safe`` shows them: the
+    same phases when none holds a character to escape (nearly every list)."""
+    texts = [t.content for p in phases for t in p.tasks]
+    texts += [p.name for p in phases]
+    if all_shown(texts):
+        return phases
+    return tuple(
+        Phase(safe(p.name), tuple([t.replace(content=safe(t.content)) for t in p.tasks]))
+        for p in phases
+    )
 
 
 def lean_lines(outcome: Outcome) -> list[str]:
@@ -382,7 +396,7 @@ def plain(outcome: Outcome, *, notes: bool = False, tail: bool = True, sent: boo
 def plain_lines(
     outcome: Outcome, *, notes: bool = False, tail: bool = True, sent: bool = True
 ) -> list[str]:
-    """``plain``'s lines, each escaped (``escapes.safe_lines``)."""
+    """``plain``'s lines, each as ``safe`` shows it (``escapes.safe_lines``)."""
     claimed = claim_lines(outcome)
     if claimed:
         return safe_lines(claimed)
@@ -406,7 +420,7 @@ def plain_lines(
             lines = _fit(lines + more[:-1], more[-1:])
             lines[1:1] = checked
         else:
-            lines += checked + list_lines(outcome.todo, notes=notes)
+            return safe_lines(lines + checked) + list_lines(outcome.todo, notes=notes)  # shown
     elif result is not None and not result.query and result.written:
         lines += [*checked, "Todo list cleared."]
     else:
@@ -627,25 +641,6 @@ def report_envelope(report: Report) -> dict[str, Any]:
         "warnings": [],
         "error": None,
     }
-
-
-# -- what some commands print instead of the list ---------------------------------------------
-
-
-def reply_text(outcome: Outcome, tool: str) -> str:
-    """``todo show --as TOOL``: the list as that agent's tool gives it back (and the
-    envelope's ``data.reply`` in that shape too)."""
-    from todocli.agents import TOOLS, reply
-
-    if tool not in TOOLS:
-        raise UsageError(f"todo show --as: unknown tool {tool!r} (use {', '.join(TOOLS)})")
-    outcome.reply_as = tool
-    import json
-
-    # JSON's own escapes for what a terminal must not see (as ``json_text``): the
-    # terminal's (\xff for a byte that is not UTF-8) would make it invalid JSON.
-    document = json.dumps(reply(tool, outcome.todo), ensure_ascii=False, indent=2)
-    return json_safe(document) + "\n"
 
 
 # Hook events whose JSON reply can put text into the model's context.

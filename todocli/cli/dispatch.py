@@ -116,9 +116,10 @@ def show(call: Call, *, show_all: bool, notes: bool, tool: str | None) -> int:
     output = call.output
     outcome = commands.show(_context(call), with_rev=output.json)
     if tool is not None:
-        from todocli.app.render import reply_text
+        from todocli.agents import reply_text
 
-        text = reply_text(outcome, tool)  # checks the tool's name first
+        text = reply_text(tool, outcome.todo)  # checks the tool's name first
+        outcome.reply_as = tool  # the envelope's data.reply in that shape too
         if not output.json:
             if not output.quiet:
                 write(text)
