@@ -376,3 +376,44 @@ def test_a_gemini_call_that_failed_writes_nothing(todo: Todo) -> None:
     run = todo("apply", stdin=json.dumps(envelope))
     assert (run.code, run.out) == (0, "")
     assert not Path(todo("-s", envelope["session_id"], "path").out.strip()).exists()
+
+
+# -- renames by id, told as they happened -------------------------------------------------
+
+
+def test_two_tasks_that_swap_texts_by_id_are_told_as_two_renames(todo: Todo) -> None:
+    """One snapshot gives task 1 the text of task 2 and task 2 the text of task 1:
+    two renames, each told from its old text to its new one (not one task renamed
+    twice and back to its own text)."""
+    start = [
+        {"id": "1", "content": "Write the parser", "status": "pending"},
+        {"id": "2", "content": "Test the parser", "status": "pending"},
+    ]
+    apply(todo, {"todos": start})
+    swapped = [
+        {"id": "1", "content": "Test the parser", "status": "pending"},
+        {"id": "2", "content": "Write the parser", "status": "pending"},
+    ]
+    data = apply(todo, {"todos": swapped})
+    assert data["changes"]["renamed"] == [
+        {"from": "Write the parser", "to": "Test the parser"},
+        {"from": "Test the parser", "to": "Write the parser"},
+    ]
+    told = "Renamed: Write the parser -> Test the parser; Test the parser -> Write the parser\n"
+    assert told in data["text"]
+    assert [(t["id"], t["content"]) for t in data["data"]["todos"]] == [
+        ("1", "Test the parser"),
+        ("2", "Write the parser"),
+    ]
+
+
+def test_a_task_renamed_by_two_writes_of_one_batch_is_told_once(todo: Todo) -> None:
+    """The same task renamed by a write and again by the next write of the batch:
+    one rename, from its first text to its last."""
+    apply(todo, {"ops": [{"op": "write", "todos": [{"id": "1", "content": "Draft"}]}]})
+    writes = [
+        {"op": "write", "todos": [{"id": "1", "content": "Outline"}]},
+        {"op": "write", "todos": [{"id": "1", "content": "Final text"}]},
+    ]
+    data = apply(todo, {"ops": writes})
+    assert data["changes"]["renamed"] == [{"from": "Draft", "to": "Final text"}]

@@ -560,8 +560,9 @@ def replace(engine: Engine, items: Sequence[Item], summary: str | None) -> None:
     """Write the items over the document, keeping the engine's books: renames,
     open tasks dropped, the numbering and the tasks in progress."""
     renamed = engine.renamed
+    earlier = len(renamed)  # by the batch's ops before this one: this one renames each task once
     for was, now in rename_by_id(engine.doc, items):
-        first = next((i for i, (_, n) in enumerate(renamed) if n == was), None)
+        first = next((i for i, (_, n) in enumerate(renamed[:earlier]) if n == was), None)
         if first is None:
             renamed.append((was, now))
         else:  # renamed twice in one batch: from the first text to the last
