@@ -401,6 +401,8 @@ def test_two_tasks_that_swap_texts_by_id_are_told_as_two_renames(todo: Todo) -> 
     ]
     told = "Renamed: Write the parser -> Test the parser; Test the parser -> Write the parser\n"
     assert told in data["text"]
+    assert "Added:" not in data["text"]
+    assert "Removed:" not in data["text"]
     assert [(t["id"], t["content"]) for t in data["data"]["todos"]] == [
         ("1", "Test the parser"),
         ("2", "Write the parser"),

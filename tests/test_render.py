@@ -163,3 +163,35 @@ def test_the_listing_shown_by_parts_is_the_listing_shown_line_by_line(
         patch.setattr(render, "all_shown", lambda texts: True)
         raw = render.list_lines(todo, notes=notes)
     assert shown == [escapes.safe(line) for line in raw]
+
+
+# The hostile lists above seldom hold a dependency cycle: one, with hostile text in
+# every other part of the listing beside it.
+EVIL = "\x1b[2J\x07\x9b\u202e\udc9b\u2028\x7f"
+
+
+def _cycle_list() -> TodoList:
+    first = Task(
+        f"A{EVIL}",
+        notes=(f"why{EVIL}\nsecond",),
+        meta=Meta(id="1", blocked_by=("2",), owner=f"o{EVIL}"),
+    )
+    second = Task(f"B{EVIL}", meta=Meta(id="2", blocked_by=("1",)))
+    started = Task(f"C{'x' * 1200}{EVIL}", Status.IN_PROGRESS, notes=(f"n{EVIL}",))
+    blocked = Task("D", Status.BLOCKED, notes=(f"Blocked: r{EVIL}",))
+    return TodoList(f"S{EVIL}", (Phase(f"P{EVIL}", (first, second, started, blocked)),))
+
+
+@pytest.mark.parametrize("notes", [False, True])
+def test_a_hostile_cycle_is_listed_as_escaping_each_line_shows_it(notes: bool) -> None:
+    todo = _cycle_list()
+    assert render.cycle_line(todo) is not None
+    shown = render.list_lines(todo, notes=notes)
+    with pytest.MonkeyPatch.context() as patch:  # the listing made of the raw texts
+        patch.setattr(render, "safe", lambda text: text)
+        patch.setattr(render, "all_shown", lambda texts: True)
+        raw = render.list_lines(todo, notes=notes)
+    assert shown == [escapes.safe(line) for line in raw]
+    assert any(line.startswith("Dependency cycle #1") for line in shown)
+    for line in shown:
+        assert escapes.safe(line) == line  # nothing left to escape, in any part

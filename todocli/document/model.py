@@ -339,10 +339,14 @@ class Diff(Value):
                 return cls(changed=in_place)
         before, copies_before = _by_content(old)
         after, copies_after = _by_content(new)
-        for was, now in renamed:
-            if was in before and now in after:
-                before[now] = before.pop(was)
-                copies_before[now] = copies_before.pop(was, 0)
+        # All at once: two tasks may swap their texts (1: A -> B and 2: B -> A).
+        moved = [
+            (now, before.pop(was), copies_before.pop(was, 0))
+            for was, now in renamed
+            if was in before and now in after
+        ]
+        for now, task, copies in moved:
+            before[now], copies_before[now] = task, copies
         changed = [
             StatusChange(c, before[c].status, t.status)
             for c, t in after.items()
