@@ -125,8 +125,8 @@ def split_lines(text: str) -> list[str]:
     """
     if "\r" not in text:
         # Each line is cut out once, up to the "\n" a search finds (memchr): on a
-        # 1 MB plan 4.7 M instructions, where str.split and a "\n" put back on each
-        # piece (a second copy of every line) cost 8.6 M (bench/big_plan.py).
+        # 1 MB plan 5.4 M instructions, where str.split and a "\n" put back on each
+        # piece (a second copy of every line) cost 8.6 M (bench/big_plan.py --stages).
         lines: list[str] = []
         start, find = 0, text.find
         end = find("\n") + 1
