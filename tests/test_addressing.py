@@ -146,3 +146,20 @@ def test_duplicates_get_one_bounded_warning_a_write_and_none_on_a_read(tmp_path:
     assert "299 tasks repeat" in warnings[0]
     assert "and 296 more" in warnings[0]
     assert _completed(plan) == [35]
+
+
+def test_a_write_tells_no_note_of_one_of_two_tasks_of_a_text_as_new(tmp_path: Path) -> None:
+    """Two tasks of one text, the later with a note: a write on another task says
+    nothing of notes (the tasks of a text are matched in order, the second with the
+    second, not each with the first)."""
+    plan = plan_file(
+        tmp_path,
+        "# Plan\n\n## Todos\n\n- [ ] Commit\n- [ ] Build\n- [ ] Commit\n  > a note on the second\n",
+    )
+    done = todo_process("--file", str(plan), "done", "Build")
+    assert done.code == 0, done.err
+    assert "Completed: Build" in done.out
+    assert "Noted" not in done.out
+    noted = todo_process("--file", str(plan), "note", "#3", "another")
+    assert noted.code == 0, noted.err
+    assert "Noted: Commit" in noted.out  # a note that is new is still told

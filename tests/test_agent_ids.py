@@ -419,3 +419,30 @@ def test_a_task_renamed_by_two_writes_of_one_batch_is_told_once(todo: Todo) -> N
     ]
     data = apply(todo, {"ops": writes})
     assert data["changes"]["renamed"] == [{"from": "Draft", "to": "Final text"}]
+
+
+def test_one_of_two_tasks_of_a_text_renamed_by_id_is_told_as_a_rename_alone(
+    todo: Todo, tmp_path: Path
+) -> None:
+    """A plan holds "Commit" twice, the first with id 1 and the second with a note. A
+    snapshot renames task 1 and keeps the other: one rename, nothing added, removed
+    or noted (the other "Commit" keeps its text, its note and its line)."""
+    plan = tmp_path / "plan.md"
+    plan.write_text(
+        "# Plan\n\n## Todos\n\n- [ ] Commit <!-- id: 1 -->\n- [x] Build\n"
+        "- [ ] Commit\n  > a note on the second\n"
+    )
+    snapshot = [
+        {"id": "1", "content": "Commit X"},
+        {"content": "Build", "status": "completed"},
+        {"content": "Commit", "notes": ["a note on the second"]},
+    ]
+    data = apply(todo, {"ops": [{"op": "write", "todos": snapshot}]}, "--file", str(plan))
+    assert data["changes"]["renamed"] == [{"from": "Commit", "to": "Commit X"}]
+    assert "Renamed: Commit -> Commit X\n" in data["text"]
+    for told in ("Added:", "Removed:", "Noted:"):
+        assert told not in data["text"]
+    assert plan.read_text() == (
+        "# Plan\n\n## Todos\n\n- [ ] Commit X <!-- id: 1 -->\n- [x] Build\n"
+        "- [ ] Commit\n  > a note on the second\n"
+    )

@@ -365,3 +365,45 @@ def test_a_diff_of_the_same_texts_read_task_by_task_is_the_diff_read_by_text(
     finally:
         model._changed_in_place = fast
     assert seen == expected
+
+
+@settings(max_examples=400)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from("abc"), st.sampled_from(list(Status.ALL))), min_size=1, max_size=6
+    ),
+    st.data(),
+)
+def test_renames_by_id_alone_read_as_renames_alone(
+    rows: list[tuple[str, Status]], data: st.DataObject
+) -> None:
+    """Tasks with ids, some of one text, in any status. A batch renames some of them
+    by id, to new texts or two of them to each other's (a swap), and changes nothing
+    else: the diff is those renames (nothing added, removed or changed) and no note
+    reads as new, whichever copy of a repeated text each rename took."""
+    from todocli.document.model import Meta, notes_added
+
+    texts = [text for text, _ in rows]
+    new_texts = list(texts)
+    renamed: list[tuple[str, str]] = []
+    picked = data.draw(st.lists(st.integers(0, len(rows) - 1), unique=True, max_size=3))
+    for i in picked:
+        new_texts[i] = f"{texts[i]}{i}"
+        renamed.append((texts[i], new_texts[i]))
+    rest = [i for i in range(len(rows)) if i not in picked]
+    if len(rest) >= 2 and data.draw(st.booleans()):
+        i, j = data.draw(st.lists(st.sampled_from(rest), min_size=2, max_size=2, unique=True))
+        if texts[i] != texts[j]:
+            new_texts[i], new_texts[j] = texts[j], texts[i]
+            renamed += [(texts[i], texts[j]), (texts[j], texts[i])]
+
+    def listed(contents: list[str]) -> TodoList:
+        tasks = tuple(
+            Task(text, status, notes=(f"note {n}",), meta=Meta(id=str(n)))
+            for n, (text, (_, status)) in enumerate(zip(contents, rows, strict=True))
+        )
+        return TodoList("", (Phase("Todos", tasks),))
+
+    old, new = listed(texts), listed(new_texts)
+    assert Diff.between(old, new, tuple(renamed)) == Diff(renamed=tuple(renamed))
+    assert notes_added(old, new, tuple(renamed)) == ()

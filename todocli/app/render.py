@@ -190,7 +190,7 @@ def _own_notes(result: Result) -> list[str]:
     if not result.written:
         return []
     named: list[str] = []
-    for task, note in notes_added(result.old, result.new):
+    for task, note in notes_added(result.old, result.new, result.diff.renamed):
         if not note.startswith(BLOCK_NOTE) and task not in named:
             named.append(task)
     return named

@@ -337,23 +337,17 @@ class Diff(Value):
             in_place = _changed_in_place(old, new)
             if in_place is not None:
                 return cls(changed=in_place)
-        before, copies_before = _by_content(old)
+        same = _old_by_text(old, new, renamed)
+        before = {text: tasks[0] for text, tasks in same.items()}
+        copies_before = {text: len(tasks) - 1 for text, tasks in same.items() if len(tasks) > 1}
         after, copies_after = _by_content(new)
-        # All at once: two tasks may swap their texts (1: A -> B and 2: B -> A).
-        moved = [
-            (now, before.pop(was), copies_before.pop(was, 0))
-            for was, now in renamed
-            if was in before and now in after
-        ]
-        for now, task, copies in moved:
-            before[now], copies_before[now] = task, copies
         changed = [
             StatusChange(c, before[c].status, t.status)
             for c, t in after.items()
             if c in before and before[c].status is not t.status
         ]
         if copies_after:  # a later task of a shared text, named by #N or its heading
-            changed += _copies_changed(old, new, copies_after, {ch.content for ch in changed})
+            changed += _copies_changed(same, new, copies_after, {ch.content for ch in changed})
         return cls(
             added=tuple(
                 c
@@ -371,19 +365,18 @@ class Diff(Value):
 
 
 def _copies_changed(
-    old: TodoList, new: TodoList, copies: dict[str, int], known: set[str]
+    old: dict[str, list[Task]], new: TodoList, copies: dict[str, int], known: set[str]
 ) -> list[StatusChange]:
     """The status changes of the later tasks of a text several tasks have, as many
-    before as after (the first task's is ``Diff.changed``'s own)."""
-    was: dict[str, list[Status]] = {}
+    before (``old``: each text's tasks, ``_old_by_text``) as after (the first task's
+    is ``Diff.changed``'s own)."""
     now: dict[str, list[Status]] = {}
-    for todo, into in ((old, was), (new, now)):
-        for _, task in todo.tasks():
-            if task.content in copies and task.content not in known:
-                into.setdefault(task.content, []).append(task.status)
+    for _, task in new.tasks():
+        if task.content in copies and task.content not in known:
+            now.setdefault(task.content, []).append(task.status)
     found = []
     for content, after in now.items():
-        before = was.get(content, [])
+        before = [task.status for task in old.get(content, [])]
         if len(before) == len(after):
             found += [
                 StatusChange(content, a, b)
@@ -425,19 +418,55 @@ def _by_content(todo: TodoList) -> tuple[dict[str, Task], dict[str, int]]:
     return first, copies
 
 
+def _old_by_text(
+    old: TodoList, new: TodoList, renamed: tuple[tuple[str, str], ...]
+) -> dict[str, list[Task]]:
+    """``old``'s tasks of each text, in order, with the batch's renames (old text,
+    new text) made, all at once: two tasks may swap their texts (1: A -> B and 2: B
+    -> A). A rename is by id, so where several tasks had the old text it is made on
+    the one with the id of a new task of the new text (else on the first); the others
+    keep the old text. A rename to a text the new list has not (its task went since)
+    is not made."""
+    tasks = [task for _, task in old.tasks()]
+    texts = [task.content for task in tasks]
+    if renamed:
+        at: dict[str, list[int]] = {}  # each old text's tasks, in order
+        for i, text in enumerate(texts):
+            at.setdefault(text, []).append(i)
+        ids: dict[str, set[str]] = {}  # each new text's tasks' ids
+        for _, task in new.tasks():
+            held = ids.setdefault(task.content, set())
+            if task.meta.id is not None:
+                held.add(task.meta.id)
+        for was, now in renamed:
+            left = [i for i in at.get(was, ()) if texts[i] == was]  # not renamed yet
+            if left and now in ids:
+                texts[next((i for i in left if tasks[i].meta.id in ids[now]), left[0])] = now
+    found: dict[str, list[Task]] = {}
+    for text, task in zip(texts, tasks, strict=True):
+        found.setdefault(text, []).append(task)
+    return found
+
+
 NO_DIFF = Diff()
 
 
-def notes_added(old: TodoList, new: TodoList) -> tuple[tuple[str, str], ...]:
+def notes_added(
+    old: TodoList, new: TodoList, renamed: tuple[tuple[str, str], ...] = ()
+) -> tuple[tuple[str, str], ...]:
     """The notes ``new`` has that ``old`` had not, under the same task: (task, note),
-    in list order (a task ``old`` had not brings all its notes)."""
-    before, _ = _by_content(old)
+    in list order (a task ``old`` had not brings all its notes). Tasks of one text
+    are matched in order, the first with the first; ``renamed``: the batch's renames
+    (old text, new text), as ``Diff.between`` takes them."""
+    same = _old_by_text(old, new, renamed)
+    seen: dict[str, int] = {}  # the tasks of each text met so far
     found: list[tuple[str, str]] = []
     for _, task in new.tasks():
+        k = seen[task.content] = seen.get(task.content, -1) + 1
         if not task.notes:
             continue
-        was = before.get(task.content)
-        had = was.notes if was is not None else ()
+        copies = same.get(task.content, [])
+        had = copies[k].notes if k < len(copies) else ()
         found += [(task.content, note) for note in task.notes if note not in had]
     return tuple(found)
 
