@@ -157,12 +157,16 @@ def test_the_listing_shown_by_parts_is_the_listing_shown_line_by_line(
     by part), not its lines: the same lines as escaping each line of the listing
     made of the raw texts, whatever the texts hold."""
     assume(todo.tasks())
-    shown = render.list_lines(todo, notes=notes)
-    with pytest.MonkeyPatch.context() as patch:  # the listing made of the raw texts
+    assert render.list_lines(todo, notes=notes) == _escaped_line_by_line(todo, notes)
+
+
+def _escaped_line_by_line(todo: TodoList, notes: bool) -> list[str]:
+    """The listing made of the raw texts (nothing escaped), each line escaped."""
+    with pytest.MonkeyPatch.context() as patch:
         patch.setattr(render, "safe", lambda text: text)
         patch.setattr(render, "all_shown", lambda texts: True)
         raw = render.list_lines(todo, notes=notes)
-    assert shown == [escapes.safe(line) for line in raw]
+    return [escapes.safe(line) for line in raw]
 
 
 # The hostile lists above seldom hold a dependency cycle: one, with hostile text in
@@ -187,11 +191,7 @@ def test_a_hostile_cycle_is_listed_as_escaping_each_line_shows_it(notes: bool) -
     todo = _cycle_list()
     assert render.cycle_line(todo) is not None
     shown = render.list_lines(todo, notes=notes)
-    with pytest.MonkeyPatch.context() as patch:  # the listing made of the raw texts
-        patch.setattr(render, "safe", lambda text: text)
-        patch.setattr(render, "all_shown", lambda texts: True)
-        raw = render.list_lines(todo, notes=notes)
-    assert shown == [escapes.safe(line) for line in raw]
+    assert shown == _escaped_line_by_line(todo, notes)
     assert any(line.startswith("Dependency cycle #1") for line in shown)
     for line in shown:
         assert escapes.safe(line) == line  # nothing left to escape, in any part
