@@ -175,19 +175,22 @@ def safe_lines(lines: list[str]) -> list[str]:
     """Each line as ``safe`` shows it. The ASCII lines are looked at together, so
     that a line of wider characters (the dash of ``todo show``'s phase line) does
     not send a large listing down the slow path."""
-    narrow = "\n".join([line for line in lines if line.isascii()])  # a list: no generator steps
-    if escape(narrow) == narrow:  # nothing in the ASCII lines to show otherwise
+    if _ascii_shown(lines):  # nothing in the ASCII lines to show otherwise
         return [line if line.isascii() else safe(line) for line in lines]
     return [safe(line) for line in lines]
 
 
 def all_shown(texts: list[str]) -> bool:
     """Whether ``safe`` leaves each of ``texts`` as it is: the ASCII ones looked at
-    together (as ``safe_lines`` does), the others one by one."""
+    together, the others one by one."""
+    return _ascii_shown(texts) and all(safe(text) == text for text in texts if not text.isascii())
+
+
+def _ascii_shown(texts: list[str]) -> bool:
+    """Whether ``safe`` leaves the ASCII ones of ``texts`` as they are: looked at
+    together, one search for each control (a list: no generator steps)."""
     narrow = "\n".join([text for text in texts if text.isascii()])
-    if escape(narrow) != narrow:
-        return False
-    return all(escape(text) == text for text in texts if not text.isascii())
+    return safe(narrow) == narrow
 
 
 def one_line(text: str) -> str:

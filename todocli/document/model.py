@@ -331,8 +331,9 @@ class Diff(Value):
     def between(
         cls, old: TodoList, new: TodoList, renamed: tuple[tuple[str, str], ...] = ()
     ) -> Diff:
-        """A text held by several tasks is the first one's (operations address the
-        first); a copy added or removed by hand counts as that text added or removed."""
+        """Tasks of one text are matched in order, the first with the first; a copy
+        added or removed by hand counts as that text added or removed. ``renamed``:
+        the batch's renames (old text, new text), made on the old list first."""
         if not renamed:
             in_place = _changed_in_place(old, new)
             if in_place is not None:
